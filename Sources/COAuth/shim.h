@@ -1,0 +1,3 @@
+#include <stddef.h>
+#include <stdlib.h>
+#include <oauth.h>

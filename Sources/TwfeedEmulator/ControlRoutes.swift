@@ -1,0 +1,109 @@
+import Foundation
+
+/// Unsigned routes under `/_emulator/` for the demo and for tests that run the daemon as
+/// a subprocess (and so cannot call `Emulator` directly). They are not API requests: they
+/// are neither recorded, rate limited nor faulted.
+///
+/// - `GET  /_emulator` lists these routes.
+/// - `GET  /_emulator/truth/:feed?dialect=v2|v1.1` → `{"ids":[...]}` (newest first).
+/// - `POST /_emulator/tweets` `{"feed":"home","count":10}` → `{"ids":[...]}`.
+/// - `POST /_emulator/faults` `{"fault":"503","times":1,"path":"reverse_chronological","seconds":5}`;
+///   `DELETE /_emulator/faults` clears them.
+/// - `POST /_emulator/rate-limits` `{"endpoint":"home","limit":5}`.
+/// - `GET  /_emulator/stats` → request counts per endpoint and path, and the posted statuses.
+/// - `GET  /_emulator/pin?oauth_token=...` → `{"pin":"..."}` (what the authorize page shows).
+enum ControlRoutes {
+    static func handle(_ request: HTTPRequest, core: EmulatorCore) -> HTTPResponse {
+        let parts = request.path.split(separator: "/").map(String.init).dropFirst()  // drop "_emulator"
+        switch (request.method, Array(parts)) {
+        case ("GET", []), ("HEAD", []):
+            return .json(200, .object([("routes", .array([
+                "GET /_emulator/truth/:feed?dialect=v2|v1.1", "POST /_emulator/tweets", "POST /_emulator/faults",
+                "DELETE /_emulator/faults", "POST /_emulator/rate-limits", "GET /_emulator/stats",
+                "GET /_emulator/pin?oauth_token=...",
+            ].map(JSONValue.string)))]))
+        case ("GET", let path) where path.count == 2 && path[0] == "truth":
+            guard let feed = EmulatorFeed(rawValue: path[1]) else { return error(404, "unknown feed \(path[1])") }
+            let dialectName = request.query("dialect") ?? "v2"
+            guard let dialect = EmulatorDialect(rawValue: dialectName) else {
+                return error(400, "dialect must be v2 or v1.1")
+            }
+            return ids(core.groundTruth(feed, dialect: dialect))
+        case ("POST", ["tweets"]):
+            guard let body = JSONBody.object(request.body), let feedName = body["feed"] as? String,
+                  let feed = EmulatorFeed(rawValue: feedName) else {
+                return error(400, "expected {\"feed\":\"home|mentions|retweets\",\"count\":N}")
+            }
+            let count = (body["count"] as? NSNumber)?.intValue ?? 1
+            guard (0...10_000).contains(count) else { return error(400, "count must be 0...10000") }
+            return ids(core.addTweets(to: feed, count: count))
+        case ("POST", ["faults"]):
+            guard let body = JSONBody.object(request.body), let name = body["fault"] as? String ?? (body["fault"] as? NSNumber)?.stringValue,
+                  let fault = Fault(controlName: name, seconds: (body["seconds"] as? NSNumber)?.doubleValue) else {
+                return error(400, "expected {\"fault\":\"503|500|slow|reset|truncated|malformed|429|auth|accept-then-reset\",\"times\":1,\"path\":\"...\",\"seconds\":5}")
+            }
+            let times = (body["times"] as? NSNumber)?.intValue ?? 1
+            core.inject(fault, times: times, pathContains: body["path"] as? String)
+            return .json(200, .object([("ok", .bool(true)), ("fault", .string(fault.controlName)), ("times", .int(times))]))
+        case ("DELETE", ["faults"]):
+            core.state.withLock { $0.faults.removeAll() }
+            return .json(200, .object([("ok", .bool(true))]))
+        case ("POST", ["rate-limits"]):
+            guard let body = JSONBody.object(request.body), let endpoint = body["endpoint"] as? String,
+                  let limit = (body["limit"] as? NSNumber)?.intValue else {
+                return error(400, "expected {\"endpoint\":\"home|mentions|retweets|post|me\",\"limit\":N}")
+            }
+            core.setRateLimit(limit, for: endpoint)
+            return .json(200, .object([("ok", .bool(true))]))
+        case ("GET", ["stats"]):
+            return .json(200, stats(core))
+        case ("GET", ["pin"]):
+            guard let token = request.query("oauth_token"), let pin = core.state.withLock({ $0.tokens.pin(token) }) else {
+                return error(404, "unknown request token")
+            }
+            return .json(200, .object([("pin", .string(pin))]))
+        default:
+            return error(404, "no control route \(request.method) \(request.path)")
+        }
+    }
+
+    private static func ids(_ ids: [String]) -> HTTPResponse {
+        .json(200, .object([("ids", .array(ids.map(JSONValue.string)))]))
+    }
+
+    private static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        .json(status, .object([("error", .string(message))]))
+    }
+
+    private static func stats(_ core: EmulatorCore) -> JSONValue {
+        core.state.withLock { state in
+            var byEndpoint: [String: Int] = [:]
+            var byPath: [String: Int] = [:]
+            for record in state.records {
+                byEndpoint[record.endpoint, default: 0] += 1
+                byPath[record.path, default: 0] += 1
+            }
+            var requests: [(String, JSONValue)] = [("total", .int(state.records.count))]
+            for name in ["home", "mentions", "retweets", "post", "me", "oauth", "images", "unknown"] {
+                requests.append((name, .int(byEndpoint[name] ?? 0)))
+            }
+            let posted: [JSONValue] = state.posted.map { status in
+                .object([
+                    ("id", .string(status.id)), ("text", .string(status.text)),
+                    ("inReplyToId", .stringOrNull(status.inReplyToID)), ("dialect", .string(status.dialect.rawValue)),
+                    ("createdAt", .string(TimeFormat.iso8601(status.createdAt))),
+                ])
+            }
+            let feeds: [(String, JSONValue)] = EmulatorFeed.allCases.map { feed in
+                (feed.rawValue, .int(state.store.allVisible(feed).count))
+            }
+            return .object([
+                ("requests", .object(requests)),
+                ("paths", .object(byPath.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) })),
+                ("faultsPending", .int(state.faults.pending)),
+                ("feeds", .object(feeds)),
+                ("posted", .array(posted)),
+            ])
+        }
+    }
+}

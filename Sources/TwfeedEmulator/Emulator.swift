@@ -1,0 +1,137 @@
+import Foundation
+
+/// A local stand-in for the X API, in both dialects (v2 and legacy v1.1), on 127.0.0.1.
+///
+/// It verifies OAuth 1.0a HMAC-SHA1 signatures, keeps the real per-endpoint rate limits,
+/// serves seeded, deterministic timelines with the payload quirks clients must handle
+/// (ids above 2^53, HTML-escaped text, retweets, quotes, replies, short pages), accepts
+/// posts, runs the PIN sign-in flow, and can inject faults. twfeed's tests and demo run
+/// the real daemon against it; users try twfeed with it before they have API keys.
+///
+/// ```swift
+/// let emulator = Emulator(configuration: EmulatorConfiguration())
+/// try emulator.start()
+/// defer { emulator.stop() }
+/// // point a client at emulator.baseURL with EmulatorCredentials.demo
+/// ```
+public final class Emulator: Sendable {
+    /// The account every accepted token belongs to.
+    public static let accountUserID = String(TweetStore.accountID)
+    public static let accountUsername = TweetStore.accountUsername
+
+    public let configuration: EmulatorConfiguration
+    private let core: EmulatorCore
+    private let server: HTTPServer
+
+    /// Seeds the data (deterministic for `configuration.seed`); call `start()` to serve.
+    public init(configuration: EmulatorConfiguration = EmulatorConfiguration()) {
+        self.configuration = configuration
+        let core = EmulatorCore(configuration: configuration)
+        self.core = core
+        server = HTTPServer(handler: { request in core.handle(request) })
+    }
+
+    /// Binds `host:port` and serves on background threads until `stop()`. Call once.
+    public func start() throws {
+        let port = try server.start(host: configuration.host, port: configuration.port)
+        core.state.withLock { $0.authority = Self.urlHost(configuration.host) + ":\(port)" }
+        if let interval = configuration.newTweetIntervalSeconds, interval > 0 {
+            let lifecycle = server.lifecycle
+            let core = core
+            lifecycle.enter()
+            Thread {
+                while !lifecycle.wait(seconds: interval) {
+                    _ = core.addTweets(to: .home, count: 1)
+                    _ = core.addTweets(to: .mentions, count: 1)
+                }
+                lifecycle.leave()
+            }.start()
+        }
+    }
+
+    /// The bound port (0 before `start()`).
+    public var port: Int { server.port }
+
+    /// `http://127.0.0.1:PORT`, without a version path (`/2/...`, `/1.1/...` and
+    /// `/oauth/...` go after it).
+    public var baseURL: String { "http://\(Self.urlHost(configuration.host)):\(port)" }
+
+    /// Closes the listener and every open connection, cuts short delayed answers, and
+    /// returns once the server's threads are done (within a few seconds at worst).
+    public func stop() { server.stop() }
+
+    /// Adds `count` new tweets at the top of `feed` (ids above every existing one) and
+    /// returns the ids that joined it, newest first. New mentions by followed accounts
+    /// also join home; a new retweeted tweet of mine is also in home.
+    @discardableResult
+    public func addTweets(to feed: EmulatorFeed, count: Int) -> [String] {
+        core.addTweets(to: feed, count: count)
+    }
+
+    /// The ids a perfect client of `dialect` can collect from `feed`, newest first: the
+    /// dialect's reach (v2 home 3,200, otherwise 800), without deleted tweets.
+    public func groundTruth(_ feed: EmulatorFeed, dialect: EmulatorDialect) -> [String] {
+        core.groundTruth(feed, dialect: dialect)
+    }
+
+    /// Every visible tweet id of `feed`, newest first, reachable or not.
+    public func allTweetIDs(_ feed: EmulatorFeed) -> [String] {
+        core.state.withLock { $0.store.allVisible(feed) }.map { String($0) }
+    }
+
+    /// A stored tweet (full unescaped text, author, references), or nil.
+    public func tweet(_ id: String) -> EmulatorTweet? {
+        guard let number = UInt64(id) else { return nil }
+        return core.state.withLock { $0.store.publicTweet(number) }
+    }
+
+    /// The next `times` requests whose path contains `pathContains` get `fault`; without
+    /// a path, the next API requests (`/2/`, `/1.1/`, `/oauth/`; not profile images).
+    /// Faults are used in the order injected.
+    public func inject(_ fault: Fault, times: Int = 1, pathContains: String? = nil) {
+        core.inject(fault, times: times, pathContains: pathContains)
+    }
+
+    /// Drops every fault not yet used.
+    public func clearFaults() {
+        core.state.withLock { $0.faults.removeAll() }
+    }
+
+    /// How many requests (API, OAuth and images; control routes excluded) had a path
+    /// containing `pathContains`.
+    public func requestCount(pathContains: String) -> Int {
+        core.state.withLock { state in state.records.reduce(0) { $0 + ($1.path.contains(pathContains) ? 1 : 0) } }
+    }
+
+    /// Every request received (control routes excluded), oldest first.
+    public var requests: [EmulatorRequestRecord] {
+        core.state.withLock { $0.records }
+    }
+
+    /// Every status accepted by `POST /2/tweets` or `POST /1.1/statuses/update.json`, in order
+    /// (including those whose answer an `acceptThenReset` fault swallowed).
+    public var postedStatuses: [PostedStatus] {
+        core.state.withLock { $0.posted }
+    }
+
+    /// Overrides a rate limit per window: `"home"`, `"mentions"`, `"retweets"`, `"post"`,
+    /// `"me"` for both dialects, or e.g. `"v1.1.home"` for one.
+    public func setRateLimit(_ limit: Int, for endpoint: String) {
+        core.setRateLimit(limit, for: endpoint)
+    }
+
+    /// The PIN the authorize page shows for a request token (nil if unknown or used).
+    public func pin(forRequestToken token: String) -> String? {
+        core.state.withLock { $0.tokens.pin(token) }
+    }
+
+    /// The host as it goes in a URL: `localhost` and the wildcard addresses become
+    /// loopback addresses (what a local client can reach), IPv6 gets brackets.
+    static func urlHost(_ host: String) -> String {
+        switch host {
+        case "localhost", "0.0.0.0", "": "127.0.0.1"
+        case "::": "[::1]"
+        default: host.contains(":") ? "[\(host)]" : host
+        }
+    }
+}

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The three timelines twfeed follows.
+public enum EmulatorFeed: String, Sendable, CaseIterable {
+    case home, mentions, retweets
+}
+
+/// Which API the client speaks: X API v2 (`/2/...`) or the legacy Twitter API v1.1 (`/1.1/...`).
+/// They differ in paging, payload shape, error bodies, rate limits and how far back a feed reaches.
+public enum EmulatorDialect: String, Sendable, CaseIterable {
+    case v2
+    case v1_1 = "v1.1"
+}
+
+/// An OAuth 1.0a consumer and access token pair. The property names match twfeed's
+/// credentials file, so `JSONEncoder` output can be handed to twfeed as-is.
+public struct EmulatorCredentials: Sendable, Codable, Equatable {
+    public var consumerKey: String
+    public var consumerSecret: String
+    public var accessToken: String
+    public var accessTokenSecret: String
+
+    public init(consumerKey: String, consumerSecret: String, accessToken: String, accessTokenSecret: String) {
+        self.consumerKey = consumerKey
+        self.consumerSecret = consumerSecret
+        self.accessToken = accessToken
+        self.accessTokenSecret = accessTokenSecret
+    }
+
+    /// Fixed, published values: the emulator is a local stand-in, and users and docs need
+    /// to know them. They open nothing anywhere but the emulator.
+    public static let demo = EmulatorCredentials(
+        consumerKey: "twfeed-demo-consumer-key",
+        consumerSecret: "twfeed-demo-consumer-secret",
+        accessToken: "1700000000000000001-twfeeddemoaccesstoken",
+        accessTokenSecret: "twfeed-demo-access-token-secret"
+    )
+}
+
+/// How an `Emulator` listens and what it serves.
+public struct EmulatorConfiguration: Sendable {
+    /// Address to bind: 127.0.0.1, ::1 or localhost (the executable refuses others unless asked).
+    public var host = "127.0.0.1"
+    /// 0 picks an ephemeral port; read `Emulator.port` after `start()`.
+    public var port = 0
+    /// The one consumer and access token the API accepts (plus tokens issued by the PIN flow).
+    public var credentials: EmulatorCredentials = .demo
+    /// How many tweets each feed holds at start (the dialects' reach limits still apply).
+    public var tweetsPerFeed = 200
+    /// Length of the fixed rate-limit windows; tests shorten it to watch a window reset.
+    public var rateLimitWindowSeconds = 900
+    /// How far an OAuth timestamp may be from the emulator's clock; 0 turns the check off.
+    public var timestampToleranceSeconds = 300
+    /// When set, a timer adds one tweet to home and one to mentions at this interval,
+    /// so a running daemon has something new to fetch.
+    public var newTweetIntervalSeconds: Double? = nil
+    /// Seeds users, texts and ids: the same seed gives the same data (timestamps are
+    /// placed relative to the start time, so they move with the clock).
+    public var seed: UInt64 = 1
+
+    public init() {}
+}
+
+/// Why `Emulator.start()` failed.
+public enum EmulatorError: Error, CustomStringConvertible, Sendable {
+    case invalidHost(String)
+    case socket(operation: String, errno: Int32)
+    case alreadyStarted
+
+    public var description: String {
+        switch self {
+        case .invalidHost(let host): "not a numeric address or localhost: \(host)"
+        case .socket(let operation, let code): "\(operation) failed: \(String(cString: strerror(code)))"
+        case .alreadyStarted: "the emulator was already started"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Synchronization
+
+/// The emulator's state and request handling, apart from the socket server so that the
+/// server's handler can hold it without a reference cycle through `Emulator`.
+final class EmulatorCore: Sendable {
+    let configuration: EmulatorConfiguration
+    let state: Mutex<EmulatorState>
+    private let images = ProfileImageCache()
+    private let verifier: OAuthVerifier
+
+    init(configuration: EmulatorConfiguration) {
+        self.configuration = configuration
+        let store = TweetStore(seed: configuration.seed, tweetsPerFeed: configuration.tweetsPerFeed, now: Date())
+        state = Mutex(EmulatorState(
+            store: store,
+            limiter: RateLimiter(windowSeconds: configuration.rateLimitWindowSeconds),
+            tokens: TokenRegistry(configured: configuration.credentials)))
+        verifier = OAuthVerifier(
+            consumerKey: configuration.credentials.consumerKey,
+            consumerSecret: configuration.credentials.consumerSecret,
+            timestampTolerance: max(0, configuration.timestampToleranceSeconds))
+    }
+
+    // MARK: Handling a request
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if request.path == "/_emulator" || request.path.hasPrefix("/_emulator/") {
+            return ControlRoutes.handle(request, core: self)
+        }
+        let route = Route(method: request.method, path: request.path)
+        let now = Date()
+        return state.withLock { state in
+            let fault = state.faults.take(path: request.path, isAPI: route.isAPI)
+            var response = answer(route, request, fault: fault, now: now, state: &state)
+            if let fault { Self.applyDelivery(fault, to: &response, route: route) }
+            state.record(request, route: route, status: response.status, fault: fault, now: now)
+            return response
+        }
+    }
+
+    /// The answer before delivery faults: a fault that replaces the answer, or auth, rate
+    /// limit and the route's own handler.
+    private func answer(_ route: Route, _ request: HTTPRequest, fault: Fault?, now: Date,
+                        state: inout EmulatorState) -> HTTPResponse {
+        let dialect = route.dialect
+        let claimedToken = request.header("authorization").flatMap(OAuthHeader.init)?["oauth_token"]
+            ?? configuration.credentials.accessToken
+        let peek = route.rateLimited.map { state.limiter.peek($0, dialect, token: claimedToken, now: now) }
+
+        // Faults that answer in place of the emulator (the request is not processed).
+        switch fault {
+        case .status(let code)?:
+            var response = route.isAPI ? ErrorBody.status(code, dialect) : .text(code, HTTPResponse.reason(code) + "\n")
+            if let peek { response.headers += peek.headers }
+            return response
+        case .rateLimited?:
+            var response = ErrorBody.tooManyRequests(dialect)
+            if let endpoint = route.rateLimited {
+                response.headers += state.limiter.peek(endpoint, dialect, token: claimedToken, now: now, exhausted: true).headers
+            }
+            return response
+        case .authFailure?:
+            var response = ErrorBody.unauthorized(dialect, .couldNotAuthenticate)
+            if let peek { response.headers += peek.headers }
+            return response
+        default:
+            break
+        }
+
+        switch route {
+        case .notFound(let dialect):
+            return ErrorBody.notFound(dialect)
+        case .profileImage(let userID, let version, let size):
+            return images.response(for: request, user: state.store.user(userID), version: version, size: size)
+        case .oauthRequestToken:
+            return OAuthRoutes.requestToken(request, verifier: verifier, state: &state, now: now)
+        case .oauthAuthorize:
+            return OAuthRoutes.authorize(request, state: state)
+        case .oauthAccessToken:
+            return OAuthRoutes.accessToken(request, verifier: verifier, state: &state, now: now)
+        default:
+            break
+        }
+
+        // The signed API: verify, count against the rate limit, then answer.
+        guard let endpoint = route.rateLimited else { return ErrorBody.notFound(dialect) }
+        let tokens = state.tokens
+        let verified = verifier.verify(request, defaultHost: state.authority, requireToken: true,
+                                       tokenSecret: { tokens.accessSecret($0) }, nonces: &state.nonces, now: now)
+        let token: String
+        switch verified {
+        case .success(let result):
+            token = result.token ?? ""
+        case .failure(let failure):
+            var response = ErrorBody.unauthorized(dialect, failure)
+            if let peek { response.headers += peek.headers }
+            return response
+        }
+        let limit = state.limiter.consume(endpoint, dialect, token: token, now: now)
+        var response: HTTPResponse
+        if !limit.allowed {
+            // v1.1 reports an exhausted posting limit as 403 code 185, not as a 429.
+            response = endpoint == .post && dialect == .v1_1
+                ? ErrorBody.v11(403, code: 185, message: "User is over daily status update limit.")
+                : ErrorBody.tooManyRequests(dialect)
+        } else {
+            let host = request.header("host").flatMap { $0.isEmpty ? nil : $0 } ?? state.authority
+            let context = RequestContext(request: request, now: now, imageBase: "http://" + host, token: token)
+            response = dispatch(route, context: context, state: &state)
+        }
+        response.headers += limit.headers
+        return response
+    }
+
+    private func dispatch(_ route: Route, context: RequestContext, state: inout EmulatorState) -> HTTPResponse {
+        switch route {
+        case .v2Me: V2Routes.me(context, store: state.store)
+        case .v2Home(let user): V2Routes.timeline(.home, userID: user, context: context, store: state.store)
+        case .v2Mentions(let user): V2Routes.timeline(.mentions, userID: user, context: context, store: state.store)
+        case .v2RepostsOfMe: V2Routes.timeline(.retweets, userID: nil, context: context, store: state.store)
+        case .v2Post: V2Routes.post(context, state: &state)
+        case .v11Home: V11Routes.timeline(.home, context: context, store: state.store)
+        case .v11Mentions: V11Routes.timeline(.mentions, context: context, store: state.store)
+        case .v11RetweetsOfMe: V11Routes.timeline(.retweets, context: context, store: state.store)
+        case .v11VerifyCredentials: V11Routes.verifyCredentials(context, store: state.store)
+        case .v11Update: V11Routes.update(context, state: &state)
+        default: ErrorBody.notFound(route.dialect)
+        }
+    }
+
+    /// Faults that spoil an answer already computed (the request was processed).
+    private static func applyDelivery(_ fault: Fault, to response: inout HTTPResponse, route: Route) {
+        switch fault {
+        case .slow(let seconds):
+            response.delay = max(0, seconds)
+        case .resetMidBody:
+            response.delivery = .resetMidBody
+        case .acceptThenReset:
+            response.delivery = .resetWithoutAnswer
+        case .truncatedJSON:
+            if !(200..<300).contains(response.status) { response.status = 200 }
+            let body = response.body.isEmpty ? Array("{\"data\":[]}".utf8) : response.body
+            response.body = Array(body.prefix(max(1, body.count * 2 / 3)))
+        case .malformedJSON:
+            if !(200..<300).contains(response.status) { response.status = 200 }
+            response.body = Array("{\"data\":[{\"id\":\"1\",\"text\":<html><body>502 Bad Gateway</body></html>".utf8)
+        case .status, .rateLimited, .authFailure:
+            break
+        }
+    }
+
+    // MARK: Operations shared by `Emulator` and the control routes
+
+    func addTweets(to feed: EmulatorFeed, count: Int) -> [String] {
+        state.withLock { $0.store.addTweets(to: feed, count: count, now: Date()) }.map { String($0) }
+    }
+
+    func groundTruth(_ feed: EmulatorFeed, dialect: EmulatorDialect) -> [String] {
+        state.withLock { $0.store.groundTruth(feed, dialect) }.map { String($0) }
+    }
+
+    func inject(_ fault: Fault, times: Int, pathContains: String?) {
+        state.withLock { $0.faults.add(fault, times: times, pathContains: pathContains) }
+    }
+
+    func setRateLimit(_ limit: Int, for endpoint: String) {
+        state.withLock { $0.limiter.setLimit(limit, for: endpoint) }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A failure the emulator can inject into the next matching requests, to test how a
+/// client copes with what real APIs and networks do.
+public enum Fault: Sendable, Equatable {
+    /// An error status with the dialect's body (500 → v1.1 code 131, 503 → code 130;
+    /// v2 a problem object). The request is not processed.
+    case status(Int)
+    /// The answer is delayed this long (the request is processed normally).
+    case slow(seconds: Double)
+    /// Headers with the full Content-Length, half the body, then a TCP reset.
+    case resetMidBody
+    /// A 200 that looks right but whose JSON body is cut short (Content-Length matches
+    /// what is sent, so only a JSON parser notices).
+    case truncatedJSON
+    /// A 200 whose body is not JSON at all.
+    case malformedJSON
+    /// The dialect's 429 with `x-rate-limit-remaining: 0`, without using up the window.
+    case rateLimited
+    /// The dialect's 401, as for a bad signature.
+    case authFailure
+    /// The request is processed (a POST stores its status), then the connection is
+    /// reset before any answer: the client cannot know it succeeded.
+    case acceptThenReset
+
+    /// The name used by `POST /_emulator/faults` and in request records.
+    public var controlName: String {
+        switch self {
+        case .status(let code): String(code)
+        case .slow: "slow"
+        case .resetMidBody: "reset"
+        case .truncatedJSON: "truncated"
+        case .malformedJSON: "malformed"
+        case .rateLimited: "429"
+        case .authFailure: "auth"
+        case .acceptThenReset: "accept-then-reset"
+        }
+    }
+
+    /// Parses a control-route name: "503", "500" (any status), "slow" (with `seconds`,
+    /// default 5), "reset", "truncated", "malformed", "429", "auth", "accept-then-reset".
+    public init?(controlName: String, seconds: Double? = nil) {
+        switch controlName.lowercased() {
+        case "429", "ratelimited", "rate-limited": self = .rateLimited
+        case "slow": self = .slow(seconds: seconds ?? 5)
+        case "reset", "reset-mid-body": self = .resetMidBody
+        case "truncated", "truncated-json": self = .truncatedJSON
+        case "malformed", "malformed-json": self = .malformedJSON
+        case "auth", "401", "auth-failure": self = .authFailure
+        case "accept-then-reset": self = .acceptThenReset
+        default:
+            guard let code = Int(controlName), (400...599).contains(code) else { return nil }
+            self = .status(code)
+        }
+    }
+}
+
+/// Faults waiting for requests, first injected first used.
+struct FaultQueue {
+    private struct Entry {
+        let fault: Fault
+        var remaining: Int
+        let pathContains: String?
+    }
+
+    private var entries: [Entry] = []
+
+    mutating func add(_ fault: Fault, times: Int, pathContains: String?) {
+        guard times > 0 else { return }
+        entries.append(Entry(fault: fault, remaining: times, pathContains: pathContains.flatMap { $0.isEmpty ? nil : $0 }))
+    }
+
+    mutating func removeAll() { entries.removeAll() }
+
+    var pending: Int { entries.reduce(0) { $0 + $1.remaining } }
+
+    /// Takes the first fault matching `path`. A fault without a path only hits API
+    /// requests (`/2/`, `/1.1/`, `/oauth/`); one with a path hits any request whose path
+    /// contains it, profile images included.
+    mutating func take(path: String, isAPI: Bool) -> Fault? {
+        guard let index = entries.firstIndex(where: { entry in
+            entry.pathContains.map { path.contains($0) } ?? isAPI
+        }) else { return nil }
+        let fault = entries[index].fault
+        entries[index].remaining -= 1
+        if entries[index].remaining == 0 { entries.remove(at: index) }
+        return fault
+    }
+}

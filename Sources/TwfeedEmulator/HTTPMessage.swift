@@ -1,0 +1,144 @@
+import Foundation
+
+/// One HTTP/1.1 request as received. The raw target is kept because OAuth signs the path
+/// exactly as the client sent it.
+struct HTTPRequest: Sendable {
+    var method: String
+    /// The request target as sent, e.g. `/2/users/me?user.fields=name`.
+    var target: String
+    var version: String
+    /// Header fields in order, names in lower case.
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    /// The first value of a header (name in any case).
+    func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return headers.first { $0.name == lowered }?.value
+    }
+
+    /// The target up to `?`.
+    var path: String {
+        target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target
+    }
+
+    /// The target after `?`, undecoded ("" when there is none).
+    var rawQuery: String {
+        target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } ?? ""
+    }
+
+    /// Decoded query parameters in order (broken escapes drop the whole query).
+    var queryItems: [(name: String, value: String)] {
+        OAuthSignature.formDecode(rawQuery) ?? []
+    }
+
+    /// The first value of a query parameter.
+    func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// Whether the body is form-encoded, which makes its parameters part of the OAuth signature.
+    var hasFormBody: Bool {
+        header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+    }
+
+    /// Decoded form body parameters (empty unless `hasFormBody`).
+    var formItems: [(name: String, value: String)] {
+        hasFormBody ? OAuthSignature.formDecode(String(decoding: body, as: UTF8.self)) ?? [] : []
+    }
+
+    /// HTTP/1.1 keeps the connection open unless told otherwise; HTTP/1.0 closes unless asked to keep it.
+    var wantsClose: Bool {
+        let connection = header("connection")?.lowercased() ?? ""
+        if version == "HTTP/1.0" { return !connection.contains("keep-alive") }
+        return connection.contains("close")
+    }
+}
+
+/// A response, plus how to deliver it: the emulator's faults are delivery failures
+/// (a reset halfway through the body, a reset instead of an answer, a delay).
+struct HTTPResponse: Sendable {
+    enum Delivery: Sendable {
+        /// Status line, headers and the whole body.
+        case complete
+        /// Headers announcing the full Content-Length, half the body, then a TCP reset.
+        case resetMidBody
+        /// No answer at all: the connection is reset (the request was still processed).
+        case resetWithoutAnswer
+    }
+
+    var status: Int
+    var headers: [(name: String, value: String)] = []
+    var body: [UInt8] = []
+    var delivery: Delivery = .complete
+    /// Seconds to wait before answering (`Fault.slow`); cut short by `Emulator.stop()`.
+    var delay: Double = 0
+    /// Close the connection after this response.
+    var closeAfter = false
+
+    init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    static func json(_ status: Int, _ value: JSONValue, contentType: String = "application/json; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: value.bytes)
+    }
+
+    static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
+    }
+
+    mutating func setHeader(_ name: String, _ value: String) {
+        headers.removeAll { $0.name.lowercased() == name.lowercased() }
+        headers.append((name, value))
+    }
+
+    /// Status line and headers, with the given Content-Length (which may announce more
+    /// than will be sent, for `resetMidBody`).
+    func head(contentLength: Int, keepAlive: Bool) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+        for header in headers where header.name.lowercased() != "content-length" {
+            text += "\(header.name): \(header.value)\r\n"
+        }
+        text += "Content-Length: \(contentLength)\r\n"
+        text += "Date: \(Self.httpDate(Date()))\r\n"
+        text += "Server: twfeed-emulator\r\n"
+        text += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 411: "Length Required"
+        case 413: "Payload Too Large"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: "Status \(status)"
+        }
+    }
+
+    /// RFC 7231 IMF-fixdate, e.g. `Sat, 21 Nov 2026 10:00:00 GMT`.
+    static func httpDate(_ date: Date) -> String {
+        let legacy = TimeFormat.legacy(date).split(separator: " ")  // Wed Oct 10 20:19:24 +0000 2018
+        return "\(legacy[0]), \(legacy[2]) \(legacy[1]) \(legacy[5]) \(legacy[3]) GMT"
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The protocol parameters of an `Authorization: OAuth ...` header.
+struct OAuthHeader {
+    /// Every `oauth_*` parameter, decoded, `realm` left out (it is not signed).
+    let parameters: [(name: String, value: String)]
+
+    subscript(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
+
+    /// Parses `OAuth k1="v1", k2="v2"`; nil when the header is not OAuth or is malformed.
+    init?(_ header: String) {
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count > 6, trimmed.prefix(6).lowercased() == "oauth " else { return nil }
+        var found: [(name: String, value: String)] = []
+        for item in trimmed.dropFirst(6).split(separator: ",") {
+            let pair = item.trimmingCharacters(in: .whitespaces)
+            guard !pair.isEmpty else { continue }
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            let rawName = String(pair[..<equals]).trimmingCharacters(in: .whitespaces)
+            var rawValue = String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            if rawValue.count >= 2, rawValue.hasPrefix("\""), rawValue.hasSuffix("\"") {
+                rawValue = String(rawValue.dropFirst().dropLast())
+            }
+            guard let name = OAuthSignature.percentDecode(rawName),
+                  let value = OAuthSignature.percentDecode(rawValue) else { return nil }
+            if name == "realm" { continue }
+            found.append((name, value))
+        }
+        parameters = found
+    }
+}
+
+/// Why a request's OAuth was refused; each maps to the dialect's 401.
+enum OAuthFailure: Error, Equatable {
+    /// No or unreadable header, unknown consumer, wrong method or version (v1.1 code 32).
+    case couldNotAuthenticate
+    /// The access (or request) token is not one the emulator issued (v1.1 code 89).
+    case invalidToken
+    /// `oauth_timestamp` is too far from the emulator's clock (v1.1 code 135).
+    case timestampOutOfBounds
+    /// The signature does not match (v1.1 code 32).
+    case badSignature
+    /// The nonce was already used within the window: a replayed request (v1.1 code 32).
+    case nonceReused
+}
+
+/// Remembers nonces long enough that a replay is caught before the timestamp check
+/// would catch it anyway.
+struct NonceCache {
+    private var seen: [String: Date] = [:]
+    private var insertions = 0
+
+    /// Records the nonce; false if it was seen within `retention` seconds.
+    mutating func insert(_ key: String, now: Date, retention: TimeInterval) -> Bool {
+        insertions += 1
+        if insertions % 512 == 0 { seen = seen.filter { now.timeIntervalSince($0.value) < retention } }
+        if let previous = seen[key], now.timeIntervalSince(previous) < retention { return false }
+        seen[key] = now
+        return true
+    }
+}
+
+/// Checks a request's OAuth 1.0a HMAC-SHA1 signature from what was received.
+struct OAuthVerifier {
+    let consumerKey: String
+    let consumerSecret: String
+    /// Seconds an `oauth_timestamp` may be off; 0 disables the check.
+    let timestampTolerance: Int
+
+    /// What a verified request was signed with.
+    struct Verified {
+        let token: String?
+        let header: OAuthHeader
+    }
+
+    /// Verifies `request`. `tokenSecret` looks a token up (nil: unknown token);
+    /// `requireToken` is false only for `request_token`, which is signed by the consumer alone.
+    func verify(
+        _ request: HTTPRequest, defaultHost: String, requireToken: Bool,
+        tokenSecret: (String) -> String?, nonces: inout NonceCache, now: Date
+    ) -> Result<Verified, OAuthFailure> {
+        guard let headerText = request.header("authorization"), let header = OAuthHeader(headerText),
+              let signature = header["oauth_signature"], let nonce = header["oauth_nonce"], !nonce.isEmpty,
+              let timestampText = header["oauth_timestamp"], let timestamp = Double(timestampText),
+              header["oauth_consumer_key"] == consumerKey,
+              header["oauth_signature_method"] == "HMAC-SHA1",
+              header["oauth_version"] == nil || header["oauth_version"] == "1.0"
+        else { return .failure(.couldNotAuthenticate) }
+
+        var secret = ""
+        let token = header["oauth_token"].flatMap { $0.isEmpty ? nil : $0 }
+        if let token {
+            guard let found = tokenSecret(token) else { return .failure(.invalidToken) }
+            secret = found
+        } else if requireToken {
+            return .failure(.invalidToken)
+        }
+
+        if timestampTolerance > 0, abs(now.timeIntervalSince1970 - timestamp) > Double(timestampTolerance) {
+            return .failure(.timestampOutOfBounds)
+        }
+
+        guard let base = Self.signatureBaseString(request, header: header, defaultHost: defaultHost) else {
+            return .failure(.couldNotAuthenticate)
+        }
+        let expected = OAuthSignature.hmacSHA1(
+            base: base, key: OAuthSignature.signingKey(consumerSecret: consumerSecret, tokenSecret: secret))
+        guard Self.constantTimeEqual(expected, signature) else { return .failure(.badSignature) }
+
+        // Only a correctly signed request uses up its nonce, so garbage cannot block one.
+        let retention = timestampTolerance > 0 ? Double(timestampTolerance) * 2 : 900
+        guard nonces.insert("\(consumerKey)|\(token ?? "")|\(nonce)", now: now, retention: retention) else {
+            return .failure(.nonceReused)
+        }
+        return .success(Verified(token: token, header: header))
+    }
+
+    /// The base string of a received request: `http://` + the Host header (what the
+    /// client put in its URL) + the path as sent; parameters from the query, a form body
+    /// and the header.
+    static func signatureBaseString(_ request: HTTPRequest, header: OAuthHeader, defaultHost: String) -> String? {
+        let host = request.header("host").flatMap { $0.isEmpty ? nil : $0 } ?? defaultHost
+        guard let baseURL = OAuthSignature.normalizedBaseURL("http://\(host)\(request.path)"),
+              let query = OAuthSignature.formDecode(request.rawQuery) else { return nil }
+        var parameters = query
+        if request.hasFormBody {
+            guard let form = OAuthSignature.formDecode(String(decoding: request.body, as: UTF8.self)) else { return nil }
+            parameters += form
+        }
+        parameters += header.parameters.filter { $0.name != "oauth_signature" }
+        return OAuthSignature.baseString(method: request.method, baseURL: baseURL, parameters: parameters)
+    }
+
+    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+/// The field, expansion and user-field sets a v2 request asked for. The v2 API answers
+/// only `id`, `text` and `edit_history_tweet_ids` unless asked, so the emulator does too:
+/// a client that forgets to ask finds out here, not in production.
+struct V2Fields {
+    var tweetFields: Set<String> = []
+    var expansions: Set<String> = []
+    var userFields: Set<String> = []
+
+    static let knownTweetFields: Set<String> = [
+        "attachments", "author_id", "card_uri", "context_annotations", "conversation_id", "created_at",
+        "edit_controls", "edit_history_tweet_ids", "entities", "geo", "id", "in_reply_to_user_id", "lang",
+        "non_public_metrics", "note_tweet", "organic_metrics", "possibly_sensitive", "promoted_metrics",
+        "public_metrics", "referenced_tweets", "reply_settings", "scopes", "source", "text", "withheld",
+    ]
+    static let knownExpansions: Set<String> = [
+        "author_id", "referenced_tweets.id", "referenced_tweets.id.author_id", "in_reply_to_user_id",
+        "entities.mentions.username", "attachments.media_keys", "attachments.poll_ids", "geo.place_id",
+        "edit_history_tweet_ids", "pinned_tweet_id",
+    ]
+    static let knownUserFields: Set<String> = [
+        "created_at", "description", "entities", "id", "location", "most_recent_tweet_id", "name",
+        "pinned_tweet_id", "profile_image_url", "protected", "public_metrics", "url", "username", "verified",
+        "verified_type", "withheld",
+    ]
+
+    /// Reads `tweet.fields`, `expansions` and `user.fields`; each unknown value is a parameter error.
+    init(query: [(name: String, value: String)], errors: inout [ErrorBody.ParameterError]) {
+        func parse(_ name: String, known: Set<String>) -> Set<String> {
+            guard let value = query.first(where: { $0.name == name })?.value else { return [] }
+            var result: Set<String> = []
+            for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+                if known.contains(item) {
+                    result.insert(item)
+                } else {
+                    errors.append(.init(parameter: name, value: item,
+                        message: "The `\(name)` query parameter value [\(item)] is not one of [\(known.sorted().joined(separator: ","))]"))
+                }
+            }
+            return result
+        }
+        tweetFields = parse("tweet.fields", known: Self.knownTweetFields)
+        expansions = parse("expansions", known: Self.knownExpansions)
+        userFields = parse("user.fields", known: Self.knownUserFields)
+    }
+}
+
+/// v2 JSON: tweets, users, pages with `includes` and `meta`.
+enum PayloadV2 {
+    static func tweet(_ tweet: EmulatedTweet, fields: Set<String>) -> JSONValue {
+        var members: [(String, JSONValue)] = [("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped))]
+        if fields.contains("created_at") { members.append(("created_at", .string(TimeFormat.iso8601(tweet.createdAt)))) }
+        if fields.contains("author_id") { members.append(("author_id", .string(String(tweet.authorID)))) }
+        if fields.contains("conversation_id") {
+            members.append(("conversation_id", .string(String(tweet.conversationID))))
+        }
+        if fields.contains("in_reply_to_user_id"), let user = tweet.inReplyToUserID {
+            members.append(("in_reply_to_user_id", .string(String(user))))
+        }
+        if fields.contains("referenced_tweets") {
+            let references = Self.references(tweet)
+            if !references.isEmpty {
+                members.append(("referenced_tweets", .array(references.map {
+                    .object([("type", .string($0.type)), ("id", .string(String($0.id)))])
+                })))
+            }
+        }
+        if fields.contains("entities"), !tweet.rendered.entities.isEmpty {
+            members.append(("entities", entities(tweet.rendered)))
+        }
+        if fields.contains("public_metrics") {
+            members.append(("public_metrics", .object([
+                ("retweet_count", .int(tweet.retweetCount)), ("reply_count", .int(tweet.replyCount)),
+                ("like_count", .int(tweet.likeCount)), ("quote_count", .int(tweet.quoteCount)),
+                ("bookmark_count", .int(0)), ("impression_count", .int(tweet.likeCount * 37 + 12)),
+            ])))
+        }
+        if fields.contains("lang") { members.append(("lang", .string("en"))) }
+        if fields.contains("possibly_sensitive") { members.append(("possibly_sensitive", .bool(false))) }
+        if fields.contains("reply_settings") { members.append(("reply_settings", .string("everyone"))) }
+        if fields.contains("source") { members.append(("source", .string("twfeed-emulator"))) }
+        members.append(("edit_history_tweet_ids", .array([.string(String(tweet.id))])))
+        return .object(members)
+    }
+
+    /// `referenced_tweets`: what a tweet retweets, quotes or replies to.
+    static func references(_ tweet: EmulatedTweet) -> [(type: String, id: UInt64)] {
+        var result: [(type: String, id: UInt64)] = []
+        if let id = tweet.retweetedID { result.append(("retweeted", id)) }
+        if let id = tweet.quotedID { result.append(("quoted", id)) }
+        if let id = tweet.inReplyToTweetID { result.append(("replied_to", id)) }
+        return result
+    }
+
+    static func entities(_ text: RenderedText) -> JSONValue {
+        var mentions: [JSONValue] = [], hashtags: [JSONValue] = [], urls: [JSONValue] = []
+        for entity in text.entities {
+            switch entity {
+            case .mention(let start, let end, let username, let id):
+                mentions.append(.object([("start", .int(start)), ("end", .int(end)),
+                                         ("username", .string(username)), ("id", .string(String(id)))]))
+            case .hashtag(let start, let end, let tag):
+                hashtags.append(.object([("start", .int(start)), ("end", .int(end)), ("tag", .string(tag))]))
+            case .url(let start, let end, let link):
+                urls.append(.object([("start", .int(start)), ("end", .int(end)), ("url", .string(link.url)),
+                                     ("expanded_url", .string(link.expanded)), ("display_url", .string(link.display))]))
+            }
+        }
+        var members: [(String, JSONValue)] = []
+        if !urls.isEmpty { members.append(("urls", .array(urls))) }
+        if !mentions.isEmpty { members.append(("mentions", .array(mentions))) }
+        if !hashtags.isEmpty { members.append(("hashtags", .array(hashtags))) }
+        return .object(members)
+    }
+
+    static func user(_ user: EmulatedUser, fields: Set<String>, imageBase: String) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .string(String(user.id))), ("name", .string(user.name)), ("username", .string(user.username)),
+        ]
+        if fields.contains("profile_image_url") {
+            members.append(("profile_image_url", .string(ProfileImageCache.url(for: user, base: imageBase))))
+        }
+        if fields.contains("created_at") { members.append(("created_at", .string(TimeFormat.iso8601(user.createdAt)))) }
+        if fields.contains("description") { members.append(("description", .string(user.description))) }
+        if fields.contains("location"), !user.location.isEmpty { members.append(("location", .string(user.location))) }
+        if fields.contains("protected") { members.append(("protected", .bool(false))) }
+        if fields.contains("verified") { members.append(("verified", .bool(false))) }
+        if fields.contains("url") { members.append(("url", .string(""))) }
+        if fields.contains("public_metrics") {
+            members.append(("public_metrics", .object([
+                ("followers_count", .int(user.followersCount)), ("following_count", .int(user.followingCount)),
+                ("tweet_count", .int(user.followersCount / 3 + 17)), ("listed_count", .int(user.followersCount / 100)),
+            ])))
+        }
+        return .object(members)
+    }
+
+    /// A timeline page: `data`, `includes` (only for the expansions asked), partial
+    /// `errors` for referenced tweets that no longer exist, and `meta`.
+    static func page(_ tweets: [EmulatedTweet], nextToken: String?, fields: V2Fields, store: TweetStore,
+                     imageBase: String) -> JSONValue {
+        var meta: [(String, JSONValue)] = [("result_count", .int(tweets.count))]
+        if let newest = tweets.first, let oldest = tweets.last {
+            meta.append(("newest_id", .string(String(newest.id))))
+            meta.append(("oldest_id", .string(String(oldest.id))))
+        }
+        if let nextToken { meta.append(("next_token", .string(nextToken))) }
+        guard !tweets.isEmpty else { return .object([("meta", .object(meta))]) }
+
+        var userIDs: [UInt64] = [], seenUsers: Set<UInt64> = []
+        var included: [EmulatedTweet] = [], seenTweets: Set<UInt64> = []
+        var errors: [JSONValue] = []
+        func addUser(_ id: UInt64) {
+            if store.user(id) != nil, seenUsers.insert(id).inserted { userIDs.append(id) }
+        }
+        let expansions = fields.expansions
+        for tweet in tweets {
+            if expansions.contains("author_id") { addUser(tweet.authorID) }
+            if expansions.contains("in_reply_to_user_id"), let id = tweet.inReplyToUserID { addUser(id) }
+            if expansions.contains("entities.mentions.username") {
+                for case .mention(_, _, _, let id) in tweet.rendered.entities { addUser(id) }
+            }
+            guard expansions.contains("referenced_tweets.id") || expansions.contains("referenced_tweets.id.author_id") else {
+                continue
+            }
+            for reference in references(tweet) {
+                guard let target = store.tweets[reference.id], !target.deleted else {
+                    if expansions.contains("referenced_tweets.id"), seenTweets.insert(reference.id).inserted {
+                        errors.append(missingTweetError(reference.id))
+                    }
+                    continue
+                }
+                if expansions.contains("referenced_tweets.id"), seenTweets.insert(target.id).inserted {
+                    included.append(target)
+                }
+                if expansions.contains("referenced_tweets.id.author_id") { addUser(target.authorID) }
+            }
+        }
+
+        var members: [(String, JSONValue)] = [("data", .array(tweets.map { tweet($0, fields: fields.tweetFields) }))]
+        var includes: [(String, JSONValue)] = []
+        if !userIDs.isEmpty {
+            includes.append(("users", .array(userIDs.compactMap { store.user($0) }.map {
+                user($0, fields: fields.userFields, imageBase: imageBase)
+            })))
+        }
+        if !included.isEmpty {
+            includes.append(("tweets", .array(included.map { tweet($0, fields: fields.tweetFields) })))
+        }
+        if !includes.isEmpty { members.append(("includes", .object(includes))) }
+        if !errors.isEmpty { members.append(("errors", .array(errors))) }
+        members.append(("meta", .object(meta)))
+        return .object(members)
+    }
+
+    /// The partial error v2 puts next to `data` when a referenced tweet is gone.
+    static func missingTweetError(_ id: UInt64) -> JSONValue {
+        .object([
+            ("value", .string(String(id))),
+            ("detail", .string("Could not find tweet with referenced_tweets.id: [\(id)].")),
+            ("title", .string("Not Found Error")),
+            ("resource_type", .string("tweet")),
+            ("parameter", .string("referenced_tweets.id")),
+            ("resource_id", .string(String(id))),
+            ("type", .string("https://api.twitter.com/2/problems/resource-not-found")),
+        ])
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The rate-limited API endpoints, by the keys `Emulator.setRateLimit` takes.
+enum RateLimitedEndpoint: String, Sendable, CaseIterable {
+    case home, mentions, retweets, post, me
+}
+
+/// What the `x-rate-limit-*` headers report for one request.
+struct RateLimitStatus: Sendable {
+    let limit: Int
+    let remaining: Int
+    /// Epoch seconds when the window ends (rounded up, so a client that sleeps until
+    /// then is sure to find a fresh window).
+    let reset: Int
+    /// False when the request is over the limit.
+    let allowed: Bool
+
+    var headers: [(name: String, value: String)] {
+        [("x-rate-limit-limit", String(limit)),
+         ("x-rate-limit-remaining", String(remaining)),
+         ("x-rate-limit-reset", String(reset))]
+    }
+}
+
+/// Fixed windows per endpoint, dialect and access token, as the real API keeps them
+/// (user context limits are per user and endpoint). A window starts with the first
+/// request after the previous one ended.
+struct RateLimiter {
+    /// The documented per-user limits per 15-minute window.
+    static func defaultLimit(_ endpoint: RateLimitedEndpoint, _ dialect: EmulatorDialect) -> Int {
+        switch (dialect, endpoint) {
+        case (.v2, .home): 180
+        case (.v2, .mentions): 300
+        case (.v2, .retweets): 75
+        case (.v2, .post): 100
+        case (.v2, .me): 75
+        case (.v1_1, .home): 15
+        case (.v1_1, .mentions): 75
+        case (.v1_1, .retweets): 75
+        case (.v1_1, .post): 100
+        case (.v1_1, .me): 75
+        }
+    }
+
+    private struct Key: Hashable {
+        let endpoint: RateLimitedEndpoint
+        let dialect: EmulatorDialect
+        let token: String
+    }
+
+    private struct Window {
+        var used: Int
+        var endsAt: TimeInterval
+    }
+
+    let windowSeconds: Double
+    private var overrides: [String: Int] = [:]
+    private var windows: [Key: Window] = [:]
+
+    init(windowSeconds: Int) {
+        self.windowSeconds = Double(max(1, windowSeconds))
+    }
+
+    /// Overrides a limit: `"home"` for both dialects, `"v2.home"` or `"v1.1.home"` for one.
+    mutating func setLimit(_ limit: Int, for key: String) {
+        overrides[key] = max(0, limit)
+    }
+
+    func limit(_ endpoint: RateLimitedEndpoint, _ dialect: EmulatorDialect) -> Int {
+        overrides["\(dialect.rawValue).\(endpoint.rawValue)"] ?? overrides[endpoint.rawValue]
+            ?? Self.defaultLimit(endpoint, dialect)
+    }
+
+    /// Counts one request; `allowed` is false once the window's limit is used up.
+    mutating func consume(_ endpoint: RateLimitedEndpoint, _ dialect: EmulatorDialect, token: String, now: Date) -> RateLimitStatus {
+        let key = Key(endpoint: endpoint, dialect: dialect, token: token)
+        var window = current(key, now: now)
+        let limit = limit(endpoint, dialect)
+        let allowed = window.used < limit
+        if allowed { window.used += 1 }
+        windows[key] = window
+        return RateLimitStatus(limit: limit, remaining: max(0, limit - window.used),
+                               reset: Int(window.endsAt.rounded(.up)), allowed: allowed)
+    }
+
+    /// The headers without counting a request (for answers refused before counting, e.g. a 401).
+    /// With `exhausted`, reports nothing left (an injected 429).
+    func peek(_ endpoint: RateLimitedEndpoint, _ dialect: EmulatorDialect, token: String, now: Date, exhausted: Bool = false) -> RateLimitStatus {
+        let window = windows[Key(endpoint: endpoint, dialect: dialect, token: token)]
+            .flatMap { $0.endsAt > now.timeIntervalSince1970 ? $0 : nil }
+            ?? Window(used: 0, endsAt: now.timeIntervalSince1970 + windowSeconds)
+        let limit = limit(endpoint, dialect)
+        return RateLimitStatus(limit: limit, remaining: exhausted ? 0 : max(0, limit - window.used),
+                               reset: Int(window.endsAt.rounded(.up)), allowed: !exhausted)
+    }
+
+    private func current(_ key: Key, now: Date) -> Window {
+        if let window = windows[key], window.endsAt > now.timeIntervalSince1970 { return window }
+        return Window(used: 0, endsAt: now.timeIntervalSince1970 + windowSeconds)
+    }
+}

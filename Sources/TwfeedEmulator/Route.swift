@@ -1,0 +1,101 @@
+/// What a request asks for, decided from its method and path alone.
+enum Route: Equatable {
+    case v2Me
+    case v2Home(userID: String)
+    case v2Mentions(userID: String)
+    case v2RepostsOfMe
+    case v2Post
+    case v11Home
+    case v11Mentions
+    case v11RetweetsOfMe
+    case v11VerifyCredentials
+    case v11Update
+    case oauthRequestToken
+    case oauthAuthorize
+    case oauthAccessToken
+    case profileImage(userID: UInt64, version: Int, size: ProfileImageSize)
+    case notFound(EmulatorDialect)
+
+    init(method: String, path: String) {
+        let get = method == "GET" || method == "HEAD"
+        let post = method == "POST"
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("2", _):
+            switch parts.dropFirst().joined(separator: "/") {
+            case "users/me" where get: self = .v2Me
+            case "users/reposts_of_me" where get: self = .v2RepostsOfMe
+            case "tweets" where post: self = .v2Post
+            default:
+                if get, parts.count == 5, parts[1] == "users", parts[3] == "timelines", parts[4] == "reverse_chronological" {
+                    self = .v2Home(userID: parts[2])
+                } else if get, parts.count == 4, parts[1] == "users", parts[3] == "mentions" {
+                    self = .v2Mentions(userID: parts[2])
+                } else {
+                    self = .notFound(.v2)
+                }
+            }
+        case ("1.1", _):
+            switch parts.dropFirst().joined(separator: "/") {
+            case "statuses/home_timeline.json" where get: self = .v11Home
+            case "statuses/mentions_timeline.json" where get: self = .v11Mentions
+            case "statuses/retweets_of_me.json" where get: self = .v11RetweetsOfMe
+            case "account/verify_credentials.json" where get: self = .v11VerifyCredentials
+            case "statuses/update.json" where post: self = .v11Update
+            default: self = .notFound(.v1_1)
+            }
+        case ("oauth", 2):
+            switch parts[1] {
+            case "request_token" where post: self = .oauthRequestToken
+            case "authorize" where get, "authenticate" where get: self = .oauthAuthorize
+            case "access_token" where post: self = .oauthAccessToken
+            default: self = .notFound(.v1_1)
+            }
+        case ("profile_images", 3) where get:
+            if let user = UInt64(parts[1]), let (version, size) = ProfileImageSize.parse(fileName: parts[2]) {
+                self = .profileImage(userID: user, version: version, size: size)
+            } else {
+                self = .notFound(.v1_1)
+            }
+        default:
+            self = .notFound(path.hasPrefix("/2/") ? .v2 : .v1_1)
+        }
+    }
+
+    /// The error dialect of the answer (OAuth and unknown paths answer like v1.1).
+    var dialect: EmulatorDialect {
+        switch self {
+        case .v2Me, .v2Home, .v2Mentions, .v2RepostsOfMe, .v2Post: .v2
+        case .notFound(let dialect): dialect
+        default: .v1_1
+        }
+    }
+
+    /// The rate-limit bucket, for the signed API routes.
+    var rateLimited: RateLimitedEndpoint? {
+        switch self {
+        case .v2Me, .v11VerifyCredentials: .me
+        case .v2Home, .v11Home: .home
+        case .v2Mentions, .v11Mentions: .mentions
+        case .v2RepostsOfMe, .v11RetweetsOfMe: .retweets
+        case .v2Post, .v11Update: .post
+        default: nil
+        }
+    }
+
+    /// The name in request records and `/_emulator/stats`.
+    var endpointName: String {
+        if let endpoint = rateLimited { return endpoint.rawValue }
+        switch self {
+        case .oauthRequestToken, .oauthAuthorize, .oauthAccessToken: return "oauth"
+        case .profileImage: return "images"
+        default: return "unknown"
+        }
+    }
+
+    /// API requests are what unscoped faults hit: everything but profile images.
+    var isAPI: Bool {
+        if case .profileImage = self { return false }
+        return true
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+
+/// An account of the emulated network.
+struct EmulatedUser: Sendable {
+    let id: UInt64
+    let username: String
+    let name: String
+    let description: String
+    let location: String
+    let createdAt: Date
+    let followersCount: Int
+    let followingCount: Int
+    /// The `<n>` of `/profile_images/<id>/<n>_normal.png`: a new picture gets a new number,
+    /// hence a new URL, as on the real service.
+    let imageVersion: Int
+    /// Followed accounts' tweets reach the account user's home feed.
+    let followed: Bool
+}
+
+/// A tweet as stored. Text is kept raw (unescaped); `rendered` is what goes on the wire.
+struct EmulatedTweet: Sendable {
+    let id: UInt64
+    /// Whole seconds; seeded tweets are shifted to end just before the start time.
+    var createdAt: Date
+    let authorID: UInt64
+    let text: String
+    let urls: [TweetURL]
+    let rendered: RenderedText
+    /// v1.1's non-extended `text` when the text is over 140 scalars (nil when it fits).
+    let shortened: RenderedText?
+    let inReplyToTweetID: UInt64?
+    let inReplyToUserID: UInt64?
+    let retweetedID: UInt64?
+    let quotedID: UInt64?
+    let conversationID: UInt64
+    let source: String
+    var retweetCount = 0
+    var likeCount = 0
+    var replyCount = 0
+    var quoteCount = 0
+    /// Deleted after it was placed in a timeline: it still takes a slot when a page is cut
+    /// and is dropped afterwards, so pages come back short as the real API's do.
+    var deleted = false
+
+    var isReply: Bool { inReplyToTweetID != nil }
+    var isRetweet: Bool { retweetedID != nil }
+}
+
+/// Why a status was refused.
+enum PostRejection: Error, Equatable {
+    case empty
+    case tooLong
+    case duplicate
+    case replyTargetMissing
+}
+
+/// Every user, tweet and timeline of the emulated network. Not thread-safe by itself:
+/// `Emulator` keeps it inside its state lock.
+struct TweetStore: Sendable {
+    /// The account user ("me"): every access token the emulator accepts belongs to it.
+    static let accountID: UInt64 = 1_700_000_000_000_000_001
+    static let accountUsername = "twfeed_demo"
+    static let accountName = "twfeed demo"
+    /// One second in snowflake id units (milliseconds shifted left by 22 bits), so that
+    /// ids grow with time the way real ones do.
+    static let idUnitsPerSecond: UInt64 = 1000 << 22
+
+    private(set) var users: [UInt64: EmulatedUser] = [:]
+    /// Users in creation order; index 0 is the account user.
+    private(set) var userIDs: [UInt64] = []
+    private var userIDsByName: [String: UInt64] = [:]
+    private(set) var tweets: [UInt64: EmulatedTweet] = [:]
+    /// Each feed's tweet ids, oldest first (ascending).
+    private(set) var feeds: [EmulatorFeed: [UInt64]] = [.home: [], .mentions: [], .retweets: []]
+    /// Texts of the account user's statuses, for duplicate detection.
+    private var myTexts: Set<String> = []
+    /// The account user's latest originals: targets for replies and retweets.
+    var myRecentOriginals: [UInt64] = []
+    /// Recent tweets by others: targets for replies, quotes and retweets.
+    var othersRecent: [UInt64] = []
+    /// Tweets that another tweet points at (never marked deleted, so references resolve).
+    var referenced: Set<UInt64> = []
+    var rng: SeededRandom
+    private(set) var lastID: UInt64
+    private(set) var lastDate: Date
+
+    init(seed: UInt64, tweetsPerFeed: Int, now: Date) {
+        rng = SeededRandom(seed: seed)
+        lastID = 1_850_000_000_000_000_000 + UInt64.random(in: 0..<1_000_000_000_000, using: &rng)
+        lastDate = Date(timeIntervalSince1970: 0)
+        createUsers()
+        seedTimelines(perFeed: max(0, tweetsPerFeed), now: now)
+    }
+
+    // MARK: Users
+
+    var account: EmulatedUser { users[Self.accountID]! }
+    var otherUserIDs: ArraySlice<UInt64> { userIDs.dropFirst() }
+
+    func user(_ id: UInt64) -> EmulatedUser? { users[id] }
+
+    func user(named name: String) -> EmulatedUser? {
+        userIDsByName[name.lowercased()].flatMap { users[$0] }
+    }
+
+    private mutating func createUsers() {
+        var all = [(Self.accountName, Self.accountUsername)]
+        all += TweetCorpus.people
+        for (index, person) in all.enumerated() {
+            let id = index == 0 ? Self.accountID : Self.accountID + 98 + UInt64(index) * 7_919_000_003
+            let joined = Date(timeIntervalSince1970: 1_230_000_000 + Double(rng.next() % 350_000_000))
+            let user = EmulatedUser(
+                id: id,
+                username: person.1,
+                name: person.0,
+                description: index == 0 ? "Trying twfeed against the local emulator." : rng.pick(TweetCorpus.bios),
+                location: rng.pick(TweetCorpus.places),
+                createdAt: joined,
+                followersCount: Int(rng.next() % 20_000),
+                followingCount: Int(rng.next() % 2_000),
+                imageVersion: 1 + Int(rng.next() % 9),
+                // Two thirds of the others are followed; the rest still mention and retweet.
+                followed: index == 0 || index <= (TweetCorpus.people.count * 2) / 3
+            )
+            users[id] = user
+            userIDs.append(id)
+            userIDsByName[user.username.lowercased()] = id
+        }
+    }
+
+    // MARK: Tweets
+
+    /// The id for a tweet `gapSeconds` after the previous one: above every existing id.
+    mutating func nextID(gapSeconds: Double) -> UInt64 {
+        let gap = UInt64(max(0, gapSeconds)) * Self.idUnitsPerSecond
+        lastID += gap + 1 + UInt64.random(in: 0..<(Self.idUnitsPerSecond / 2), using: &rng)
+        return lastID
+    }
+
+    /// Creates and stores a tweet (ids and dates only grow).
+    @discardableResult
+    mutating func createTweet(
+        author: UInt64, text: String, urls: [TweetURL] = [], at date: Date,
+        replyTo: (tweet: UInt64, user: UInt64)? = nil, retweetOf: UInt64? = nil, quoting: UInt64? = nil
+    ) -> EmulatedTweet {
+        let id = nextID(gapSeconds: date.timeIntervalSince(lastDate))
+        lastDate = max(lastDate, date)
+        let resolve: (String) -> (id: UInt64, username: String)? = { [users, userIDsByName] name in
+            userIDsByName[name.lowercased()].flatMap { users[$0] }.map { ($0.id, $0.username) }
+        }
+        let conversation = replyTo.flatMap { tweets[$0.tweet]?.conversationID } ?? replyTo?.tweet ?? id
+        let shortText = TweetText.truncated(text, limit: 140)
+        let tweet = EmulatedTweet(
+            id: id, createdAt: date, authorID: author, text: text, urls: urls,
+            rendered: RenderedText(raw: text, urls: urls, resolveUser: resolve),
+            shortened: shortText.map { RenderedText(raw: $0, urls: urls, resolveUser: resolve) },
+            inReplyToTweetID: replyTo?.tweet, inReplyToUserID: replyTo?.user,
+            retweetedID: retweetOf, quotedID: quoting, conversationID: conversation,
+            source: rng.pick(TweetCorpus.sources),
+            likeCount: Int(rng.next() % 40)
+        )
+        tweets[id] = tweet
+        if author == Self.accountID, retweetOf == nil {
+            myTexts.insert(Self.duplicateKey(text))
+        }
+        for target in [replyTo?.tweet, retweetOf, quoting].compactMap({ $0 }) {
+            referenced.insert(target)
+        }
+        if let target = retweetOf { tweets[target]?.retweetCount += 1 }
+        if let target = quoting { tweets[target]?.quoteCount += 1 }
+        if let target = replyTo?.tweet { tweets[target]?.replyCount += 1 }
+        return tweet
+    }
+
+    /// A retweet by `author` of `original`: its own text is "RT @user: ..." cut to 140.
+    @discardableResult
+    mutating func createRetweet(by author: UInt64, of original: UInt64, at date: Date) -> EmulatedTweet? {
+        guard let source = tweets[original], let originalAuthor = users[source.authorID] else { return nil }
+        let full = "RT @\(originalAuthor.username): \(source.text)"
+        return createTweet(
+            author: author, text: TweetText.truncated(full, limit: 140) ?? full, urls: source.urls,
+            at: date, retweetOf: original)
+    }
+
+    mutating func append(_ id: UInt64, to feed: EmulatorFeed) {
+        feeds[feed, default: []].append(id)
+    }
+
+    mutating func replaceFeed(_ feed: EmulatorFeed, with ids: [UInt64]) {
+        feeds[feed] = ids
+    }
+
+    mutating func markDeleted(_ id: UInt64) { tweets[id]?.deleted = true }
+
+    mutating func shiftAllDates(by seconds: TimeInterval) {
+        for id in Array(tweets.keys) { tweets[id]?.createdAt.addTimeInterval(seconds) }
+        lastDate.addTimeInterval(seconds)
+    }
+
+    // MARK: Reading feeds
+
+    /// How far back a feed reaches in a dialect (the real API's documented limits).
+    static func reach(_ feed: EmulatorFeed, _ dialect: EmulatorDialect) -> Int {
+        switch (feed, dialect) {
+        case (.home, .v2): 3_200
+        case (_, .v2): 800
+        case (_, .v1_1): 800
+        }
+    }
+
+    /// The feed's slots a client of `dialect` can page through, newest first. Deleted
+    /// tweets keep their slot: they count when a page is cut, then are dropped.
+    func reachableSlots(_ feed: EmulatorFeed, _ dialect: EmulatorDialect) -> [UInt64] {
+        Array((feeds[feed] ?? []).suffix(Self.reach(feed, dialect)).reversed())
+    }
+
+    /// What a perfect client collects from the feed, newest first.
+    func groundTruth(_ feed: EmulatorFeed, _ dialect: EmulatorDialect) -> [UInt64] {
+        reachableSlots(feed, dialect).filter { tweets[$0]?.deleted == false }
+    }
+
+    /// Every visible tweet of the feed, newest first, reachable or not.
+    func allVisible(_ feed: EmulatorFeed) -> [UInt64] {
+        (feeds[feed] ?? []).reversed().filter { tweets[$0]?.deleted == false }
+    }
+
+    // MARK: Posting
+
+    static func duplicateKey(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Checks a status the way the API does, in the API's order.
+    func validatePost(text: String, replyTo: UInt64?) -> PostRejection? {
+        if Self.duplicateKey(text).isEmpty { return .empty }
+        if TweetText.weightedLength(text) > 280 { return .tooLong }
+        if let target = replyTo, tweets[target] == nil || tweets[target]?.deleted == true {
+            return .replyTargetMissing
+        }
+        if myTexts.contains(Self.duplicateKey(text)) { return .duplicate }
+        return nil
+    }
+
+    /// Stores an accepted status as the account user's newest tweet (also in home).
+    mutating func post(text: String, replyTo: UInt64?, now: Date) -> EmulatedTweet {
+        let target = replyTo.flatMap { tweets[$0] }
+        let tweet = createTweet(
+            author: Self.accountID, text: text, at: Self.wholeSeconds(max(now, lastDate)),
+            replyTo: target.map { ($0.id, $0.authorID) })
+        append(tweet.id, to: .home)
+        if target == nil { myRecentOriginals.append(tweet.id) }
+        return tweet
+    }
+
+    static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// The public view of a stored tweet.
+    func publicTweet(_ id: UInt64) -> EmulatorTweet? {
+        guard let tweet = tweets[id], let author = users[tweet.authorID] else { return nil }
+        return EmulatorTweet(
+            id: String(tweet.id), text: tweet.text, authorID: String(author.id),
+            authorUsername: author.username, createdAt: tweet.createdAt,
+            inReplyToID: tweet.inReplyToTweetID.map { String($0) },
+            retweetOfID: tweet.retweetedID.map { String($0) },
+            quotedID: tweet.quotedID.map { String($0) })
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// A shortened link as the API reports it: the `t.co` form that appears in the text,
+/// and where it leads.
+struct TweetURL: Sendable, Equatable {
+    let url: String
+    let expanded: String
+    let display: String
+}
+
+/// One entity of a tweet text. Offsets count Unicode scalars of the HTML-escaped text,
+/// as the API's indices do (so a preceding `&amp;` shifts them by four).
+enum TweetEntity: Sendable {
+    case mention(start: Int, end: Int, username: String, userID: UInt64)
+    case hashtag(start: Int, end: Int, tag: String)
+    case url(start: Int, end: Int, TweetURL)
+}
+
+/// A tweet text as sent over the wire: escaped, measured, with its entities.
+struct RenderedText: Sendable {
+    /// The HTML-escaped text (`&amp;`, `&lt;`, `&gt;`), as both dialects send it.
+    let escaped: String
+    /// Length in Unicode scalars of `escaped` (v1.1's `display_text_range` end).
+    let length: Int
+    let entities: [TweetEntity]
+
+    /// Escapes `raw` and finds its entities: `@names` that resolve to users, `#tags`,
+    /// and `t.co` links listed in `urls`.
+    init(raw: String, urls: [TweetURL], resolveUser: (String) -> (id: UInt64, username: String)?) {
+        escaped = TweetText.htmlEscape(raw)
+        let scalars = Array(escaped.unicodeScalars)
+        length = scalars.count
+        var found: [TweetEntity] = []
+        var index = 0
+        func isWord(_ s: Unicode.Scalar) -> Bool {
+            s == "_" || s.properties.isAlphabetic || ("0"..."9").contains(s)
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let atWordStart = index == 0 || !isWord(scalars[index - 1])
+            if (scalar == "@" || scalar == "#") && atWordStart {
+                var end = index + 1
+                while end < scalars.count, isWord(scalars[end]) { end += 1 }
+                let word = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+                if scalar == "@", !word.isEmpty, let user = resolveUser(word) {
+                    found.append(.mention(start: index, end: end, username: user.username, userID: user.id))
+                    index = end
+                    continue
+                }
+                if scalar == "#", word.contains(where: { $0.isLetter }) {
+                    found.append(.hashtag(start: index, end: end, tag: word))
+                    index = end
+                    continue
+                }
+            }
+            if scalar == "h", atWordStart {
+                var end = index
+                while end < scalars.count, !scalars[end].properties.isWhitespace { end += 1 }
+                let candidate = String(String.UnicodeScalarView(scalars[index..<end]))
+                if let link = urls.first(where: { $0.url == candidate }) {
+                    found.append(.url(start: index, end: end, link))
+                    index = end
+                    continue
+                }
+            }
+            index += 1
+        }
+        entities = found
+    }
+}
+
+/// Text rules shared by both dialects.
+enum TweetText {
+    /// What the API escapes in tweet text (and nothing else: quotes stay as they are).
+    static func htmlEscape(_ raw: String) -> String {
+        var out = ""
+        out.reserveCapacity(raw.utf8.count)
+        for scalar in raw.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The text cut to at most `limit` Unicode scalars with a trailing "…", never
+    /// splitting a grapheme (an emoji sequence), or nil if it already fits.
+    /// This is v1.1's non-extended `text`, and the "RT @user: ..." text of a retweet.
+    static func truncated(_ raw: String, limit: Int) -> String? {
+        guard raw.unicodeScalars.count > limit else { return nil }
+        var out = ""
+        var used = 0
+        for character in raw {
+            let size = character.unicodeScalars.count
+            if used + size > limit - 1 { break }
+            out.append(character)
+            used += size
+        }
+        while out.last?.isWhitespace == true { out.removeLast() }
+        return out + "…"
+    }
+
+    /// The twitter-text "weighted length", approximated: a URL counts 23, an emoji 2,
+    /// a character in the Latin/common ranges 1, anything else (CJK, ...) 2. Over 280
+    /// the API refuses the status.
+    static func weightedLength(_ text: String) -> Int {
+        let normalized = text.precomposedStringWithCanonicalMapping
+        var total = 0
+        var characters = Array(normalized)
+        var index = 0
+        var previousIsSpace = true
+        while index < characters.count {
+            if previousIsSpace, startsURL(characters, at: index) {
+                while index < characters.count, !characters[index].isWhitespace { index += 1 }
+                total += 23
+                previousIsSpace = false
+                continue
+            }
+            let character = characters[index]
+            total += weight(of: character)
+            previousIsSpace = character.isWhitespace
+            index += 1
+        }
+        characters.removeAll()
+        return total
+    }
+
+    private static func startsURL(_ characters: [Character], at index: Int) -> Bool {
+        for prefix in ["https://", "http://"] {
+            let p = Array(prefix)
+            if index + p.count < characters.count, Array(characters[index..<(index + p.count)]) == p {
+                return true
+            }
+        }
+        return false
+    }
+
+    private static func weight(of character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        if let first = scalars.first,
+           first.properties.isEmojiPresentation
+            || (scalars.count > 1 && scalars.contains { $0.properties.isEmoji && $0.value > 0xFF }) {
+            return 2
+        }
+        return scalars.reduce(0) { sum, scalar in
+            switch scalar.value {
+            case 0...0x10FF, 0x2000...0x200D, 0x2010...0x201F, 0x2032...0x2037: sum + 1
+            default: sum + 2
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// The X API v2 endpoints twfeed uses.
+enum V2Routes {
+    static let fieldParameters: Set<String> = [
+        "expansions", "tweet.fields", "user.fields", "media.fields", "poll.fields", "place.fields",
+    ]
+
+    /// The query parameters each endpoint accepts; anything else (v1.1's `count`, or
+    /// `since_id` on reposts_of_me) is a 400, as on the real API.
+    static func allowedParameters(_ feed: EmulatorFeed) -> Set<String> {
+        switch feed {
+        case .home:
+            fieldParameters.union(["max_results", "since_id", "until_id", "pagination_token", "start_time", "end_time", "exclude"])
+        case .mentions:
+            fieldParameters.union(["max_results", "since_id", "until_id", "pagination_token", "start_time", "end_time"])
+        case .retweets:
+            fieldParameters.union(["max_results", "pagination_token"])
+        }
+    }
+
+    static func maxResultsRange(_ feed: EmulatorFeed) -> ClosedRange<Int> {
+        feed == .mentions ? 5...100 : 1...100
+    }
+
+    static func unknownParameterErrors(_ query: [(name: String, value: String)], allowed: Set<String>) -> [ErrorBody.ParameterError] {
+        query.filter { !allowed.contains($0.name) }.map { item in
+            .init(parameter: item.name, value: item.value,
+                  message: "The query parameter [\(item.name)] is not one of [\(allowed.sorted().joined(separator: ","))]")
+        }
+    }
+
+    // MARK: GET /2/users/me
+
+    static func me(_ context: RequestContext, store: TweetStore) -> HTTPResponse {
+        let query = context.request.queryItems
+        var errors = unknownParameterErrors(query, allowed: fieldParameters)
+        let fields = V2Fields(query: query, errors: &errors)
+        guard errors.isEmpty else { return ErrorBody.invalidRequest(errors) }
+        return .json(200, .object([
+            ("data", PayloadV2.user(store.account, fields: fields.userFields, imageBase: context.imageBase)),
+        ]))
+    }
+
+    // MARK: Timelines
+
+    /// One page of home, mentions or reposts_of_me, newest first. The page is cut from the
+    /// feed's reachable slots first; deleted and `exclude`d tweets are removed afterwards,
+    /// so a page can be short (even empty) and still have a `next_token`.
+    static func timeline(_ feed: EmulatorFeed, userID: String?, context: RequestContext, store: TweetStore) -> HTTPResponse {
+        let query = context.request.queryItems
+        var errors = unknownParameterErrors(query, allowed: allowedParameters(feed))
+        let fields = V2Fields(query: query, errors: &errors)
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+        var maxResults = 10
+        let range = maxResultsRange(feed)
+        if let text = value("max_results") {
+            if let number = Int(text), range.contains(number) {
+                maxResults = number
+            } else {
+                errors.append(.init(parameter: "max_results", value: text,
+                    message: "The `max_results` query parameter value [\(text)] is not between \(range.lowerBound) and \(range.upperBound)"))
+            }
+        }
+        func id(_ name: String) -> UInt64? {
+            guard let text = value(name) else { return nil }
+            if let number = UInt64(text), text.count <= 19 { return number }
+            errors.append(.init(parameter: name, value: text,
+                                message: "The `\(name)` query parameter value [\(text)] does not match ^[0-9]{1,19}$"))
+            return nil
+        }
+        func time(_ name: String) -> Date? {
+            guard let text = value(name) else { return nil }
+            if let date = TimeFormat.parseISO8601(text) { return date }
+            errors.append(.init(parameter: name, value: text,
+                                message: "The `\(name)` query parameter value [\(text)] is not a valid RFC3339 date-time"))
+            return nil
+        }
+        let sinceID = id("since_id"), untilID = id("until_id")
+        let startTime = time("start_time"), endTime = time("end_time")
+        var tokenBound: UInt64?
+        if let token = value("pagination_token") {
+            tokenBound = PaginationToken.decode(token)
+            if tokenBound == nil {
+                errors.append(.init(parameter: "pagination_token", value: token,
+                                    message: "The `pagination_token` query parameter value [\(token)] is not valid"))
+            }
+        }
+        var excludeReplies = false, excludeRetweets = false
+        if let text = value("exclude") {
+            for item in text.split(separator: ",") {
+                switch item {
+                case "replies": excludeReplies = true
+                case "retweets": excludeRetweets = true
+                default:
+                    errors.append(.init(parameter: "exclude", value: String(item),
+                                        message: "The `exclude` query parameter value [\(item)] is not one of [replies,retweets]"))
+                }
+            }
+        }
+        if let userID, UInt64(userID) == nil {
+            errors.append(.init(parameter: "id", value: userID,
+                                message: "The `id` query parameter value [\(userID)] does not match ^[0-9]{1,19}$"))
+        }
+        guard errors.isEmpty else { return ErrorBody.invalidRequest(errors) }
+        if let userID, userID != String(TweetStore.accountID) {
+            return ErrorBody.problem(403, title: "Forbidden",
+                                     detail: "You can only request timelines of the authenticated user.")
+        }
+
+        let candidates = store.reachableSlots(feed, .v2).lazy.filter { id in
+            if let sinceID, id <= sinceID { return false }
+            if let untilID, id >= untilID { return false }
+            if let tokenBound, id >= tokenBound { return false }
+            if startTime != nil || endTime != nil, let tweet = store.tweets[id] {
+                if let startTime, tweet.createdAt < startTime { return false }
+                if let endTime, tweet.createdAt > endTime { return false }
+            }
+            return true
+        }
+        let slots = Array(candidates.prefix(maxResults))
+        let hasMore = candidates.dropFirst(maxResults).first != nil
+        let tweets = slots.compactMap { store.tweets[$0] }.filter { tweet in
+            !tweet.deleted && !(excludeReplies && tweet.isReply) && !(excludeRetweets && tweet.isRetweet)
+        }
+        let next = hasMore ? slots.last.map(PaginationToken.encode) : nil
+        return .json(200, PayloadV2.page(tweets, nextToken: next, fields: fields, store: store, imageBase: context.imageBase))
+    }
+
+    // MARK: POST /2/tweets
+
+    static func post(_ context: RequestContext, state: inout EmulatorState) -> HTTPResponse {
+        guard let body = JSONBody.object(context.request.body) else {
+            return ErrorBody.problem(400, title: "Invalid Request", detail: "The request body is not a JSON object.",
+                                     type: "https://api.twitter.com/2/problems/invalid-request")
+        }
+        guard let text = body["text"] as? String else {
+            return ErrorBody.invalidRequest([.init(parameter: "text", value: "",
+                message: "$.text: is missing but it is required")])
+        }
+        var replyTo: UInt64?
+        if let reply = body["reply"] as? [String: Any] {
+            guard let target = reply["in_reply_to_tweet_id"] as? String, let id = UInt64(target) else {
+                return ErrorBody.invalidRequest([.init(parameter: "reply.in_reply_to_tweet_id",
+                    value: "\(reply["in_reply_to_tweet_id"] ?? "")",
+                    message: "$.reply.in_reply_to_tweet_id: does not match the regex pattern ^[0-9]{1,19}$")])
+            }
+            replyTo = id
+        }
+        if let rejection = state.store.validatePost(text: text, replyTo: replyTo) {
+            switch rejection {
+            case .empty:
+                return ErrorBody.invalidRequest([.init(parameter: "text", value: text,
+                                                       message: "$.text: must not be empty")])
+            case .tooLong:
+                return ErrorBody.problem(403, title: "Forbidden", detail: "Your Tweet text is too long.")
+            case .replyTargetMissing:
+                return ErrorBody.problem(403, title: "Forbidden",
+                    detail: "You attempted to reply to a Tweet that is deleted or not visible to you.")
+            case .duplicate:
+                return ErrorBody.problem(403, title: "Forbidden",
+                    detail: "You are not allowed to create a Tweet with duplicate content.")
+            }
+        }
+        let tweet = state.store.post(text: text, replyTo: replyTo, now: context.now)
+        state.posted.append(PostedStatus(id: String(tweet.id), text: text, inReplyToID: replyTo.map { String($0) },
+                                         dialect: .v2, createdAt: tweet.createdAt))
+        return .json(201, .object([("data", .object([
+            ("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped)),
+            ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
+        ]))]))
+    }
+}

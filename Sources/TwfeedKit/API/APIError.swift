@@ -1,0 +1,88 @@
+import Foundation
+
+/// A failed API call, classified by what the caller should do about it.
+public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// 429: wait until the reset time, then go on.
+        case rateLimited
+        /// 401: the credentials are wrong or revoked; retrying soon will not help.
+        case unauthorized
+        /// 5xx, timeouts, resets, broken bodies: worth retrying with backoff.
+        case transient
+        /// Any other 4xx: the request itself is refused.
+        case rejected
+    }
+
+    public var kind: Kind
+    /// The HTTP status; 0 when there was no answer.
+    public var status: Int
+    /// The API's own error code (v1.1 `code`), when it gave one.
+    public var code: Int?
+    /// One line: the API's reason, or what went wrong on the way.
+    public var message: String
+    public var rateLimit: RateLimit?
+
+    public init(kind: Kind, status: Int, code: Int? = nil, message: String, rateLimit: RateLimit? = nil) {
+        self.kind = kind
+        self.status = status
+        self.code = code
+        self.message = message
+        self.rateLimit = rateLimit
+    }
+
+    public var description: String {
+        var text = status > 0 ? "HTTP \(status)" : "no answer"
+        if let code { text += " code \(code)" }
+        return "\(text): \(message)"
+    }
+
+    /// Classifies an HTTP answer that is not a success, reading either dialect's body.
+    static func from(_ response: HTTPResponse) -> APIError {
+        let rateLimit = RateLimit(headers: response.headers)
+        var code: Int?
+        var message = HTTPStatusText.of(response.status)
+        if let body = try? JSONValue.parse(response.body) {
+            if let first = body["errors"]?.array?.first {
+                code = first["code"]?.int
+                message = first["message"]?.string ?? first["detail"]?.string ?? message
+            }
+            if let detail = body["detail"]?.string ?? body["title"]?.string {
+                message = detail
+            }
+        }
+        let kind: Kind
+        switch response.status {
+        case 429: kind = .rateLimited
+        case 401: kind = .unauthorized
+        case 500...: kind = .transient
+        case 408: kind = .transient
+        default: kind = .rejected
+        }
+        return APIError(kind: kind, status: response.status, code: code, message: message, rateLimit: rateLimit)
+    }
+
+    static func transport(_ error: HTTPError) -> APIError {
+        APIError(kind: .transient, status: 0, message: error.description)
+    }
+
+    static func malformed(_ detail: String, status: Int, rateLimit: RateLimit?) -> APIError {
+        APIError(kind: .transient, status: status, message: "malformed answer: \(detail)", rateLimit: rateLimit)
+    }
+}
+
+enum HTTPStatusText {
+    static func of(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: "HTTP \(status)"
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// One account's view of the API, whichever dialect speaks it.
+public protocol TwitterAPI: Sendable {
+    var dialect: TwfeedConfig.Dialect { get }
+
+    /// The signed-in user.
+    func me() async throws -> Author
+
+    /// One page of a feed. `userID` is the account's own id (v2 puts it in the path).
+    func timeline(_ feed: Feed, userID: TweetID, query: TimelineQuery) async throws -> TimelinePage
+
+    /// Whether the feed's endpoint honours `since_id` (v2's reposts_of_me does not).
+    func supportsSinceID(_ feed: Feed) -> Bool
+
+    /// Posts a status; returns the new tweet's id.
+    func post(text: String, replyTo: TweetID?) async throws -> TweetID
+}
+
+extension APIError {
+    /// The API says this status was already posted (v1.1 code 187, v2's 403 "duplicate
+    /// content"): an earlier attempt got through even if its answer was lost.
+    public var isDuplicateStatus: Bool {
+        code == 187 || (status == 403 && message.lowercased().contains("duplicate"))
+    }
+}
+
+/// Signs and sends requests for both dialects, and turns answers that are not a
+/// success into `APIError`s.
+struct SignedRequester: Sendable {
+    let transport: any HTTPTransport
+    let signer: OAuthSigner
+    let baseURL: String
+    let timeoutSeconds: Double
+
+    /// GET `path` with the query parameters, returning the parsed body and the rate limit.
+    func get(_ path: String, query: [(String, String)]) async throws -> (JSONValue, RateLimit?, HTTPResponse) {
+        let queryText = PercentEncoding.form(query)
+        let url = baseURL + path + (queryText.isEmpty ? "" : "?" + queryText)
+        let authorization = signer.authorizationHeader(method: "GET", url: url)
+        let request = HTTPRequest(
+            method: .get, url: url,
+            headers: [("Authorization", authorization), ("Accept", "application/json")],
+            timeoutSeconds: timeoutSeconds)
+        return try await send(request)
+    }
+
+    /// POST with a form body (signed) or a JSON body (not signed).
+    func post(_ path: String, form: [(String, String)]? = nil, json: String? = nil) async throws -> (JSONValue, RateLimit?, HTTPResponse) {
+        let url = baseURL + path
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        var body: [UInt8] = []
+        if let form {
+            headers.append(("Authorization", signer.authorizationHeader(method: "POST", url: url, formBody: form)))
+            headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+            body = Array(PercentEncoding.form(form).utf8)
+        } else {
+            headers.append(("Authorization", signer.authorizationHeader(method: "POST", url: url)))
+            headers.append(("Content-Type", "application/json"))
+            body = Array((json ?? "{}").utf8)
+        }
+        let request = HTTPRequest(method: .post, url: url, headers: headers, body: body, timeoutSeconds: timeoutSeconds)
+        return try await send(request)
+    }
+
+    private func send(_ request: HTTPRequest) async throws -> (JSONValue, RateLimit?, HTTPResponse) {
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch let error as HTTPError {
+            if error.kind == .cancelled { throw CancellationError() }
+            throw APIError.transport(error)
+        }
+        guard (200 ..< 300).contains(response.status) else { throw APIError.from(response) }
+        let rateLimit = RateLimit(headers: response.headers)
+        do {
+            return (try JSONValue.parse(response.body), rateLimit, response)
+        } catch let error as JSONValue.ParseError {
+            throw APIError.malformed("\(error)", status: response.status, rateLimit: rateLimit)
+        }
+    }
+}
+
+/// Builds the client the config names.
+public enum TwitterAPIFactory {
+    public static func make(config: TwfeedConfig, credentials: Credentials, transport: any HTTPTransport) -> any TwitterAPI {
+        let requester = SignedRequester(
+            transport: transport, signer: OAuthSigner(credentials: credentials),
+            baseURL: config.api.resolvedBaseURL, timeoutSeconds: config.api.timeoutSeconds)
+        switch config.api.dialect {
+        case .v2: return V2Client(requester: requester)
+        case .v1_1: return V11Client(requester: requester)
+        }
+    }
+}
+
+enum TextCleaning {
+    /// The API HTML-escapes `&`, `<` and `>`; twfeed stores what the author typed.
+    static func unescapeHTML(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        return text.replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// The X API v2: what works on every access tier today.
+struct V2Client: TwitterAPI {
+    let requester: SignedRequester
+    var dialect: TwfeedConfig.Dialect { .v2 }
+
+    static let pageSize = 100
+    static let fields: [(String, String)] = [
+        ("tweet.fields", "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities"),
+        ("expansions", "author_id,referenced_tweets.id,referenced_tweets.id.author_id"),
+        ("user.fields", "name,username,profile_image_url"),
+    ]
+
+    func me() async throws -> Author {
+        let (body, rateLimit, _) = try await requester.get("/2/users/me", query: [("user.fields", "name,username,profile_image_url")])
+        guard let data = body["data"], let author = Self.author(data) else {
+            throw APIError.malformed("no user in /2/users/me", status: 200, rateLimit: rateLimit)
+        }
+        return author
+    }
+
+    func supportsSinceID(_ feed: Feed) -> Bool { feed != .retweets }
+
+    func post(text: String, replyTo: TweetID?) async throws -> TweetID {
+        var object: [String: JSONValue] = ["text": .string(text)]
+        if let replyTo { object["reply"] = .object(["in_reply_to_tweet_id": .string(replyTo.description)]) }
+        let (body, rateLimit, _) = try await requester.post("/2/tweets", json: JSONValue.object(object).serialized)
+        guard let id = body["data"]?["id"]?.string.flatMap(TweetID.init) else {
+            throw APIError.malformed("no id in the answer to POST /2/tweets", status: 201, rateLimit: rateLimit)
+        }
+        return id
+    }
+
+    func timeline(_ feed: Feed, userID: TweetID, query: TimelineQuery) async throws -> TimelinePage {
+        let path: String
+        switch feed {
+        case .home: path = "/2/users/\(userID)/timelines/reverse_chronological"
+        case .mentions: path = "/2/users/\(userID)/mentions"
+        case .retweets: path = "/2/users/reposts_of_me"
+        }
+        var parameters: [(String, String)] = [("max_results", String(Self.pageSize))]
+        if feed != .retweets {
+            if let since = query.sinceID { parameters.append(("since_id", since.description)) }
+            if let until = query.untilID { parameters.append(("until_id", until.description)) }
+        }
+        if let token = query.pageToken { parameters.append(("pagination_token", token)) }
+        parameters += Self.fields
+        let (body, rateLimit, _) = try await requester.get(path, query: parameters)
+        return try Self.page(body, rateLimit: rateLimit)
+    }
+
+    static func page(_ body: JSONValue, rateLimit: RateLimit?) throws -> TimelinePage {
+        guard case .object = body else { throw APIError.malformed("page is not an object", status: 200, rateLimit: rateLimit) }
+        var authors: [TweetID: Author] = [:]
+        for user in body["includes"]?["users"]?.array ?? [] {
+            if let author = author(user) { authors[author.id] = author }
+        }
+        var included: [TweetID: JSONValue] = [:]
+        for tweet in body["includes"]?["tweets"]?.array ?? [] {
+            if let id = tweet["id"]?.string.flatMap(TweetID.init) { included[id] = tweet }
+        }
+        let referenced = included.values.compactMap { tweet(from: $0, included: included, authors: authors) }
+        guard let dataValue = body["data"] else {
+            // An empty page has no `data`; it may still carry a next_token.
+            return TimelinePage(tweets: [], referencedTweets: referenced, authors: Array(authors.values),
+                                nextPageToken: body["meta"]?["next_token"]?.string, rateLimit: rateLimit)
+        }
+        guard let data = dataValue.array else { throw APIError.malformed("data is not an array", status: 200, rateLimit: rateLimit) }
+        var tweets: [Tweet] = []
+        tweets.reserveCapacity(data.count)
+        for object in data {
+            guard let tweet = tweet(from: object, included: included, authors: authors) else {
+                throw APIError.malformed("a tweet without id, author or created_at", status: 200, rateLimit: rateLimit)
+            }
+            tweets.append(tweet)
+        }
+        tweets.sort { $0.id > $1.id }
+        return TimelinePage(
+            tweets: tweets, referencedTweets: referenced, authors: Array(authors.values),
+            nextPageToken: body["meta"]?["next_token"]?.string, rateLimit: rateLimit)
+    }
+
+    static func author(_ user: JSONValue) -> Author? {
+        guard let id = user["id"]?.string.flatMap(TweetID.init), let username = user["username"]?.string else { return nil }
+        return Author(id: id, username: username, name: user["name"]?.string ?? username,
+                      profileImageURL: user["profile_image_url"]?.string)
+    }
+
+    static func tweet(from object: JSONValue, included: [TweetID: JSONValue], authors: [TweetID: Author]) -> Tweet? {
+        guard let id = object["id"]?.string.flatMap(TweetID.init),
+              let authorID = object["author_id"]?.string.flatMap(TweetID.init),
+              let created = object["created_at"]?.string.flatMap(Timestamp.parseISO8601)
+        else { return nil }
+        var text = TextCleaning.unescapeHTML(object["text"]?.string ?? "")
+        var replyTo: TweetID?
+        var retweetOf: TweetID?
+        var quoted: TweetID?
+        for reference in object["referenced_tweets"]?.array ?? [] {
+            guard let refID = reference["id"]?.string.flatMap(TweetID.init) else { continue }
+            switch reference["type"]?.string {
+            case "replied_to": replyTo = refID
+            case "quoted": quoted = refID
+            case "retweeted": retweetOf = refID
+            default: break
+            }
+        }
+        // A retweet's own text is cut short; rebuild it from the original.
+        if let retweetOf, let original = included[retweetOf], let originalText = original["text"]?.string {
+            let originalAuthor = original["author_id"]?.string.flatMap(TweetID.init).flatMap { authors[$0] }
+            if let originalAuthor {
+                text = "RT @\(originalAuthor.username): " + TextCleaning.unescapeHTML(originalText)
+            }
+        }
+        return Tweet(
+            id: id, authorID: authorID, createdAt: created, text: text,
+            inReplyToID: replyTo, retweetOfID: retweetOf, quotedID: quoted,
+            conversationID: object["conversation_id"]?.string.flatMap(TweetID.init),
+            rawJSON: object.serialized)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The OAuth 1.0a key pairs. `description` never shows a secret, so a credentials
+/// value can be logged or interpolated by mistake without leaking anything.
+public struct Credentials: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var consumerKey: String
+    public var consumerSecret: String
+    public var accessToken: String?
+    public var accessTokenSecret: String?
+
+    public init(consumerKey: String, consumerSecret: String, accessToken: String? = nil, accessTokenSecret: String? = nil) {
+        self.consumerKey = consumerKey
+        self.consumerSecret = consumerSecret
+        self.accessToken = accessToken
+        self.accessTokenSecret = accessTokenSecret
+    }
+
+    public var hasAccessToken: Bool { !(accessToken ?? "").isEmpty && !(accessTokenSecret ?? "").isEmpty }
+
+    /// Every secret value, for the log handler's last-line redaction.
+    public var secrets: [String] { [consumerSecret, accessTokenSecret].compactMap { $0 }.filter { !$0.isEmpty } }
+
+    public var description: String { "Credentials(consumerKey: \(consumerKey), accessToken: \(accessToken != nil ? "set" : "none"))" }
+}
+
+extension Credentials {
+    /// Reads a credentials file, refusing one that group or others can read (as ssh
+    /// does with private keys).
+    public static func load(from path: String) throws -> Credentials {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw TwfeedError(.configuration, "\(path): cannot read credentials file: \(String(cString: strerror(errno)))")
+        }
+        if info.st_mode & 0o077 != 0 {
+            throw TwfeedError(
+                .permission,
+                "\(path): credentials file is readable by others (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 \(path)"
+            )
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TwfeedError(.configuration, "\(path): cannot read credentials file")
+        }
+        let object: [String: JSONValue]
+        do {
+            guard case .object(let parsed) = try JSONValue.parse(data) else {
+                throw TwfeedError(.configuration, "\(path): credentials must be a JSON object")
+            }
+            object = parsed
+        } catch let error as JSONValue.ParseError {
+            throw TwfeedError(.configuration, "\(path): invalid JSON at line \(error.line), column \(error.column): \(error.reason)")
+        }
+        let known = ["consumerKey", "consumerSecret", "accessToken", "accessTokenSecret"]
+        for key in object.keys.sorted() where !known.contains(key) {
+            throw TwfeedError(.configuration, "\(path): unknown key \"\(key)\"")
+        }
+        func string(_ key: String, required: Bool) throws -> String? {
+            switch object[key] {
+            case .string(let value)?:
+                if value.isEmpty && required { throw TwfeedError(.configuration, "\(path): \(key) is empty") }
+                return value
+            case nil, .null?:
+                if required { throw TwfeedError(.configuration, "\(path): missing \(key)") }
+                return nil
+            default:
+                throw TwfeedError(.configuration, "\(path): \(key) must be a string")
+            }
+        }
+        return Credentials(
+            consumerKey: try string("consumerKey", required: true)!,
+            consumerSecret: try string("consumerSecret", required: true)!,
+            accessToken: try string("accessToken", required: false),
+            accessTokenSecret: try string("accessTokenSecret", required: false)
+        )
+    }
+
+    /// Writes the file with mode 0600 through a temporary file and a rename, so a crash
+    /// never leaves half a file and the secrets are never readable by others, not even
+    /// for a moment.
+    public func write(to path: String) throws {
+        var object: [String: String] = ["consumerKey": consumerKey, "consumerSecret": consumerSecret]
+        if let accessToken { object["accessToken"] = accessToken }
+        if let accessTokenSecret { object["accessTokenSecret"] = accessTokenSecret }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try AtomicFile.write(data, to: path, mode: 0o600)
+    }
+}

@@ -1,0 +1,126 @@
+import COAuth
+import Foundation
+import Synchronization
+
+/// Signs requests with OAuth 1.0a HMAC-SHA1.
+///
+/// twfeed builds the signature base string itself, because liboauth does not
+/// normalize the base URL, and lets liboauth compute the HMAC. liboauth initialises
+/// NSS lazily and not thread-safely, so every call into it is serialized.
+public struct OAuthSigner: Sendable {
+    public struct Token: Sendable, Equatable {
+        public var key: String
+        public var secret: String
+        public init(key: String, secret: String) {
+            self.key = key
+            self.secret = secret
+        }
+    }
+
+    public var consumerKey: String
+    public var consumerSecret: String
+    public var token: Token?
+
+    public init(consumerKey: String, consumerSecret: String, token: Token? = nil) {
+        self.consumerKey = consumerKey
+        self.consumerSecret = consumerSecret
+        self.token = token
+    }
+
+    public init(credentials: Credentials) {
+        var token: Token?
+        if let key = credentials.accessToken, let secret = credentials.accessTokenSecret, !key.isEmpty {
+            token = Token(key: key, secret: secret)
+        }
+        self.init(consumerKey: credentials.consumerKey, consumerSecret: credentials.consumerSecret, token: token)
+    }
+
+    /// The value of the `Authorization` header for a request.
+    ///
+    /// - Parameters:
+    ///   - formBody: the decoded pairs of an `application/x-www-form-urlencoded` body;
+    ///     a JSON body is not signed and is left out.
+    ///   - extra: further `oauth_*` parameters (`oauth_callback`, `oauth_verifier`).
+    public func authorizationHeader(
+        method: String, url: String, formBody: [(String, String)] = [],
+        extra: [(String, String)] = [], nonce: String = OAuthSigner.makeNonce(),
+        timestamp: Int = Int(Date().timeIntervalSince1970)
+    ) -> String {
+        var oauth: [(String, String)] = [
+            ("oauth_consumer_key", consumerKey),
+            ("oauth_nonce", nonce),
+            ("oauth_signature_method", "HMAC-SHA1"),
+            ("oauth_timestamp", String(timestamp)),
+            ("oauth_version", "1.0"),
+        ]
+        if let token { oauth.append(("oauth_token", token.key)) }
+        oauth += extra
+        let base = Self.signatureBaseString(method: method, url: url, parameters: oauth + formBody)
+        let signature = Self.hmacSHA1(base: base, key: signingKey)
+        oauth.append(("oauth_signature", signature))
+        oauth.sort { $0.0 < $1.0 }
+        return "OAuth " + oauth.map { "\(PercentEncoding.encode($0.0))=\"\(PercentEncoding.encode($0.1))\"" }
+            .joined(separator: ", ")
+    }
+
+    public var signingKey: String {
+        PercentEncoding.encode(consumerSecret) + "&" + PercentEncoding.encode(token?.secret ?? "")
+    }
+
+    /// RFC 5849 section 3.4.1: method, normalized base URL, and every parameter of the
+    /// query and the given list, encoded, sorted by name then value, joined.
+    public static func signatureBaseString(method: String, url: String, parameters: [(String, String)]) -> String {
+        let (baseURL, query) = normalize(url)
+        let raw: [(String, String)] = PercentEncoding.parseForm(query) + parameters
+        var encoded: [(name: String, value: String)] = raw.map { pair in
+            (PercentEncoding.encode(pair.0), PercentEncoding.encode(pair.1))
+        }
+        // Encoded text is ASCII, so String order is byte order, as the RFC asks.
+        encoded.sort { lhs, rhs in lhs.name != rhs.name ? lhs.name < rhs.name : lhs.value < rhs.value }
+        let all = encoded.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        return [method.uppercased(), PercentEncoding.encode(baseURL), PercentEncoding.encode(all)].joined(separator: "&")
+    }
+
+    /// Lowercase scheme and host, no default port, no query or fragment; the path keeps
+    /// its encoding. Returns the base URL and the raw query.
+    static func normalize(_ url: String) -> (baseURL: String, query: String) {
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        var query = ""
+        if let mark = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: mark)...])
+            rest = rest[..<mark]
+        }
+        guard let schemeEnd = rest.range(of: "://") else { return (String(rest), query) }
+        let scheme = rest[..<schemeEnd.lowerBound].lowercased()
+        let afterScheme = rest[schemeEnd.upperBound...]
+        let pathStart = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+        var authority = afterScheme[..<pathStart].lowercased()
+        if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
+        let defaultPort = scheme == "https" ? ":443" : ":80"
+        if authority.hasSuffix(defaultPort) {
+            authority = String(authority.dropLast(defaultPort.count))
+        }
+        var path = String(afterScheme[pathStart...])
+        if path.isEmpty { path = "/" }
+        return ("\(scheme)://\(authority)\(path)", query)
+    }
+
+    private static let lock = Mutex(())
+
+    /// Base64 HMAC-SHA1 through liboauth.
+    public static func hmacSHA1(base: String, key: String) -> String {
+        lock.withLock { _ in
+            guard let raw = oauth_sign_hmac_sha1(base, key) else { return "" }
+            defer { free(raw) }
+            return String(cString: raw)
+        }
+    }
+
+    /// 32 random alphanumerics from the system's secure generator.
+    public static func makeNonce() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0 ..< 32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+}

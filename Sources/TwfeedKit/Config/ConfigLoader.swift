@@ -1,0 +1,213 @@
+import Foundation
+
+/// Finds, reads and validates `config.json`.
+///
+/// Every mistake gets one line naming the file, the key path and what is wrong, and
+/// the configuration exit code (78): a daemon that half-understands its config is
+/// worse than one that refuses to start.
+public enum ConfigLoader {
+    /// `--config`, else `$TWFEED_CONFIG`, else `$CONFIGURATION_DIRECTORY/config.json`,
+    /// else `~/.config/twfeed/config.json`. The last is optional: a missing default
+    /// file means all defaults. A path the user named must exist.
+    public static func locate(explicit: String?, environment: [String: String]) -> (path: String, required: Bool) {
+        if let explicit { return (expand(explicit, environment), true) }
+        if let path = environment["TWFEED_CONFIG"], !path.isEmpty { return (expand(path, environment), true) }
+        if let directory = environment["CONFIGURATION_DIRECTORY"]?.split(separator: ":").first {
+            return ("\(directory)/config.json", true)
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return ("\(home)/.config/twfeed/config.json", false)
+    }
+
+    public static func load(
+        explicit: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> TwfeedConfig {
+        let (path, required) = locate(explicit: explicit, environment: environment)
+        guard FileManager.default.fileExists(atPath: path) else {
+            if required { throw TwfeedError(.configuration, "\(path): config file not found") }
+            return TwfeedConfig(environment: environment)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TwfeedError(.configuration, "\(path): cannot read config file: \(String(cString: strerror(errno)))")
+        }
+        var configuration = try parse(data, path: path, environment: environment)
+        configuration.sourcePath = path
+        return configuration
+    }
+
+    public static func parse(_ data: Data, path: String, environment: [String: String]) throws -> TwfeedConfig {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(data)
+        } catch let error as JSONValue.ParseError {
+            throw TwfeedError(.configuration, "\(path): invalid JSON at line \(error.line), column \(error.column): \(error.reason)")
+        }
+        var reader = Reader(path: path, environment: environment)
+        return try reader.read(root)
+    }
+
+    /// Expands a leading `~` and `$HOME`.
+    public static func expand(_ path: String, _ environment: [String: String]) -> String {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return home + path.dropFirst(1) }
+        return path
+    }
+}
+
+/// Walks the JSON against the schema, tracking the key path for messages.
+private struct Reader {
+    let path: String
+    let environment: [String: String]
+
+    func fail(_ keyPath: String, _ problem: String) -> TwfeedError {
+        TwfeedError(.configuration, "\(path): \(keyPath): \(problem)")
+    }
+
+    func object(_ value: JSONValue, _ keyPath: String, allowed: [String]) throws -> [String: JSONValue] {
+        guard case .object(let object) = value else { throw fail(keyPath, "must be an object, not \(value.typeName)") }
+        for key in object.keys.sorted() where !allowed.contains(key) {
+            let full = keyPath.isEmpty ? key : "\(keyPath).\(key)"
+            throw TwfeedError(.configuration, "\(path): \(full): unknown key (allowed: \(allowed.joined(separator: ", ")))")
+        }
+        return object
+    }
+
+    func string(_ value: JSONValue, _ keyPath: String) throws -> String {
+        guard case .string(let string) = value else { throw fail(keyPath, "must be a string, not \(value.typeName)") }
+        return string
+    }
+
+    func number(_ value: JSONValue, _ keyPath: String, minimum: Double, maximum: Double = .greatestFiniteMagnitude) throws -> Double {
+        guard let number = value.double else { throw fail(keyPath, "must be a number, not \(value.typeName)") }
+        guard number >= minimum, number <= maximum else {
+            let bound = maximum == .greatestFiniteMagnitude ? "at least \(format(minimum))" : "between \(format(minimum)) and \(format(maximum))"
+            throw fail(keyPath, "\(format(number)) is out of range: must be \(bound)")
+        }
+        return number
+    }
+
+    func bool(_ value: JSONValue, _ keyPath: String) throws -> Bool {
+        guard case .bool(let bool) = value else { throw fail(keyPath, "must be true or false, not \(value.typeName)") }
+        return bool
+    }
+
+    func format(_ number: Double) -> String {
+        number == number.rounded() ? String(Int(number)) : String(number)
+    }
+
+    mutating func read(_ root: JSONValue) throws -> TwfeedConfig {
+        var config = TwfeedConfig(environment: environment)
+        let top = try object(root, "", allowed: ["api", "credentials", "feeds", "storage", "images", "outbox", "log"])
+        if let api = top["api"] {
+            let fields = try object(api, "api", allowed: ["dialect", "baseURL", "timeoutSeconds"])
+            if let value = fields["dialect"] {
+                let text = try string(value, "api.dialect")
+                guard let dialect = TwfeedConfig.Dialect(rawValue: text) else {
+                    throw fail("api.dialect", "unknown dialect \"\(text)\" (use \"v2\" or \"v1.1\")")
+                }
+                config.api.dialect = dialect
+            }
+            if let value = fields["baseURL"], value != .null {
+                let text = try string(value, "api.baseURL")
+                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                      scheme == "http" || scheme == "https", url.host != nil else {
+                    throw fail("api.baseURL", "\"\(text)\" is not an http(s) URL")
+                }
+                guard url.query == nil, url.path.isEmpty || url.path == "/" else {
+                    throw fail("api.baseURL", "\"\(text)\" must have no path or query (twfeed adds /2/ or /1.1/)")
+                }
+                config.api.baseURL = text
+            }
+            if let value = fields["timeoutSeconds"] {
+                config.api.timeoutSeconds = try number(value, "api.timeoutSeconds", minimum: 1, maximum: 600)
+            }
+        }
+        if let value = top["credentials"] {
+            config.credentials = ConfigLoader.expand(try string(value, "credentials"), environment)
+        }
+        if let feeds = top["feeds"] {
+            let fields = try object(feeds, "feeds", allowed: Feed.allCases.map(\.rawValue))
+            for feed in Feed.allCases {
+                guard let value = fields[feed.rawValue] else { continue }
+                let keyPath = "feeds.\(feed.rawValue)"
+                let settings = try object(value, keyPath, allowed: ["enabled", "intervalSeconds"])
+                if let enabled = settings["enabled"] {
+                    config.feeds[feed]?.enabled = try bool(enabled, "\(keyPath).enabled")
+                }
+                if let interval = settings["intervalSeconds"] {
+                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15)
+                }
+            }
+        }
+        if let storage = top["storage"] {
+            let fields = try object(storage, "storage", allowed: ["database", "imageCache"])
+            if let value = fields["database"] {
+                config.storage.database = ConfigLoader.expand(try string(value, "storage.database"), environment)
+            }
+            if let value = fields["imageCache"] {
+                config.storage.imageCache = ConfigLoader.expand(try string(value, "storage.imageCache"), environment)
+            }
+        }
+        if let images = top["images"] {
+            let fields = try object(images, "images", allowed: [
+                "enabled", "size", "maxCacheMB", "revalidateDays", "allowedHosts", "allowInsecureLoopback",
+            ])
+            if let value = fields["enabled"] { config.images.enabled = try bool(value, "images.enabled") }
+            if let value = fields["size"] {
+                let size = try string(value, "images.size")
+                guard ["normal", "bigger", "400x400", "original"].contains(size) else {
+                    throw fail("images.size", "unknown size \"\(size)\" (use normal, bigger, 400x400 or original)")
+                }
+                config.images.size = size
+            }
+            if let value = fields["maxCacheMB"] {
+                config.images.maxCacheMB = Int(try number(value, "images.maxCacheMB", minimum: 1))
+            }
+            if let value = fields["revalidateDays"] {
+                config.images.revalidateDays = try number(value, "images.revalidateDays", minimum: 0)
+            }
+            if let value = fields["allowedHosts"] {
+                guard case .array(let hosts) = value else {
+                    throw fail("images.allowedHosts", "must be an array of host names, not \(value.typeName)")
+                }
+                config.images.allowedHosts = try hosts.enumerated().map { try string($1, "images.allowedHosts[\($0)]").lowercased() }
+            }
+            if let value = fields["allowInsecureLoopback"] {
+                config.images.allowInsecureLoopback = try bool(value, "images.allowInsecureLoopback")
+            }
+        }
+        if let outbox = top["outbox"] {
+            let fields = try object(outbox, "outbox", allowed: ["flushIntervalSeconds", "maxAgeHours"])
+            if let value = fields["flushIntervalSeconds"] {
+                config.outbox.flushIntervalSeconds = try number(value, "outbox.flushIntervalSeconds", minimum: 1)
+            }
+            if let value = fields["maxAgeHours"] {
+                config.outbox.maxAgeHours = try number(value, "outbox.maxAgeHours", minimum: 0)
+            }
+        }
+        if let log = top["log"] {
+            let fields = try object(log, "log", allowed: ["level", "format", "file"])
+            if let value = fields["level"] {
+                let text = try string(value, "log.level")
+                let aliases = ["warn": "warning", "err": "error"]
+                guard let level = TwfeedConfig.Log.Level(rawValue: aliases[text] ?? text) else {
+                    throw fail("log.level", "unknown level \"\(text)\" (use trace, debug, info, notice, warning, error or critical)")
+                }
+                config.log.level = level
+            }
+            if let value = fields["format"] {
+                let text = try string(value, "log.format")
+                guard let format = TwfeedConfig.Log.Format(rawValue: text) else {
+                    throw fail("log.format", "unknown format \"\(text)\" (use logfmt or json)")
+                }
+                config.log.format = format
+            }
+            if let value = fields["file"], value != .null {
+                config.log.file = ConfigLoader.expand(try string(value, "log.file"), environment)
+            }
+        }
+        return config
+    }
+}

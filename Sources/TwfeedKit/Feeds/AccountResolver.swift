@@ -1,0 +1,43 @@
+import Foundation
+import Logging
+
+/// Knows the account's own user id, which the v2 timeline paths need. Asked of the API
+/// once and kept in the database, keyed by the access token it belongs to, so a restart
+/// costs no request and a new sign-in asks again.
+public actor AccountResolver {
+    private let api: any TwitterAPI
+    private let database: AppDatabase
+    private let tokenKey: String
+    private let logger: Logger
+    private var cached: TweetID?
+    /// Feeds start together; they share one lookup rather than each asking the API.
+    private var lookup: Task<TweetID, any Error>?
+
+    public init(api: any TwitterAPI, database: AppDatabase, accessToken: String, logger: Logger) {
+        self.api = api
+        self.database = database
+        tokenKey = accessToken
+        self.logger = logger
+    }
+
+    public func userID() async throws -> TweetID {
+        if let cached { return cached }
+        if try database.accountValue("accessToken") == tokenKey,
+           let stored = try database.accountValue("userId").flatMap(TweetID.init) {
+            cached = stored
+            return stored
+        }
+        if let lookup { return try await lookup.value }
+        let task = Task { [api, database, tokenKey, logger] in
+            let me = try await api.me()
+            try database.setAccountValues(["userId": me.id.description, "username": me.username, "accessToken": tokenKey])
+            logger.info("account.resolved", metadata: ["user_id": "\(me.id)", "username": "\(me.username)"])
+            return me.id
+        }
+        lookup = task
+        defer { lookup = nil }
+        let id = try await task.value
+        cached = id
+        return id
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Logging
+
+/// What one poll of a feed did.
+public struct PollOutcome: Sendable, Equatable {
+    public var newTweets = 0
+    public var pages = 0
+    public var requests = 0
+    /// The range (or walk) reached its end; false when paused by a rate limit or an error.
+    public var complete = false
+    public var error: APIError?
+}
+
+/// Brings one feed up to date: the sync controller between the API and the store.
+///
+/// A range is every tweet newer than the stored newest id. It is paged from the top
+/// down, each page committed with the range's progress (`pendingTop`, `pendingBottom`),
+/// and the feed's newest id moves to the range's top only once the bottom is reached.
+/// So a failure or a kill at any point loses nothing: the next poll resumes below the
+/// last committed page, and upserts make any repeat harmless.
+public struct FeedSyncer: Sendable {
+    public let feed: Feed
+    let api: any TwitterAPI
+    let account: AccountResolver
+    let database: AppDatabase
+    let clock: any WallClock
+    let interval: Double
+    let logger: Logger
+    /// A safety net against a server that never stops handing out page tokens.
+    var maxPagesPerPoll = 100
+
+    public init(feed: Feed, api: any TwitterAPI, account: AccountResolver, database: AppDatabase,
+                clock: any WallClock, interval: Double, logger: Logger) {
+        self.feed = feed
+        self.api = api
+        self.account = account
+        self.database = database
+        self.clock = clock
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// Polls once and records the outcome, including when to poll next.
+    @discardableResult
+    public func poll() async throws -> PollOutcome {
+        var state = try database.syncState(feed)
+        let started = clock.now()
+        var outcome = PollOutcome()
+        if let wait = rateLimitWait(state, now: started) {
+            state.nextPollAt = wait
+            try database.saveSyncState(state)
+            logger.info("poll.deferred", metadata: ["feed": "\(feed.rawValue)", "until": "\(Timestamp.iso8601(wait))", "reason": "rate-limit"])
+            return outcome
+        }
+        state.lastPollAt = started
+        logger.debug("poll.start", metadata: ["feed": "\(feed.rawValue)", "since_id": "\(state.newestID?.description ?? "none")"])
+        do {
+            let userID = try await account.userID()
+            if api.supportsSinceID(feed) {
+                try await syncRange(&state, userID: userID, outcome: &outcome)
+            } else {
+                try await walk(&state, userID: userID, outcome: &outcome)
+            }
+            let now = clock.now()
+            state.lastSuccessAt = now
+            state.lastError = nil
+            state.failures = 0
+            state.nextPollAt = outcome.complete ? now.addingTimeInterval(interval) : (rateLimitWait(state, now: now) ?? now)
+            try database.saveSyncState(state)
+            logger.info("poll.done", metadata: [
+                "feed": "\(feed.rawValue)", "new": "\(outcome.newTweets)", "pages": "\(outcome.pages)",
+                "requests": "\(outcome.requests)", "complete": "\(outcome.complete)",
+                "ms": "\(Int(now.timeIntervalSince(started) * 1000))",
+            ])
+        } catch let error as APIError {
+            outcome.error = error
+            // What was committed stays committed; re-read so the failure is recorded on
+            // top of the range's progress.
+            var failed = try database.syncState(feed)
+            let now = clock.now()
+            failed.lastPollAt = started
+            failed.lastError = error.description
+            if let rateLimit = error.rateLimit { failed.rateLimit = rateLimit }
+            switch error.kind {
+            case .rateLimited:
+                let reset = error.rateLimit?.resetAt ?? failed.rateLimit?.resetAt ?? now.addingTimeInterval(interval)
+                failed.rateLimit = RateLimit(limit: failed.rateLimit?.limit ?? 0, remaining: 0, resetAt: reset)
+                failed.nextPollAt = max(reset, now)
+                logger.warning("poll.rate_limited", metadata: ["feed": "\(feed.rawValue)", "until": "\(Timestamp.iso8601(failed.nextPollAt!))"])
+            case .unauthorized:
+                failed.failures += 1
+                let delay = Backoff.unauthorized.delay(afterFailures: failed.failures)
+                failed.nextPollAt = now.addingTimeInterval(delay)
+                logger.error("auth.failed", metadata: [
+                    "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
+                    "retry_in_s": "\(Int(delay))", "hint": "check the credentials file or run twfeed login",
+                ])
+            case .transient, .rejected:
+                failed.failures += 1
+                let delay = Backoff.transient.delay(afterFailures: failed.failures)
+                failed.nextPollAt = now.addingTimeInterval(delay)
+                logger.warning("poll.failed", metadata: [
+                    "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
+                    "failures": "\(failed.failures)", "retry_in_s": "\(Int(delay))",
+                ])
+            }
+            try database.saveSyncState(failed)
+        }
+        return outcome
+    }
+
+    /// When the stored rate limit says no request may go out before its reset.
+    func rateLimitWait(_ state: SyncState, now: Date) -> Date? {
+        guard let rateLimit = state.rateLimit, rateLimit.remaining <= 0, rateLimit.resetAt > now else { return nil }
+        return rateLimit.resetAt
+    }
+
+    /// since_id paging, resumable through pendingTop/pendingBottom.
+    private func syncRange(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome) async throws {
+        let floor = state.pendingBottom
+        var token: String?
+        while true {
+            if rateLimitWait(state, now: clock.now()) != nil { return }
+            if outcome.pages >= maxPagesPerPoll { return }
+            let query = TimelineQuery(sinceID: state.newestID, untilID: floor, pageToken: token)
+            let page = try await api.timeline(feed, userID: userID, query: query)
+            outcome.requests += 1
+            outcome.pages += 1
+            if state.pendingTop == nil { state.pendingTop = page.tweets.first?.id }
+            if let oldest = page.tweets.last?.id, state.pendingTop != nil { state.pendingBottom = oldest }
+            if let rateLimit = page.rateLimit { state.rateLimit = rateLimit }
+            outcome.newTweets += try database.storePage(page, feed: feed, state: state, now: clock.now())
+            logger.debug("poll.page", metadata: ["feed": "\(feed.rawValue)", "tweets": "\(page.tweets.count)", "more": "\(page.nextPageToken != nil)"])
+            guard let next = page.nextPageToken else { break }
+            token = next
+        }
+        if let top = state.pendingTop { state.newestID = max(top, state.newestID ?? top) }
+        state.pendingTop = nil
+        state.pendingBottom = nil
+        outcome.complete = true
+    }
+
+    /// For an endpoint without since_id: walk from the newest, upserting, and stop after
+    /// a page that brings nothing new. A walk cut short is marked pending and the next
+    /// one goes on below where it stopped, so a first run's interrupted backfill is
+    /// completed rather than forgotten.
+    private func walk(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome) async throws {
+        var token: String?
+        var walkTop: TweetID?
+        let resumeBelow = state.pendingBottom
+        while true {
+            if rateLimitWait(state, now: clock.now()) != nil { return }
+            if outcome.pages >= maxPagesPerPoll { return }
+            let page = try await api.timeline(feed, userID: userID, query: TimelineQuery(pageToken: token))
+            outcome.requests += 1
+            outcome.pages += 1
+            let known = try database.knownIDs(page.tweets.map(\.id), feed: feed)
+            let fresh = page.tweets.count - known.count
+            walkTop = walkTop ?? page.tweets.first?.id
+            if let rateLimit = page.rateLimit { state.rateLimit = rateLimit }
+            // Pending until the walk ends: where to resume if it is cut short.
+            state.pendingTop = state.pendingTop ?? walkTop
+            if let oldest = page.tweets.last?.id { state.pendingBottom = min(oldest, state.pendingBottom ?? oldest) }
+            outcome.newTweets += try database.storePage(page, feed: feed, state: state, now: clock.now())
+            let belowResumePoint = resumeBelow.map { bound in page.tweets.last.map { $0.id < bound } ?? false } ?? true
+            guard let next = page.nextPageToken, !(fresh == 0 && belowResumePoint) else { break }
+            token = next
+        }
+        if let walkTop { state.newestID = max(walkTop, state.newestID ?? walkTop) }
+        state.pendingTop = nil
+        state.pendingBottom = nil
+        outcome.complete = true
+    }
+}

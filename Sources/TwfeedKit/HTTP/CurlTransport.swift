@@ -1,0 +1,198 @@
+import CCurl
+import Dispatch
+import Foundation
+import Synchronization
+
+/// HTTP over libcurl, called directly.
+///
+/// URLSession on Linux grows the process with every request, which a daemon running
+/// for months cannot carry. Easy handles are pooled so connections are reused;
+/// `curl_easy_perform` blocks, so it runs on a dispatch queue and never on the
+/// cooperative pool. Cancellation aborts the transfer from the progress callback.
+public final class CurlTransport: HTTPTransport {
+    private let idleHandles = Mutex<[Handle]>([])
+    private let connectTimeoutSeconds: Double
+    private let userAgent: String
+
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+    }()
+
+    public init(connectTimeoutSeconds: Double = 10, userAgent: String = "twfeed/1.0") {
+        _ = Self.globalInit
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.userAgent = userAgent
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") else {
+            throw HTTPError(.invalidURL, "only http and https are allowed")
+        }
+        let transfer = Transfer(request: request)
+        let handle = takeHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                DispatchQueue.global().async { [self] in
+                    let result = perform(transfer, on: handle)
+                    switch result {
+                    case .success:
+                        returnHandle(handle)
+                    case .failure:
+                        handle.close()
+                    }
+                    continuation.resume(with: result)
+                }
+            }
+        } onCancel: {
+            transfer.cancelled.store(true, ordering: .relaxed)
+        }
+    }
+
+    private func takeHandle() -> Handle {
+        idleHandles.withLock { $0.popLast() } ?? Handle()
+    }
+
+    private func returnHandle(_ handle: Handle) {
+        idleHandles.withLock { handles in
+            if handles.count < 8 { handles.append(handle) } else { handle.close() }
+        }
+    }
+
+    private func perform(_ transfer: Transfer, on handle: Handle) -> Result<HTTPResponse, any Error> {
+        guard let curl = handle.curl else { return .failure(HTTPError(.other, "curl_easy_init failed")) }
+        let request = transfer.request
+        curl_easy_reset(curl)
+        ccurl_setopt_string(curl, CURLOPT_URL, request.url)
+        ccurl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+        ccurl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+        ccurl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(request.timeoutSeconds * 1000))
+        ccurl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(min(connectTimeoutSeconds, request.timeoutSeconds) * 1000))
+        ccurl_setopt_string(curl, CURLOPT_ACCEPT_ENCODING, "")  // every encoding curl supports, gzip among them
+        ccurl_setopt_string(curl, CURLOPT_USERAGENT, userAgent)
+        ccurl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0)
+        ccurl_setopt_off_t(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxResponseBytes))
+
+        var headerList: UnsafeMutablePointer<curl_slist>? = nil
+        for header in request.headers {
+            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+        }
+        // curl would otherwise wait for a 100 Continue before sending larger bodies.
+        headerList = curl_slist_append(headerList, "Expect:")
+        defer { curl_slist_free_all(headerList) }
+        ccurl_setopt_slist(curl, CURLOPT_HTTPHEADER, headerList)
+
+        let body = request.body
+        return body.withUnsafeBufferPointer { bodyBuffer -> Result<HTTPResponse, any Error> in
+            switch request.method {
+            case .get:
+                ccurl_setopt_long(curl, CURLOPT_HTTPGET, 1)
+            case .post:
+                ccurl_setopt_long(curl, CURLOPT_POST, 1)
+                ccurl_setopt_off_t(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bodyBuffer.count))
+                ccurl_setopt_pointer(curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bodyBuffer.baseAddress ?? UnsafePointer(bitPattern: 1)!))
+            }
+            let context = Unmanaged.passRetained(transfer)
+            defer { context.release() }
+            let pointer = context.toOpaque()
+            ccurl_setopt_write_function(curl, CURLOPT_WRITEFUNCTION, curlWriteBody)
+            ccurl_setopt_pointer(curl, CURLOPT_WRITEDATA, pointer)
+            ccurl_setopt_write_function(curl, CURLOPT_HEADERFUNCTION, curlWriteHeader)
+            ccurl_setopt_pointer(curl, CURLOPT_HEADERDATA, pointer)
+            ccurl_setopt_long(curl, CURLOPT_NOPROGRESS, 0)
+            ccurl_setopt_xferinfo_function(curl, curlProgress)
+            ccurl_setopt_pointer(curl, CURLOPT_XFERINFODATA, pointer)
+
+            let code = curl_easy_perform(curl)
+            if code != CURLE_OK {
+                return .failure(transfer.error(for: code))
+            }
+            var status = 0
+            ccurl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
+            return .success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body))
+        }
+    }
+
+    /// One easy handle; its connection cache lets keep-alive connections be reused.
+    private final class Handle: @unchecked Sendable {
+        private(set) var curl: UnsafeMutableRawPointer?
+
+        init() { curl = curl_easy_init() }
+
+        func close() {
+            if let curl { curl_easy_cleanup(curl) }
+            curl = nil
+        }
+
+        deinit { close() }
+    }
+}
+
+/// The state of one transfer, shared with curl's C callbacks (which run on the thread
+/// that called curl_easy_perform).
+final class Transfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let cancelled = Atomic<Bool>(false)
+    var body: [UInt8] = []
+    var headers: [String: String] = [:]
+    var tooLarge = false
+
+    init(request: HTTPRequest) { self.request = request }
+
+    func error(for code: CURLcode) -> HTTPError {
+        if cancelled.load(ordering: .relaxed) { return HTTPError(.cancelled, "request cancelled") }
+        if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
+            return HTTPError(.responseTooLarge, "response over \(request.maxResponseBytes) bytes")
+        }
+        let text = String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return HTTPError(.timeout, text)
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: return HTTPError(.connectionFailed, text)
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING:
+            return HTTPError(.connectionReset, text)
+        default: return HTTPError(.other, text)
+        }
+    }
+}
+
+private func curlWriteBody(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    if transfer.body.count + length > transfer.request.maxResponseBytes {
+        transfer.tooLarge = true
+        return 0  // anything but `length` makes curl abort the transfer
+    }
+    data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+        transfer.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+    }
+    return length
+}
+
+private func curlWriteHeader(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+        String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+    }
+    if line.hasPrefix("HTTP/") {
+        transfer.headers = [:]  // a new response (after a 100 Continue) starts afresh
+    } else if let colon = line.firstIndex(of: ":") {
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        transfer.headers[name] = value
+    }
+    return length
+}
+
+private func curlProgress(
+    _ context: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t
+) -> Int32 {
+    guard let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.cancelled.load(ordering: .relaxed) ? 1 : 0
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Logging
+
+/// Builds the daemon's logger from the `log` section of the config.
+public struct LogSetup: Sendable {
+    public let logger: Logger
+    public let redactor: Redactor
+    /// The log file, when one is configured, for reopening on SIGUSR1.
+    public let file: FileSink?
+
+    public init(config: TwfeedConfig.Log, extraSink: (any LogSink)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let redactor = Redactor()
+        var sinks: [any LogSink] = [StandardErrorSink(environment: environment)]
+        var file: FileSink?
+        if let path = config.file {
+            let sink = try FileSink(path: path)
+            sinks.append(sink)
+            file = sink
+        }
+        if let extraSink { sinks.append(extraSink) }
+        let sink: any LogSink = sinks.count == 1 ? sinks[0] : MultiSink(sinks)
+        let level = Self.level(config.level)
+        let format = config.format
+        logger = Logger(label: "twfeed") { _ in EventLogHandler(level: level, format: format, sink: sink, redactor: redactor) }
+        self.redactor = redactor
+        self.file = file
+    }
+
+    public static func level(_ level: TwfeedConfig.Log.Level) -> Logger.Level {
+        Logger.Level(rawValue: level.rawValue) ?? .info
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Where finished log lines go. A line never contains a newline.
+public protocol LogSink: Sendable {
+    func write(_ line: String, level: Logger.Level)
+}
+
+
+/// Standard error. Under systemd (`JOURNAL_STREAM` set) each line gets its syslog
+/// priority prefix, so `journalctl -p warning` filters as users expect.
+public struct StandardErrorSink: LogSink {
+    let journalPrefixes: Bool
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        journalPrefixes = environment["JOURNAL_STREAM"] != nil
+    }
+
+    public func write(_ line: String, level: Logger.Level) {
+        let text = (journalPrefixes ? Self.priority(level) : "") + line + "\n"
+        text.utf8CString.withUnsafeBufferPointer { buffer in
+            _ = Glibc.write(STDERR_FILENO, buffer.baseAddress, buffer.count - 1)
+        }
+    }
+
+    static func priority(_ level: Logger.Level) -> String {
+        switch level {
+        case .trace, .debug: "<7>"
+        case .info: "<6>"
+        case .notice: "<5>"
+        case .warning: "<4>"
+        case .error: "<3>"
+        case .critical: "<2>"
+        }
+    }
+}
+
+/// An append-only log file, reopened on SIGUSR1 so logrotate can move it away
+/// without copytruncate.
+public final class FileSink: LogSink {
+    private let path: String
+    private let descriptor: Mutex<Int32>
+
+    public init(path: String) throws {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
+        guard fd >= 0 else {
+            throw TwfeedError(.io, "\(path): cannot open log file: \(String(cString: strerror(errno)))")
+        }
+        descriptor = Mutex(fd)
+    }
+
+    public func write(_ line: String, level: Logger.Level) {
+        let text = line + "\n"
+        descriptor.withLock { fd in
+            text.utf8CString.withUnsafeBufferPointer { buffer in
+                _ = Glibc.write(fd, buffer.baseAddress, buffer.count - 1)
+            }
+        }
+    }
+
+    /// Opens the path anew; the old descriptor is closed once the new one is good.
+    public func reopen() {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
+        guard fd >= 0 else { return }
+        let old = descriptor.withLock { current in
+            let old = current
+            current = fd
+            return old
+        }
+        close(old)
+    }
+
+    deinit { close(descriptor.withLock { $0 }) }
+}
+
+/// Keeps lines in memory: tests assert on what the daemon logged.
+public final class MemorySink: LogSink {
+    private let storage = Mutex<[String]>([])
+
+    public init() {}
+
+    public func write(_ line: String, level: Logger.Level) {
+        storage.withLock { $0.append(line) }
+    }
+
+    public var lines: [String] { storage.withLock { $0 } }
+
+    /// Lines whose `event=` is the given name.
+    public func events(_ name: String) -> [String] {
+        lines.filter { $0.contains(" event=\(name) ") || $0.hasSuffix(" event=\(name)") || $0.contains("\"event\":\"\(name)\"") }
+    }
+}
+
+/// Fans a line out to several sinks (stderr and a file, say).
+public struct MultiSink: LogSink {
+    public let sinks: [any LogSink]
+    public init(_ sinks: [any LogSink]) { self.sinks = sinks }
+    public func write(_ line: String, level: Logger.Level) {
+        for sink in sinks { sink.write(line, level: level) }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Sends queued statuses, oldest first, one at a time so replies stay in order.
+///
+/// Exactly once: a status is marked `sending` (committed) before its request. If the
+/// answer is lost, or the daemon is killed, the status is found `sending` and sent
+/// again; the API then calls it a duplicate, which proves the first attempt got
+/// through, and it is marked sent. A status whose turn comes after `maxAgeHours` is
+/// expired instead, so nothing surprises its author months later.
+public struct OutboxFlusher: Service {
+    let api: any TwitterAPI
+    let database: AppDatabase
+    let clock: any WallClock
+    let doorbell: Doorbell
+    let flushInterval: Double
+    let maxAgeHours: Double
+    let logger: Logger
+
+    /// Retries after network errors and 5xx: 30 s, doubling, at most an hour, plus up to
+    /// a fifth more as jitter (never less than the base).
+    public static let retryBase: Double = 30
+    public static let retryCap: Double = 3600
+
+    public init(api: any TwitterAPI, database: AppDatabase, clock: any WallClock, doorbell: Doorbell,
+                flushInterval: Double, maxAgeHours: Double, logger: Logger) {
+        self.api = api
+        self.database = database
+        self.clock = clock
+        self.doorbell = doorbell
+        self.flushInterval = flushInterval
+        self.maxAgeHours = maxAgeHours
+        self.logger = logger
+    }
+
+    public enum Pause: Sendable, Equatable {
+        /// The queue is empty or its head is waiting until this time.
+        case until(Date)
+        /// 401: nothing will go out until the credentials change.
+        case unauthorized
+    }
+
+    public func run() async throws {
+        try recoverInterrupted()
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let pause: Pause
+                do {
+                    pause = try await flush()
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.error("outbox.store_failed", metadata: ["error": "\(error)"])
+                    pause = .until(clock.now().addingTimeInterval(flushInterval))
+                }
+                let now = clock.now()
+                switch pause {
+                case .until(let date):
+                    await doorbell.wait(until: min(date, now.addingTimeInterval(flushInterval)), clock: clock)
+                case .unauthorized:
+                    // Only a new status (or a restart with new credentials) tries again.
+                    await doorbell.wait(until: now.addingTimeInterval(Backoff.unauthorized.cap), clock: clock)
+                }
+            }
+        }
+    }
+
+    /// A status left `sending` by a crash goes back in line; the duplicate rule settles
+    /// whether it had gone out.
+    public func recoverInterrupted() throws {
+        for item in try database.outboxItems() where item.state == .sending {
+            try database.transitionOutbox(item.id, from: [.sending], to: .pending)
+            logger.notice("outbox.recovered", metadata: ["id": "\(item.id)", "attempts": "\(item.attempts)"])
+        }
+    }
+
+    /// Sends what is due now; returns when to look again.
+    public func flush() async throws -> Pause {
+        while true {
+            try Task.checkCancellation()
+            let now = clock.now()
+            guard let head = try database.outboxItems().first(where: { $0.state == .pending }) else {
+                return .until(now.addingTimeInterval(flushInterval))
+            }
+            if maxAgeHours > 0, now.timeIntervalSince(head.queuedAt) > maxAgeHours * 3600 {
+                try database.transitionOutbox(head.id, from: [.pending], to: .expired,
+                                              update: ["lastError": "expired after \(Self.hours(now.timeIntervalSince(head.queuedAt))) h in the queue (maxAgeHours \(Self.hours(maxAgeHours * 3600)))"])
+                logger.warning("outbox.expired", metadata: [
+                    "id": "\(head.id)", "age_h": "\(Self.hours(now.timeIntervalSince(head.queuedAt)))",
+                    "max_age_h": "\(Self.hours(maxAgeHours * 3600))",
+                ])
+                continue
+            }
+            // Times round-trip through SQLite as doubles: allow for the last bit.
+            if let due = head.nextAttemptAt, due.timeIntervalSince(now) > 0.001 { return .until(due) }
+            guard let sending = try database.transitionOutbox(
+                head.id, from: [.pending], to: .sending,
+                update: ["attempts": head.attempts + 1, "lastAttemptAt": now.timeIntervalSince1970])
+            else { continue }  // cancelled meanwhile
+            if let pause = try await send(sending) { return pause }
+        }
+    }
+
+    /// One attempt. Returns a pause when the queue must wait; nil to go on with the next.
+    private func send(_ item: OutboxItem) async throws -> Pause? {
+        let started = clock.now()
+        do {
+            let id = try await api.post(text: item.text, replyTo: item.replyToID)
+            try markSent(item, tweetID: id, note: nil)
+            logger.info("outbox.sent", metadata: [
+                "id": "\(item.id)", "tweet_id": "\(id)", "attempts": "\(item.attempts)",
+                "ms": "\(Int(clock.now().timeIntervalSince(started) * 1000))",
+            ])
+            return nil
+        } catch let error as APIError {
+            let now = clock.now()
+            if error.isDuplicateStatus {
+                try markSent(item, tweetID: nil, note: "duplicate: delivered by an earlier attempt")
+                logger.info("outbox.sent", metadata: ["id": "\(item.id)", "tweet_id": "unknown", "attempts": "\(item.attempts)", "duplicate": "true"])
+                return nil
+            }
+            switch error.kind {
+            case .rateLimited:
+                let reset = max(error.rateLimit?.resetAt ?? now.addingTimeInterval(Self.retryBase), now)
+                try retryLater(item, at: reset, error: error)
+                logger.warning("outbox.rate_limited", metadata: ["id": "\(item.id)", "until": "\(Timestamp.iso8601(reset))"])
+                return .until(reset)
+            case .transient:
+                let delay = Self.retryDelay(attempts: item.attempts)
+                try retryLater(item, at: now.addingTimeInterval(delay), error: error)
+                logger.warning("outbox.retry", metadata: [
+                    "id": "\(item.id)", "attempts": "\(item.attempts)", "error": "\(error.message)",
+                    "status": "\(error.status)", "retry_in_s": "\(Int(delay))",
+                ])
+                return .until(now.addingTimeInterval(delay))
+            case .unauthorized:
+                // Not an attempt that counts: the status never reached the API's logic.
+                try database.transitionOutbox(item.id, from: [.sending], to: .pending,
+                                              update: ["attempts": item.attempts - 1, "lastError": error.description])
+                logger.error("auth.failed", metadata: [
+                    "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
+                    "hint": "check the credentials file or run twfeed login",
+                ])
+                return .unauthorized
+            case .rejected:
+                try database.transitionOutbox(item.id, from: [.sending], to: .failed, update: ["lastError": error.description])
+                logger.error("outbox.failed", metadata: ["id": "\(item.id)", "status": "\(error.status)", "error": "\(error.message)"])
+                return nil
+            }
+        } catch is CancellationError {
+            // Shutting down mid-request: it stays `sending` and is settled on the next
+            // start, through the duplicate rule if it had gone out.
+            throw CancellationError()
+        }
+    }
+
+    private func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) throws {
+        let now = clock.now()
+        try database.transitionOutbox(item.id, from: [.sending], to: .sent, update: [
+            "sentTweetId": tweetID?.rawValue, "sentAt": now.timeIntervalSince1970, "lastError": note,
+        ])
+        if let tweetID, let me = try database.accountValue("userId").flatMap(TweetID.init) {
+            try database.storeOwnTweet(Tweet(id: tweetID, authorID: me, createdAt: now, text: item.text, inReplyToID: item.replyToID), now: now)
+        }
+    }
+
+    private func retryLater(_ item: OutboxItem, at date: Date, error: APIError) throws {
+        try database.transitionOutbox(item.id, from: [.sending], to: .pending, update: [
+            "nextAttemptAt": date.timeIntervalSince1970, "lastError": error.description,
+        ])
+    }
+
+    /// 30 s after the first failed attempt, doubling, capped at an hour, with up to 20 %
+    /// added as jitter so a fleet of daemons does not retry in step.
+    public static func retryDelay(attempts: Int, random: Double = Double.random(in: 0 ... 1)) -> Double {
+        let exponent = Double(max(0, min(attempts - 1, 20)))
+        let full = min(retryCap, retryBase * pow(2, exponent))
+        return min(retryCap, full * (1 + 0.2 * random))
+    }
+
+    static func hours(_ seconds: Double) -> String {
+        String(format: "%.1f", seconds / 3600)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// One status in the outbox.
+public struct OutboxItem: Sendable, Equatable {
+    public var id: Int64
+    public var text: String
+    public var replyToID: TweetID?
+    public var state: OutboxState
+    public var attempts: Int
+    /// When the user queued it.
+    public var createdAt: Date
+    /// Where its age counts from for the expiry policy: the queue time, or the last
+    /// `outbox retry`.
+    public var queuedAt: Date
+    public var nextAttemptAt: Date?
+    public var lastError: String?
+    public var sentTweetID: TweetID?
+    public var sentAt: Date?
+
+    init(row: Row) {
+        id = row["id"]
+        text = row["text"]
+        replyToID = (row["replyToId"] as Int64?).map(TweetID.init)
+        state = OutboxState(rawValue: row["state"]) ?? .failed
+        attempts = row["attempts"]
+        createdAt = Date(timeIntervalSince1970: row["createdAt"])
+        queuedAt = Date(timeIntervalSince1970: row["queuedAt"])
+        nextAttemptAt = (row["nextAttemptAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        lastError = row["lastError"]
+        sentTweetID = (row["sentTweetId"] as Int64?).map(TweetID.init)
+        sentAt = (row["sentAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// INTERFACE.md's `outbox list --json` object.
+    public var json: JSONValue {
+        .object([
+            "id": .string(String(id)),
+            "text": .string(text),
+            "replyToId": replyToID.map { .string($0.description) } ?? .null,
+            "state": .string(state.rawValue),
+            "attempts": .number(String(attempts)),
+            "createdAt": .string(Timestamp.iso8601(createdAt)),
+            "queuedAt": .string(Timestamp.iso8601(queuedAt)),
+            "nextAttemptAt": nextAttemptAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
+            "lastError": lastError.map { .string($0) } ?? .null,
+            "sentTweetId": sentTweetID.map { .string($0.description) } ?? .null,
+            "sentAt": sentAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
+        ])
+    }
+}

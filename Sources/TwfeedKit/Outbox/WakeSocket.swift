@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+
+/// A Unix datagram socket through which `twfeed post` tells a running daemon that a
+/// status was queued, so it leaves at once rather than at the next timer tick. If no
+/// daemon listens, the datagram is simply lost: the timer still flushes the queue.
+public final class WakeSocket: @unchecked Sendable {
+    private let path: String
+    private let fd: Int32
+    private var thread: Thread?
+
+    /// `$RUNTIME_DIRECTORY/wake.sock` under systemd, else beside the database.
+    public static func path(config: TwfeedConfig, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first {
+            return "\(runtime)/wake.sock"
+        }
+        return config.storage.database + ".wake"
+    }
+
+    /// Binds the socket and rings the doorbell for every datagram received.
+    public init(listeningAt path: String, doorbell: Doorbell) throws {
+        self.path = path
+        unlink(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        self.fd = fd
+        guard fd >= 0 else { throw TwfeedError(.io, "\(path): cannot create the wake socket: \(String(cString: strerror(errno)))") }
+        var address = try Self.address(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw TwfeedError(.io, "\(path): cannot bind the wake socket: \(reason)")
+        }
+        chmod(path, 0o660)
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while true {
+                let received = recv(fd, &buffer, buffer.count, 0)
+                if received < 0 && errno == EINTR { continue }
+                if received <= 0 { return }  // closed by shutdown()
+                if buffer[0] == UInt8(ascii: "q") { return }
+                doorbell.ring()
+            }
+        }
+        thread.name = "twfeed-wake"
+        thread.start()
+        self.thread = thread
+    }
+
+    /// Stops listening and removes the socket file.
+    public func close() {
+        _ = Self.send("q", to: path)
+        shutdown(fd, Int32(SHUT_RDWR))
+        unlink(path)
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Sends one datagram; false when nobody listens.
+    @discardableResult
+    public static func send(_ message: String = "w", to path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0, var address = try? address(path) else { return false }
+        defer { Glibc.close(fd) }
+        let sent = message.utf8CString.withUnsafeBufferPointer { buffer in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, buffer.baseAddress, buffer.count - 1, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+        }
+        return sent >= 0
+    }
+
+    /// A `sockaddr_un` for a path, or for the abstract namespace when it starts with `@`.
+    static func address(_ path: String) throws -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw TwfeedError(.io, "\(path): socket path longer than \(capacity - 1) bytes") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return address
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    static func registerOutboxMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v2: outbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE outbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    text TEXT NOT NULL,
+                    replyToId INTEGER,
+                    state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    createdAt DOUBLE NOT NULL,
+                    queuedAt DOUBLE NOT NULL,
+                    nextAttemptAt DOUBLE,
+                    lastAttemptAt DOUBLE,
+                    lastError TEXT,
+                    sentTweetId INTEGER,
+                    sentAt DOUBLE
+                );
+                CREATE INDEX outbox_state ON outbox(state, id);
+                """)
+        }
+    }
+
+    /// Queues a status. Returns once the row is committed.
+    public func enqueue(text: String, replyTo: TweetID?, now: Date) throws -> OutboxItem {
+        try writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO outbox (text, replyToId, state, createdAt, queuedAt) VALUES (?, ?, 'pending', ?, ?)",
+                arguments: [text, replyTo?.rawValue, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            return try Self.outboxItem(db.lastInsertedRowID, db)!
+        }
+    }
+
+    public func outboxItems() throws -> [OutboxItem] {
+        try reader.read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(OutboxItem.init) }
+    }
+
+    public func outboxItem(_ id: Int64) throws -> OutboxItem? {
+        try reader.read { db in try Self.outboxItem(id, db) }
+    }
+
+    static func outboxItem(_ id: Int64, _ db: Database) throws -> OutboxItem? {
+        try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]).map(OutboxItem.init)
+    }
+
+    /// Counts by state and the age of the oldest status still to go.
+    public func outboxCounts(now: Date) throws -> ([String: Int], Double?) {
+        try reader.read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM outbox GROUP BY state") {
+                counts[row["state"]] = row["n"]
+            }
+            let oldest = try Double.fetchOne(db, sql: "SELECT min(queuedAt) FROM outbox WHERE state IN ('pending', 'sending')")
+            return (counts, oldest.map { now.timeIntervalSince1970 - $0 })
+        }
+    }
+
+    /// Moves a status between states, only if it is in one of `from` (so a cancel and a
+    /// send cannot both win). Returns the updated item, or nil if it was not in `from`.
+    @discardableResult
+    public func transitionOutbox(
+        _ id: Int64, from: [OutboxState], to state: OutboxState,
+        update: [String: (any DatabaseValueConvertible)?] = [:]
+    ) throws -> OutboxItem? {
+        try writer.write { db in
+            var assignments = ["state = ?"]
+            var arguments: [(any DatabaseValueConvertible)?] = [state.rawValue]
+            for (column, value) in update.sorted(by: { $0.key < $1.key }) {
+                assignments.append("\(column) = ?")
+                arguments.append(value)
+            }
+            let placeholders = from.map { _ in "?" }.joined(separator: ", ")
+            arguments.append(id)
+            arguments += from.map(\.rawValue)
+            try db.execute(
+                sql: "UPDATE outbox SET \(assignments.joined(separator: ", ")) WHERE id = ? AND state IN (\(placeholders))",
+                arguments: StatementArguments(arguments))
+            guard db.changesCount == 1 else { return nil }
+            return try Self.outboxItem(id, db)
+        }
+    }
+}
+
+extension AppDatabase {
+    /// A status of ours that just went out, stored like any other tweet (no feed yet:
+    /// the home poll tags it when it comes back).
+    public func storeOwnTweet(_ tweet: Tweet, now: Date) throws {
+        try writer.write { db in
+            _ = try Self.insert(TimelinePage(tweets: [], referencedTweets: [tweet], authors: [], nextPageToken: nil), feed: .home, now: now, db)
+        }
+    }
+
+    /// `outbox retry`: a failed or expired status goes back in line, its age counting
+    /// from now.
+    public func retryOutbox(_ id: Int64, now: Date) throws -> OutboxItem {
+        guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
+        guard let updated = try transitionOutbox(id, from: [.failed, .expired], to: .pending, update: [
+            "queuedAt": now.timeIntervalSince1970, "attempts": 0, "nextAttemptAt": nil, "lastError": nil,
+        ]) else {
+            throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only failed or expired statuses can be retried")
+        }
+        return updated
+    }
+
+    /// `outbox cancel`: withdraws a pending status.
+    public func cancelOutbox(_ id: Int64) throws -> OutboxItem {
+        guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
+        guard let updated = try transitionOutbox(id, from: [.pending], to: .cancelled) else {
+            throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only pending statuses can be cancelled")
+        }
+        return updated
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+/// A tweet as readers see it: with its author and every feed that carries it.
+public struct FeedItem: Sendable, Equatable {
+    public var tweet: Tweet
+    public var feeds: [Feed]
+    public var author: Author?
+    /// The cached profile image on disk, nil until it is fetched.
+    public var avatarPath: String?
+}
+
+/// Counts for `twfeed status`.
+public struct FeedStats: Sendable, Equatable {
+    public var tweets: Int
+    public var newestID: TweetID?
+    public var newestCreatedAt: Date?
+}
+
+extension AppDatabase {
+    /// The feed's tweets, newest first. Reads only the database: works offline and
+    /// while the daemon writes.
+    public func feedItems(_ feed: Feed, limit: Int) throws -> [FeedItem] {
+        try reader.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT t.*, u.username, u.name, u.profileImageURL,
+                    (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = t.id) AS feeds
+                FROM feedMembership m
+                JOIN tweet t ON t.id = m.tweetId
+                LEFT JOIN user u ON u.id = t.authorId
+                WHERE m.feed = ?
+                ORDER BY t.id DESC
+                LIMIT ?
+                """, arguments: [feed.rawValue, limit])
+            return rows.map { row in
+                let tweet = Tweet(
+                    id: TweetID(row["id"] as Int64),
+                    authorID: TweetID(row["authorId"] as Int64),
+                    createdAt: Date(timeIntervalSince1970: row["createdAt"]),
+                    text: row["text"],
+                    inReplyToID: (row["inReplyToId"] as Int64?).map(TweetID.init),
+                    retweetOfID: (row["retweetOfId"] as Int64?).map(TweetID.init),
+                    quotedID: (row["quotedId"] as Int64?).map(TweetID.init),
+                    conversationID: (row["conversationId"] as Int64?).map(TweetID.init),
+                    rawJSON: row["raw"])
+                let feeds = ((row["feeds"] as String?) ?? "").split(separator: ",")
+                    .compactMap { Feed(rawValue: String($0)) }
+                    .sorted { Feed.allCases.firstIndex(of: $0)! < Feed.allCases.firstIndex(of: $1)! }
+                var author: Author?
+                if let username = row["username"] as String? {
+                    author = Author(id: tweet.authorID, username: username, name: row["name"], profileImageURL: row["profileImageURL"])
+                }
+                return FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: nil)
+            }
+        }
+    }
+
+    public func feedStats(_ feed: Feed) throws -> FeedStats {
+        try reader.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT s.tweets, s.newest, (SELECT createdAt FROM tweet WHERE id = s.newest) AS newestCreatedAt
+                FROM (SELECT count(*) AS tweets, max(tweetId) AS newest FROM feedMembership WHERE feed = ?) s
+                """, arguments: [feed.rawValue])!
+            return FeedStats(
+                tweets: row["tweets"],
+                newestID: (row["newest"] as Int64?).map(TweetID.init),
+                newestCreatedAt: (row["newestCreatedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// Every tweet id the feed holds, newest first (tests compare it with the
+    /// emulator's ground truth).
+    public func memberIDs(_ feed: Feed) throws -> [TweetID] {
+        try reader.read { db in
+            try Int64.fetchAll(db, sql: "SELECT tweetId FROM feedMembership WHERE feed = ? ORDER BY tweetId DESC", arguments: [feed.rawValue])
+                .map(TweetID.init)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// ISO 8601 UTC strings, as INTERFACE.md wants every time.
+public enum Timestamp {
+    /// `2026-11-21T10:00:00.123Z`. Hand-formatted: this runs for every log line, and
+    /// DateFormatter is slow and not thread-safe on every platform.
+    public static func iso8601Milliseconds(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        let millis = Int32(((milliseconds % 1000) + 1000) % 1000)
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(millis, 3))Z"
+    }
+
+    /// Without milliseconds, for JSON output: `2026-11-21T10:00:00Z`.
+    public static func iso8601(_ date: Date) -> String {
+        let full = iso8601Milliseconds(date)
+        return String(full.prefix(19)) + "Z"
+    }
+
+    /// Parses `2026-11-21T10:00:00Z` or `2026-11-21T10:00:00.000Z`.
+    public static func parseISO8601(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20 else { return nil }
+        func number(_ range: Range<Int>) -> Int32? {
+            var value: Int32 = 0
+            for index in range {
+                guard index < bytes.count, (48 ... 57).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int32(bytes[index] - 48)
+            }
+            return value
+        }
+        guard let year = number(0 ..< 4), let month = number(5 ..< 7), let day = number(8 ..< 10),
+              let hour = number(11 ..< 13), let minute = number(14 ..< 16), let second = number(17 ..< 19)
+        else { return nil }
+        var fraction = 0.0
+        if bytes[19] == UInt8(ascii: ".") {
+            var index = 20
+            var scale = 0.1
+            while index < bytes.count, (48 ... 57).contains(bytes[index]) {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+        }
+        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction)
+    }
+
+    /// Parses v1.1's `Wed Oct 10 20:19:24 +0000 2018`.
+    public static func parseTwitterDate(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6 else { return nil }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard let monthIndex = months.firstIndex(of: String(parts[1])), let day = Int32(parts[2]),
+              let year = Int32(parts[5]) else { return nil }
+        let clock = parts[3].split(separator: ":")
+        guard clock.count == 3, let hour = Int32(clock[0]), let minute = Int32(clock[1]), let second = Int32(clock[2]) else {
+            return nil
+        }
+        let offset = String(parts[4])
+        guard offset.count == 5, let hours = Int(offset.dropFirst().prefix(2)), let minutes = Int(offset.suffix(2)) else {
+            return nil
+        }
+        let sign: Double = offset.hasPrefix("-") ? -1 : 1
+        guard let utc = date(year: year, month: Int32(monthIndex + 1), day: day, hour: hour, minute: minute, second: second, fraction: 0) else {
+            return nil
+        }
+        return utc.addingTimeInterval(-sign * Double(hours * 3600 + minutes * 60))
+    }
+
+    private static func date(year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32, fraction: Double) -> Date? {
+        var parts = tm()
+        parts.tm_year = year - 1900
+        parts.tm_mon = month - 1
+        parts.tm_mday = day
+        parts.tm_hour = hour
+        parts.tm_min = minute
+        parts.tm_sec = second
+        let seconds = timegm(&parts)
+        guard seconds != -1 else { return nil }
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import TwfeedEmulator
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `twfeed-emulator`: runs the local X API emulator until SIGINT or SIGTERM.
+///
+/// Prints exactly one line on stdout, the base URL, once it is serving (so a script can
+/// read the port it picked with `--port 0`); anything else goes to stderr.
+@main
+struct EmulatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "twfeed-emulator",
+        abstract: "A local X API emulator (v2 and v1.1) for trying and testing twfeed without API keys.",
+        discussion: """
+            Accepts the demo credentials (see --write-credentials), verifies OAuth 1.0a \
+            signatures, keeps the real rate limits, and serves seeded timelines. \
+            Control routes under /_emulator/ add tweets, inject faults and report stats.
+            """
+    )
+
+    @Option(help: "Address to listen on: 127.0.0.1, ::1 or localhost (others need --allow-any-host).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "Tweets seeded in each feed.")
+    var tweets = 200
+
+    @Option(help: "Length of a rate-limit window in seconds.")
+    var windowSeconds = 900
+
+    @Option(help: "Add a tweet to home and mentions every SECONDS.")
+    var newTweetEvery: Double?
+
+    @Option(help: "Seed of the generated data (same seed, same tweets).")
+    var seed: UInt64 = 1
+
+    @Option(help: "Write the demo credentials as twfeed's credentials file (mode 0600) to FILE.")
+    var writeCredentials: String?
+
+    @Flag(help: "Allow listening on an address other than loopback (the control routes are unauthenticated).")
+    var allowAnyHost = false
+
+    func validate() throws {
+        if !allowAnyHost, !["127.0.0.1", "::1", "localhost"].contains(host) {
+            throw ValidationError("refusing to listen on \(host): use 127.0.0.1, ::1 or localhost, or pass --allow-any-host")
+        }
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard tweets >= 0 else { throw ValidationError("--tweets must not be negative") }
+        guard windowSeconds >= 1 else { throw ValidationError("--window-seconds must be at least 1") }
+        if let newTweetEvery, !(newTweetEvery > 0) { throw ValidationError("--new-tweet-every must be positive") }
+    }
+
+    func run() async throws {
+        var settings = EmulatorConfiguration()
+        settings.host = host
+        settings.port = port
+        settings.tweetsPerFeed = tweets
+        settings.rateLimitWindowSeconds = windowSeconds
+        settings.newTweetIntervalSeconds = newTweetEvery
+        settings.seed = seed
+        let emulator = Emulator(configuration: settings)
+        do {
+            try emulator.start()
+        } catch {
+            printError("twfeed-emulator: \(error)")
+            throw ExitCode(69)
+        }
+        if let path = writeCredentials {
+            do {
+                try Self.writeCredentials(settings.credentials, to: path)
+            } catch {
+                emulator.stop()
+                printError("twfeed-emulator: cannot write credentials to \(path): \(error)")
+                throw ExitCode(74)
+            }
+        }
+        // Written straight to the file descriptor: `print` buffers when stdout is a pipe.
+        FileHandle.standardOutput.write(Data((emulator.baseURL + "\n").utf8))
+        printError("twfeed-emulator: serving v2 at \(emulator.baseURL)/2/, v1.1 at \(emulator.baseURL)/1.1/; "
+            + "consumer key \(settings.credentials.consumerKey); Ctrl-C stops")
+
+        let signal = await Self.waitForTermination()
+        printError("twfeed-emulator: \(signal), stopping")
+        emulator.stop()
+    }
+
+    /// Writes the credentials file with mode 0600 from the start (twfeed refuses one that
+    /// others can read), replacing any file there.
+    static func writeCredentials(_ credentials: EmulatorCredentials, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(credentials) + Data("\n".utf8)
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        _ = fchmod(fd, 0o600)
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == data.count, rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+
+    /// Resumes on SIGINT or SIGTERM with the signal's name.
+    static func waitForTermination() async -> String {
+        await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let resumed = SignalLatch(continuation)
+            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { resumed.resume(name) }
+                source.resume()
+                resumed.keep(source)
+            }
+        }
+    }
+}
+
+/// Resumes the continuation once, and keeps the signal sources alive until then.
+private final class SignalLatch: @unchecked Sendable {
+    // @unchecked: every field is only touched with `lock` held.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<String, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(_ continuation: CheckedContinuation<String, Never>) { self.continuation = continuation }
+
+    func keep(_ source: any DispatchSourceSignal) {
+        lock.lock()
+        sources.append(source)
+        lock.unlock()
+    }
+
+    func resume(_ name: String) {
+        lock.lock()
+        let pending = continuation
+        continuation = nil
+        lock.unlock()
+        pending?.resume(returning: name)
+    }
+}
+
+private func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TwfeedEmulator
+import TwfeedKit
+
+/// Emulator plus daemon on loopback, end to end, with files in a fresh folder: what a
+/// user runs before they have API keys.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the daemon against the local API emulator and show what it stored.")
+
+    @Option(help: "The API dialect to speak: v2 or v1.1.")
+    var dialect: String = "v2"
+
+    @Option(help: "Tweets the emulator holds per feed at start.")
+    var tweets: Int = 300
+
+    @Option(help: "A folder for the demo's config, credentials, database and log (default: a new temporary folder).")
+    var dir: String?
+
+    @Option(help: "Keep the daemon running this many seconds after the first polls.")
+    var seconds: Double = 0
+
+    func validate() throws {
+        guard dialect == "v2" || dialect == "v1.1" else { throw ValidationError("--dialect must be v2 or v1.1") }
+        guard tweets >= 0 else { throw ValidationError("--tweets must not be negative") }
+    }
+
+    func run() async throws {
+        try await CommandLineEdge.run {
+            let folder = try dir ?? makeTemporaryFolder()
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+
+            var emulatorConfig = EmulatorConfiguration()
+            emulatorConfig.tweetsPerFeed = tweets
+            emulatorConfig.newTweetIntervalSeconds = 5
+            let emulator = Emulator(configuration: emulatorConfig)
+            do {
+                try emulator.start()
+            } catch {
+                throw TwfeedError(.unavailable, "cannot start the emulator: \(error)")
+            }
+            defer { emulator.stop() }
+
+            let credentialsPath = "\(folder)/credentials.json"
+            let demoCredentials = emulatorConfig.credentials
+            try Credentials(
+                consumerKey: demoCredentials.consumerKey, consumerSecret: demoCredentials.consumerSecret,
+                accessToken: demoCredentials.accessToken, accessTokenSecret: demoCredentials.accessTokenSecret
+            ).write(to: credentialsPath)
+            let configPath = "\(folder)/config.json"
+            try writeConfig(to: configPath, folder: folder, baseURL: emulator.baseURL)
+
+            emit("twfeed demo: emulator (\(dialect)) at \(emulator.baseURL), files in \(folder)")
+            let config = try ConfigLoader.load(explicit: configPath)
+            let logs = try LogSetup(config: config.log)
+            let credentials = try Credentials.load(from: config.credentials)
+            logs.redactor.register(credentials.secrets)
+            let database = try AppDatabase.open(path: config.storage.database)
+            let statusPath = StatusSnapshot.path(config: config)
+            let daemon = try Daemon.build(config: config, credentials: credentials, database: database,
+                                          statusPath: statusPath, logger: logs.logger)
+
+            // The daemon's services poll at once on a fresh database; give them until
+            // every feed has completed a poll (or --seconds, if longer).
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await daemon.run(signals: []) }
+                let deadline = Date().addingTimeInterval(max(seconds, 0))
+                let giveUp = Date().addingTimeInterval(max(seconds, 60))
+                while Date() < giveUp {
+                    let polled = try config.enabledFeeds.allSatisfy { try database.syncState($0).lastSuccessAt != nil }
+                    if polled && Date() >= deadline { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                group.cancelAll()
+            }
+
+            for feed in config.enabledFeeds {
+                let stats = try database.feedStats(feed)
+                emit("\n== \(feed.rawValue): \(stats.tweets) tweets stored; the newest 3:")
+                for item in try database.feedItems(feed, limit: 3) {
+                    emit(FeedPresenter.text(item))
+                }
+            }
+            emit("\n== status")
+            let report = try StatusReport.collect(config: config, statusPath: statusPath)
+            emit(StatusPresenter.table(report))
+            emit("\nThe demo's files stay in \(folder). Read them offline with:")
+            emit("  twfeed feed home --config \(configPath)")
+        }
+    }
+
+    private func writeConfig(to path: String, folder: String, baseURL: String) throws {
+        let config: JSONValue = .object([
+            "api": .object(["dialect": .string(dialect), "baseURL": .string(baseURL), "timeoutSeconds": .number("10")]),
+            "credentials": .string("\(folder)/credentials.json"),
+            "feeds": .object([
+                "home": .object(["intervalSeconds": .number("15")]),
+                "mentions": .object(["intervalSeconds": .number("15")]),
+                "retweets": .object(["intervalSeconds": .number("30")]),
+            ]),
+            "storage": .object(["database": .string("\(folder)/twfeed.sqlite"), "imageCache": .string("\(folder)/images")]),
+            "images": .object(["allowInsecureLoopback": .bool(true), "allowedHosts": .array([.string("127.0.0.1")])]),
+            "log": .object(["file": .string("\(folder)/twfeed.log")]),
+        ])
+        try AtomicFile.write(Data(config.serialized.utf8), to: path, mode: 0o644)
+    }
+
+    private func makeTemporaryFolder() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/twfeed-demo.XXXXXX").utf8CString)
+        guard let result = mkdtemp(&template) else {
+            throw TwfeedError(.io, "cannot create a temporary folder: \(String(cString: strerror(errno)))")
+        }
+        return String(cString: result)
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import TwfeedKit
+
+extension Feed: ExpressibleByArgument {}
+
+struct FeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "feed", abstract: "Show cached tweets, newest first. Works offline.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "home, mentions or retweets")
+    var feed: Feed
+
+    @Option(help: "How many tweets to show.")
+    var limit: Int = 20
+
+    @Flag(help: "One JSON object per line.")
+    var json = false
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() async throws {
+        try await CommandLineEdge.run {
+            let config = try options.loadConfig()
+            guard FileManager.default.fileExists(atPath: config.storage.database) else {
+                CommandLineEdge.printError("no tweets cached yet: \(config.storage.database) does not exist (start twfeed run)")
+                return
+            }
+            let database = try AppDatabase.open(path: config.storage.database)
+            let items = try database.feedItems(feed, limit: limit)
+            for item in items {
+                emit(json ? FeedPresenter.json(item).serialized : FeedPresenter.text(item))
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import TwfeedKit
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: "The config file (default: $TWFEED_CONFIG, $CONFIGURATION_DIRECTORY/config.json, ~/.config/twfeed/config.json).")
+    var config: String?
+
+    func loadConfig() throws -> TwfeedConfig {
+        try ConfigLoader.load(explicit: config)
+    }
+}
+
+/// Maps errors to one line on stderr and a distinct exit code: the edge where
+/// `TwfeedError` codes become process statuses.
+enum CommandLineEdge {
+    static func run<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as TwfeedError {
+            printError(error.message)
+            throw ExitCode(error.code.exitCode)
+        } catch let error as DatabaseError {
+            printError("database: \(error.message ?? "\(error.resultCode)")")
+            throw ExitCode(TwfeedError.Code.io.exitCode)
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("twfeed: \(message)\n".utf8))
+    }
+}
+
+/// Writes a line to stdout without buffering surprises when piped.
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

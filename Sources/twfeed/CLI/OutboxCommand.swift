@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import TwfeedKit
+
+struct OutboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outbox",
+        abstract: "Show and manage the queue of statuses.",
+        subcommands: [List.self, Retry.self, Cancel.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every queued status and what became of it.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Flag(help: "One JSON object per line.")
+        var json = false
+
+        func run() async throws {
+            try await CommandLineEdge.run {
+                let config = try options.loadConfig()
+                guard FileManager.default.fileExists(atPath: config.storage.database) else { return }
+                let items = try AppDatabase.open(path: config.storage.database).outboxItems()
+                for item in items {
+                    if json {
+                        emit(item.json.serialized)
+                    } else {
+                        let detail = item.sentTweetID.map { "tweet \($0)" } ?? item.lastError ?? ""
+                        let text = item.text.replacingOccurrences(of: "\n", with: " ⏎ ")
+                        emit("#\(item.id)  \(item.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Timestamp.iso8601(item.createdAt))  \(text.prefix(40))  \(detail)")
+                    }
+                }
+            }
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Queue a failed or expired status again; its age counts from now.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The status's id, as outbox list shows it.")
+        var id: Int64
+
+        func run() async throws {
+            try await CommandLineEdge.run {
+                let config = try options.loadConfig()
+                let item = try AppDatabase.open(path: config.storage.database, durable: true).retryOutbox(id, now: Date())
+                WakeSocket.send(to: WakeSocket.path(config: config))
+                emit("#\(item.id) is pending again")
+            }
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Withdraw a pending status.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The status's id, as outbox list shows it.")
+        var id: Int64
+
+        func run() async throws {
+            try await CommandLineEdge.run {
+                let config = try options.loadConfig()
+                let item = try AppDatabase.open(path: config.storage.database, durable: true).cancelOutbox(id)
+                emit("#\(item.id) is cancelled")
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import TwfeedKit
+
+struct PostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "post",
+        abstract: "Validate a status and queue it; the daemon sends it when it can.",
+        discussion: "Works offline and with the daemon stopped. Exit 65 when the status is empty or too long.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The status, or - to read it from standard input.")
+    var text: String
+
+    @Option(name: .customLong("reply-to"), help: "The id of the tweet this status answers.")
+    var replyTo: String?
+
+    @Flag(name: .customLong("dry-run"), help: "Only measure the status; queue nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func validate() throws {
+        if let replyTo, TweetID(replyTo) == nil {
+            throw ValidationError("--reply-to must be a tweet id (digits), not \"\(replyTo)\"")
+        }
+    }
+
+    func run() async throws {
+        let status = try readStatus()
+        if dryRun {
+            let length = StatusLengthCounter.measure(status)
+            let postable = (try? StatusValidator.validate(status)) != nil
+            if json {
+                emit(JSONValue.object([
+                    "weightedLength": .number(String(length.weightedLength)),
+                    "valid": .bool(postable),
+                    "permillage": .number(String(length.permillage)),
+                ]).serialized)
+            } else {
+                emit("\(length.weightedLength)/\(length.maxWeightedLength) characters: \(postable ? "valid" : "not valid")")
+            }
+            if !postable { throw ExitCode(TwfeedError.Code.invalidData.exitCode) }
+            return
+        }
+        try await CommandLineEdge.run {
+            _ = try StatusValidator.validate(status)
+            let config = try options.loadConfig()
+            // FULL sync: once this command returns, the status survives a power loss.
+            let database = try AppDatabase.open(path: config.storage.database, durable: true)
+            let item = try database.enqueue(text: status, replyTo: replyTo.flatMap(TweetID.init), now: Date())
+            let woke = WakeSocket.send(to: WakeSocket.path(config: config))
+            if json {
+                emit(JSONValue.object(["id": .string(String(item.id)), "state": .string(item.state.rawValue)]).serialized)
+            } else {
+                emit("queued #\(item.id) (\(woke ? "the daemon is sending it" : "the daemon is not running; it goes out when it runs"))")
+            }
+        }
+    }
+
+    private func readStatus() throws -> String {
+        guard text == "-" else { return text }
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard var string = String(data: data, encoding: .utf8) else {
+            CommandLineEdge.printError("standard input is not UTF-8 text")
+            throw ExitCode(TwfeedError.Code.invalidData.exitCode)
+        }
+        // `echo text | twfeed post -` adds one newline the user did not mean to post.
+        if string.hasSuffix("\n") { string.removeLast() }
+        return string
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import TwfeedKit
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Health of the daemon, each feed, the outbox and the image cache.",
+        discussion: "Exit status: 0 healthy, 1 degraded (errors, stale heartbeat), 3 not running.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Flag(help: "One JSON object.")
+    var json = false
+
+    func run() async throws {
+        let report = try await CommandLineEdge.run {
+            let config = try options.loadConfig()
+            return try StatusReport.collect(config: config, statusPath: StatusSnapshot.path(config: config))
+        }
+        emit(json ? report.json.serialized : StatusPresenter.table(report))
+        if report.health != .healthy { throw ExitCode(report.health.rawValue) }
+    }
+}
+
+/// The human form of `twfeed status`: a compact table that fits 80 columns.
+enum StatusPresenter {
+    static func table(_ report: StatusReport) -> String {
+        var lines: [String] = []
+        let health = ["healthy", "degraded", "", "not running"][Int(report.health.rawValue)]
+        if report.running, let snapshot = report.snapshot {
+            let uptime = duration(report.now.timeIntervalSince(snapshot.startedAt))
+            let beat = duration(report.heartbeatAge ?? 0)
+            lines.append("daemon    running, pid \(snapshot.pid), up \(uptime), heartbeat \(beat) ago: \(health)")
+        } else {
+            lines.append("daemon    not running")
+        }
+        lines.append(pad("feed", 10) + pad("tweets", 8, right: true) + "  " + pad("last poll", 11) + pad("next poll", 11) + pad("rate left", 11) + "error")
+        for feed in report.feeds {
+            guard feed.enabled || feed.stats.tweets > 0 else { continue }
+            let last = feed.sync.lastPollAt.map { duration(report.now.timeIntervalSince($0)) + " ago" } ?? "never"
+            let next = feed.enabled ? (feed.sync.nextPollAt.map { relative($0, report.now) } ?? "now") : "disabled"
+            let rate = feed.sync.rateLimit.map { "\($0.remaining)/\($0.limit)" } ?? "-"
+            let error = feed.sync.lastError.map { String($0.prefix(24)) } ?? "-"
+            lines.append(pad(feed.feed.rawValue, 10) + pad(String(feed.stats.tweets), 8, right: true) + "  "
+                + pad(last, 11) + pad(next, 11) + pad(rate, 11) + error)
+        }
+        let counts = OutboxState.allCases.compactMap { state -> String? in
+            let count = report.outbox[state.rawValue] ?? 0
+            return count > 0 || state == .pending ? "\(count) \(state.rawValue)" : nil
+        }
+        var outbox = "outbox    " + counts.joined(separator: " · ")
+        if let oldest = report.oldestPendingAgeSeconds { outbox += " (oldest \(duration(oldest)))" }
+        lines.append(outbox)
+        lines.append("images    \(report.imageFiles) files, \(bytes(report.imageBytes))")
+        lines.append("database  \(bytes(report.databaseBytes))  \(report.databasePath)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let value = Int(max(0, seconds))
+        if value < 120 { return "\(value)s" }
+        if value < 7200 { return "\(value / 60)m" }
+        if value < 172_800 { return "\(value / 3600)h\(String(format: "%02d", value % 3600 / 60))m" }
+        return "\(value / 86400)d"
+    }
+
+    static func relative(_ date: Date, _ now: Date) -> String {
+        let delta = date.timeIntervalSince(now)
+        return delta <= 0 ? "due" : "in " + duration(delta)
+    }
+
+    static func bytes(_ count: Int64) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1 << 20 { return String(format: "%.1f KB", Double(count) / 1024) }
+        return String(format: "%.1f MB", Double(count) / 1_048_576)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import TwfeedEmulator
+@testable import TwfeedKit
+
+/// The daemon against the emulator over loopback: what it stores must be exactly the
+/// emulator's ground truth, in both dialects.
+@Suite(.serialized)
+struct BackfillTests {
+    @Test(arguments: ["v2", "v1.1"])
+    func everyReachableTweetIsStoredOnceWithItsFeedTags(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 1000)
+        let daemon = try world.daemon()
+        for syncer in daemon.syncers {
+            let outcome = try await syncer.poll()
+            #expect(outcome.complete, "\(syncer.feed): \(String(describing: outcome.error))")
+        }
+        let emulatorDialect = EmulatorDialect(rawValue: dialect)!
+        for feed in Feed.allCases {
+            let truth = world.emulator.groundTruth(EmulatorFeed(feed), dialect: emulatorDialect)
+            let stored = try daemon.database.memberIDs(feed).map(\.description)
+            #expect(stored == truth, "\(feed): stored \(stored.count), truth \(truth.count)")
+            #expect(!truth.isEmpty)
+        }
+        // One row per tweet however many feeds carry it; some carry several.
+        let (rows, distinct, shared) = try await daemon.database.reader.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM feedMembership")!,
+             try Int.fetchOne(db, sql: "SELECT count(DISTINCT tweetId) FROM feedMembership")!,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT tweetId FROM feedMembership GROUP BY tweetId HAVING count(*) > 1)")!)
+        }
+        #expect(rows > distinct)
+        #expect(shared > 0)
+        let tweetRows = try await daemon.database.reader.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet")! }
+        #expect(tweetRows >= distinct)
+
+        // Retweets keep the original's full text; replies and quotes their links; authors apart.
+        let home = try daemon.database.feedItems(.home, limit: 1000)
+        let retweet = try #require(home.first { $0.tweet.retweetOfID != nil })
+        #expect(retweet.tweet.text.hasPrefix("RT @"))
+        #expect(!retweet.tweet.text.hasSuffix("…"))
+        #expect(home.contains { $0.tweet.inReplyToID != nil })
+        #expect(home.contains { $0.tweet.quotedID != nil })
+        #expect(home.allSatisfy { $0.author != nil })
+        #expect(!home.contains { $0.tweet.text.contains("&amp;") || $0.tweet.text.contains("&lt;") })
+        #expect(home.allSatisfy { $0.tweet.id.rawValue > 1 << 53 })
+
+        // Nothing new: exactly one request per enabled feed.
+        let before = world.emulator.requests.count
+        for syncer in daemon.syncers { try await syncer.poll() }
+        #expect(world.emulator.requests.count - before == daemon.syncers.count)
+    }
+
+    @Test(arguments: ["v2", "v1.1"])
+    func newTweetsArriveIncrementally(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 150)
+        let daemon = try world.daemon()
+        for syncer in daemon.syncers { try await syncer.poll() }
+        let added = world.emulator.addTweets(to: .home, count: 30)
+        let home = try #require(daemon.syncers.first { $0.feed == .home })
+        let outcome = try await home.poll()
+        #expect(outcome.newTweets == 30)
+        let stored = Set(try daemon.database.memberIDs(.home).map(\.description))
+        #expect(Set(added).isSubset(of: stored))
+        #expect(try daemon.database.memberIDs(.home).map(\.description) == world.emulator.groundTruth(.home, dialect: EmulatorDialect(rawValue: dialect)!))
+    }
+}

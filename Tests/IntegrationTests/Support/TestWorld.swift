@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import TwfeedEmulator
+@testable import TwfeedKit
+
+/// A temporary folder with a config and credentials pointing at a fresh emulator on
+/// loopback: the same files a user's demo has.
+final class TestWorld: @unchecked Sendable {
+    let folder: String
+    let emulator: Emulator
+    let dialect: String
+    let sink = MemorySink()
+    var configPath: String { "\(folder)/config.json" }
+    var credentialsPath: String { "\(folder)/credentials.json" }
+    var databasePath: String { "\(folder)/twfeed.sqlite" }
+
+    init(dialect: String = "v2", tweets: Int = 200, configure: (inout EmulatorConfiguration) -> Void = { _ in },
+         extraConfig: [String: JSONValue] = [:]) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-it-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var configuration = EmulatorConfiguration()
+        configuration.tweetsPerFeed = tweets
+        configure(&configuration)
+        emulator = Emulator(configuration: configuration)
+        try emulator.start()
+        self.dialect = dialect
+        let credentials = configuration.credentials
+        try Credentials(consumerKey: credentials.consumerKey, consumerSecret: credentials.consumerSecret,
+                        accessToken: credentials.accessToken, accessTokenSecret: credentials.accessTokenSecret)
+            .write(to: credentialsPath)
+        try writeConfig(extraConfig)
+    }
+
+    func writeConfig(_ extra: [String: JSONValue] = [:], baseURL: String? = nil) throws {
+        var object: [String: JSONValue] = [
+            "api": .object(["dialect": .string(dialect), "baseURL": .string(baseURL ?? emulator.baseURL), "timeoutSeconds": .number("5")]),
+            "credentials": .string(credentialsPath),
+            "storage": .object(["database": .string(databasePath), "imageCache": .string("\(folder)/images")]),
+            "feeds": .object([
+                "home": .object(["intervalSeconds": .number("15")]),
+                "mentions": .object(["intervalSeconds": .number("15")]),
+                "retweets": .object(["intervalSeconds": .number("15")]),
+            ]),
+        ]
+        for (key, value) in extra { object[key] = value }
+        try AtomicFile.write(Data(JSONValue.object(object).serialized.utf8), to: configPath)
+    }
+
+    var config: TwfeedConfig { get throws { try ConfigLoader.load(explicit: configPath) } }
+
+    var logger: Logger {
+        Logger(label: "it") { [sink] _ in EventLogHandler(level: .debug, format: .logfmt, sink: sink) }
+    }
+
+    /// The daemon as `twfeed run` builds it, in process, with the real libcurl transport.
+    func daemon(database: AppDatabase? = nil, clock: any WallClock = SystemClock(),
+                transport: any HTTPTransport = CurlTransport()) throws -> Daemon {
+        let config = try self.config
+        return try Daemon.build(
+            config: config, credentials: try Credentials.load(from: config.credentials),
+            database: try database ?? AppDatabase.open(path: config.storage.database),
+            dependencies: .init(transport: transport, clock: clock), logger: logger)
+    }
+
+    deinit {
+        emulator.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+/// Runs the built `twfeed` binary.
+enum Binary {
+    /// Beside the test bundle: `swift build` puts every product in the same folder.
+    static var folder: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return (executable as NSString).deletingLastPathComponent
+    }
+
+    static var twfeed: String { "\(folder)/twfeed" }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs to completion, feeding `input` to standard input.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: twfeed)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["JOURNAL_STREAM"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        let inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inPipe.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Starts a long-running command (`twfeed run`) with its output going to a file.
+    static func start(_ arguments: [String], logFile: String, environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: twfeed)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["JOURNAL_STREAM"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        _ = FileManager.default.createFile(atPath: logFile, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
+        handle.seekToEndOfFile()
+        process.standardError = handle
+        process.standardOutput = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
+
+/// Polls a condition on real time, for tests that drive a separate process. Bounded;
+/// returns whether the condition came true.
+func eventually(timeout: Double = 30, _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        try? await Task.sleep(for: .milliseconds(25))
+    }
+    return try condition()
+}
+
+extension EmulatorFeed {
+    init(_ feed: Feed) { self.init(rawValue: feed.rawValue)! }
+}
+
+/// The real transport, with a hook that sees each request before it goes out: tests use
+/// it to break the n-th page of a range.
+final class HookedTransport: HTTPTransport {
+    let inner = CurlTransport()
+    let hook: @Sendable (HTTPRequest) -> Void
+
+    init(hook: @escaping @Sendable (HTTPRequest) -> Void) { self.hook = hook }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        hook(request)
+        return try await inner.send(request)
+    }
+}
+
+import Synchronization
+
+/// Counts requests whose URL contains a marker and runs an action on the n-th.
+final class NthRequest: Sendable {
+    let marker: String
+    let count = Mutex(0)
+    let n: Int
+    let action: @Sendable () -> Void
+
+    init(_ n: Int, containing marker: String, action: @escaping @Sendable () -> Void) {
+        self.n = n
+        self.marker = marker
+        self.action = action
+    }
+
+    func see(_ request: HTTPRequest) {
+        guard request.url.contains(marker) else { return }
+        let seen = count.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        if seen == n { action() }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+import Testing
+@testable import TwfeedKit
+
+struct EventLogHandlerTests {
+    func logger(_ format: TwfeedConfig.Log.Format, _ sink: MemorySink, redactor: Redactor = Redactor(), level: Logger.Level = .info) -> Logger {
+        Logger(label: "t") { _ in EventLogHandler(level: level, format: format, sink: sink, redactor: redactor) }
+    }
+
+    @Test func logfmtLineHasTimestampLevelEventAndFields() throws {
+        let sink = MemorySink()
+        logger(.logfmt, sink).info("poll.done", metadata: ["feed": "home", "new": "12", "ms": "84"])
+        let line = try #require(sink.lines.first)
+        let pattern = #/^ts=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z level=info event=poll\.done feed=home ms=84 new=12$/#
+        #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
+    }
+
+    @Test func valuesWithSpacesQuotesOrNewlinesStayOnOneLine() throws {
+        let sink = MemorySink()
+        logger(.logfmt, sink).warning("poll.failed", metadata: ["error": "HTTP 503: \"Service\nUnavailable\""])
+        let line = try #require(sink.lines.first)
+        #expect(!line.contains("\n"))
+        #expect(line.hasSuffix(#"error="HTTP 503: \"Service\nUnavailable\"""#))
+        #expect(line.contains("level=warn "))
+    }
+
+    @Test func jsonFormatCarriesTheSameKeys() throws {
+        let sink = MemorySink()
+        logger(.json, sink).error("auth.failed", metadata: ["feed": "home", "status": "401"])
+        let line = try #require(sink.lines.first)
+        let object = try #require(try JSONValue.parse(line).object)
+        #expect(object["level"] == .string("error"))
+        #expect(object["event"] == .string("auth.failed"))
+        #expect(object["feed"] == .string("home"))
+        #expect(object["status"] == .string("401"))
+        #expect(object["ts"]?.string?.hasSuffix("Z") == true)
+    }
+
+    @Test func levelsBelowTheConfiguredOneAreDropped() {
+        let sink = MemorySink()
+        let log = logger(.logfmt, sink, level: .warning)
+        log.info("poll.done")
+        log.debug("poll.page")
+        log.warning("poll.failed")
+        #expect(sink.lines.count == 1)
+    }
+
+    @Test func aRegisteredSecretNeverReachesTheSink() throws {
+        let sink = MemorySink()
+        let redactor = Redactor()
+        redactor.register(["s3cr3t/value+with=chars"])
+        logger(.logfmt, sink, redactor: redactor).info("oops", metadata: [
+            "raw": "s3cr3t/value+with=chars", "encoded": "\(PercentEncoding.encode("s3cr3t/value+with=chars"))",
+        ])
+        let line = try #require(sink.lines.first)
+        #expect(!line.contains("s3cr3t"))
+        #expect(line.contains("[redacted]"))
+    }
+
+    @Test func credentialsNeverDescribeTheirSecrets() {
+        let credentials = Credentials(consumerKey: "ck", consumerSecret: "consumer-secret", accessToken: "at", accessTokenSecret: "token-secret")
+        #expect(!"\(credentials)".contains("secret"))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import Testing
+@testable import TwfeedKit
+
+struct StoreTests {
+    func page(_ ids: [Int64], author: Author = Author(id: TweetID(1), username: "a", name: "A")) -> TimelinePage {
+        TimelinePage(
+            tweets: ids.map { Tweet(id: TweetID($0), authorID: author.id, createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "t\($0)") },
+            authors: [author], nextPageToken: nil)
+    }
+
+    @Test func migrationsCreateTheSchemaOnAFileDatabaseInWALMode() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-store-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db/twfeed.sqlite").path
+        let database = try AppDatabase.open(path: path)
+        let mode = try database.reader.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        let tables = try database.reader.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        #expect(Set(tables).isSuperset(of: ["account", "feedMembership", "outbox", "syncState", "tweet", "user"]))
+        // Private: the database holds the user's timelines.
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o077 } == 0)
+        // Opening again runs no migration twice and keeps the data.
+        try database.storePage(page([5]), feed: .home, state: SyncState(feed: .home), now: Date())
+        let reopened = try AppDatabase.open(path: path)
+        #expect(try reopened.memberIDs(.home) == [TweetID(5)])
+    }
+
+    @Test func idsAboveTwoToTheFiftyThirdSurviveExactly() throws {
+        let database = try AppDatabase.inMemory()
+        let big: Int64 = 1_850_000_000_000_000_123
+        try database.storePage(page([big, big - 1]), feed: .home, state: SyncState(feed: .home), now: Date())
+        #expect(try database.memberIDs(.home).map(\.rawValue) == [big, big - 1])
+        #expect(TweetID("1850000000000000123")?.rawValue == big)
+        #expect(TweetID("not a number") == nil)
+        #expect(TweetID("-5") == nil)
+    }
+
+    @Test func anAuthorUpdateChangesOneRow() throws {
+        let database = try AppDatabase.inMemory()
+        try database.storePage(page([1]), feed: .home, state: SyncState(feed: .home), now: Date())
+        try database.storePage(page([2], author: Author(id: TweetID(1), username: "a", name: "Renamed")), feed: .home, state: SyncState(feed: .home), now: Date())
+        let users = try database.reader.read { try Row.fetchAll($0, sql: "SELECT * FROM user") }
+        #expect(users.count == 1)
+        #expect(users.first?["name"] == "Renamed")
+        #expect(try database.feedItems(.home, limit: 10).allSatisfy { $0.author?.name == "Renamed" })
+    }
+}

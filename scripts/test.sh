@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets up and runs every test: the release build (some Swift 6 concurrency errors
+# only show there), then the debug build and the test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+swift build -c release
+swift build --build-tests
+swift test --skip-build
