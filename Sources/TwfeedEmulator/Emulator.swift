@@ -31,6 +31,9 @@ public final class Emulator: Sendable {
         server = HTTPServer(handler: { request in core.handle(request) })
     }
 
+    /// An emulator dropped without `stop()` still releases its port and threads.
+    deinit { server.stop() }
+
     /// Binds `host:port` and serves on background threads until `stop()`. Call once.
     public func start() throws {
         let port = try server.start(host: configuration.host, port: configuration.port)

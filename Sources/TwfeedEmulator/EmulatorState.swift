@@ -21,47 +21,8 @@ struct EmulatorState {
         if records.count >= Self.maxRecords { records.removeFirst(Self.maxRecords / 10) }
         records.append(EmulatorRequestRecord(
             method: request.method, path: request.path, query: request.rawQuery, status: status,
-            endpoint: route.endpointName, dialect: route.isAPI && route.endpointName != "unknown" ? route.dialect : nil,
+            endpoint: route.endpointName, dialect: route.rateLimited == nil ? nil : route.dialect,
             fault: fault?.controlName, date: now))
     }
 }
 
-/// What a route handler gets about its request.
-struct RequestContext {
-    let request: HTTPRequest
-    let now: Date
-    /// `http://` + the Host the client used: where profile image URLs point, so they work
-    /// whether the client says 127.0.0.1, localhost or ::1.
-    let imageBase: String
-    /// The verified access token (rate limits are per token).
-    let token: String
-
-    /// Query parameters followed by form body parameters.
-    var parameters: [(name: String, value: String)] { request.queryItems + request.formItems }
-
-    func parameter(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
-}
-
-/// v2's `pagination_token`: opaque to clients (they must only hand it back). It carries
-/// the exclusive upper bound of the next page, with a check character so that a made-up
-/// token is refused rather than silently misread.
-enum PaginationToken {
-    private static let mask: UInt64 = 0x5DEE_CE66_D1CE_F00D
-    private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz")
-
-    static func encode(_ bound: UInt64) -> String {
-        let body = String(bound ^ mask, radix: 36)
-        return body + String(digits[check(body)])
-    }
-
-    static func decode(_ token: String) -> UInt64? {
-        guard token.count >= 2, let last = token.last else { return nil }
-        let body = String(token.dropLast())
-        guard String(digits[check(body)]) == String(last), let value = UInt64(body, radix: 36) else { return nil }
-        return value ^ mask
-    }
-
-    private static func check(_ body: String) -> Int {
-        body.unicodeScalars.reduce(7) { ($0 * 31 + Int($1.value)) % 36 }
-    }
-}

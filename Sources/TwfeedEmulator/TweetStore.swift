@@ -1,51 +1,5 @@
 import Foundation
 
-/// An account of the emulated network.
-struct EmulatedUser: Sendable {
-    let id: UInt64
-    let username: String
-    let name: String
-    let description: String
-    let location: String
-    let createdAt: Date
-    let followersCount: Int
-    let followingCount: Int
-    /// The `<n>` of `/profile_images/<id>/<n>_normal.png`: a new picture gets a new number,
-    /// hence a new URL, as on the real service.
-    let imageVersion: Int
-    /// Followed accounts' tweets reach the account user's home feed.
-    let followed: Bool
-}
-
-/// A tweet as stored. Text is kept raw (unescaped); `rendered` is what goes on the wire.
-struct EmulatedTweet: Sendable {
-    let id: UInt64
-    /// Whole seconds; seeded tweets are shifted to end just before the start time.
-    var createdAt: Date
-    let authorID: UInt64
-    let text: String
-    let urls: [TweetURL]
-    let rendered: RenderedText
-    /// v1.1's non-extended `text` when the text is over 140 scalars (nil when it fits).
-    let shortened: RenderedText?
-    let inReplyToTweetID: UInt64?
-    let inReplyToUserID: UInt64?
-    let retweetedID: UInt64?
-    let quotedID: UInt64?
-    let conversationID: UInt64
-    let source: String
-    var retweetCount = 0
-    var likeCount = 0
-    var replyCount = 0
-    var quoteCount = 0
-    /// Deleted after it was placed in a timeline: it still takes a slot when a page is cut
-    /// and is dropped afterwards, so pages come back short as the real API's do.
-    var deleted = false
-
-    var isReply: Bool { inReplyToTweetID != nil }
-    var isRetweet: Bool { retweetedID != nil }
-}
-
 /// Why a status was refused.
 enum PostRejection: Error, Equatable {
     case empty
@@ -132,7 +86,9 @@ struct TweetStore: Sendable {
 
     /// The id for a tweet `gapSeconds` after the previous one: above every existing id.
     mutating func nextID(gapSeconds: Double) -> UInt64 {
-        let gap = UInt64(max(0, gapSeconds)) * Self.idUnitsPerSecond
+        // Capped at 30 days so that ids stay far below 2^63 (v1.1 clients may read the
+        // numeric `id` into an Int64) even after a long pause or an empty seed.
+        let gap = UInt64(min(max(0, gapSeconds), 30 * 86_400)) * Self.idUnitsPerSecond
         lastID += gap + 1 + UInt64.random(in: 0..<(Self.idUnitsPerSecond / 2), using: &rng)
         return lastID
     }

@@ -16,6 +16,7 @@ struct Bench {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        if CommandLine.arguments.contains("--page-cost") { try await PageCost.run(); return }
         print("twfeed-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
         for dialect in ["v2", "v1.1"] {
             try await backfill(dialect: dialect, folder: "\(folder)/\(dialect)")
@@ -52,12 +53,17 @@ struct Bench {
         let database = try AppDatabase.open(path: config.storage.database)
         let daemon = try Daemon.build(config: config, credentials: credentials, database: database, logger: quiet)
 
+        // The feeds poll concurrently, as the daemon's services do.
         let started = DispatchTime.now()
-        var stored = 0
-        for syncer in daemon.syncers {
-            let outcome = try await syncer.poll()
-            precondition(outcome.complete, "backfill of \(syncer.feed) did not complete: \(String(describing: outcome.error))")
-            stored += outcome.newTweets
+        let stored = try await withThrowingTaskGroup(of: Int.self) { group in
+            for syncer in daemon.syncers {
+                group.addTask {
+                    let outcome = try await syncer.poll()
+                    precondition(outcome.complete, "backfill of \(syncer.feed) did not complete: \(String(describing: outcome.error))")
+                    return outcome.newTweets
+                }
+            }
+            return try await group.reduce(0, +)
         }
         let seconds = elapsed(since: started)
         let requests = emulator.requests.count

@@ -23,7 +23,8 @@ import TwfeedEmulator
                     maxID = UInt64(pageIDs.last!)! - 1
                 }
                 let truth = emulator.groundTruth(feed, dialect: .v1_1)
-                #expect(truth.count == 800, "v1.1 reaches about 800 per feed")
+                // 800 slots, less the tweets deleted since they were placed.
+                #expect(truth.count > 760 && truth.count <= 800, "v1.1 reaches about 800 per feed")
                 #expect(collected == truth, "\(feed)")
             }
 

@@ -39,7 +39,9 @@ import TwfeedEmulator
                     if type == "retweeted" {
                         let text = try #require(tweet["text"] as? String)
                         #expect(text.hasPrefix("RT @"))
-                        #expect(text.unicodeScalars.count <= 140)
+                        let unescaped = text.replacingOccurrences(of: "&lt;", with: "<")
+                            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+                        #expect(unescaped.unicodeScalars.count <= 140)
                     }
                     if type == "replied_to" { #expect(tweet["in_reply_to_user_id"] is String) }
                 }

@@ -29,7 +29,9 @@ struct FaultTests {
         #expect(state.newestID == nil)
         #expect(state.pendingBottom != nil)
         #expect(state.lastError != nil)
-        #expect(try daemon.database.memberIDs(.home).count == 200)
+        // Two pages are stored (pages can come back short: the emulator drops some, as the API does).
+        let kept = try daemon.database.memberIDs(.home).count
+        #expect(kept > 100 && kept <= 200, "\(kept)")
 
         let resumed = try await home.poll()
         #expect(resumed.complete)

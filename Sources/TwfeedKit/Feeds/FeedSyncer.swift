@@ -116,23 +116,39 @@ public struct FeedSyncer: Sendable {
     }
 
     /// since_id paging, resumable through pendingTop/pendingBottom.
+    ///
+    /// The next page is requested while the current one is being stored, so the
+    /// network and SQLite overlap; pages are still committed strictly in order.
     private func syncRange(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome) async throws {
         let floor = state.pendingBottom
-        var token: String?
-        while true {
-            if rateLimitWait(state, now: clock.now()) != nil { return }
-            if outcome.pages >= maxPagesPerPoll { return }
-            let query = TimelineQuery(sinceID: state.newestID, untilID: floor, pageToken: token)
-            let page = try await api.timeline(feed, userID: userID, query: query)
+        let since = state.newestID
+        func fetch(_ token: String?) -> Task<TimelinePage, any Error> {
+            Task { [api, feed] in
+                try await api.timeline(feed, userID: userID, query: TimelineQuery(sinceID: since, untilID: floor, pageToken: token))
+            }
+        }
+        if rateLimitWait(state, now: clock.now()) != nil { return }
+        var inFlight: Task<TimelinePage, any Error>? = fetch(nil)
+        defer { inFlight?.cancel() }
+        while let request = inFlight {
+            let page = try await withTaskCancellationHandler {
+                try await request.value
+            } onCancel: {
+                request.cancel()
+            }
+            inFlight = nil
             outcome.requests += 1
             outcome.pages += 1
             if state.pendingTop == nil { state.pendingTop = page.tweets.first?.id }
             if let oldest = page.tweets.last?.id, state.pendingTop != nil { state.pendingBottom = oldest }
             if let rateLimit = page.rateLimit { state.rateLimit = rateLimit }
+            let more = page.nextPageToken != nil
+            if let next = page.nextPageToken, rateLimitWait(state, now: clock.now()) == nil, outcome.pages < maxPagesPerPoll {
+                inFlight = fetch(next)
+            }
             outcome.newTweets += try database.storePage(page, feed: feed, state: state, now: clock.now())
-            logger.debug("poll.page", metadata: ["feed": "\(feed.rawValue)", "tweets": "\(page.tweets.count)", "more": "\(page.nextPageToken != nil)"])
-            guard let next = page.nextPageToken else { break }
-            token = next
+            logger.debug("poll.page", metadata: ["feed": "\(feed.rawValue)", "tweets": "\(page.tweets.count)", "more": "\(more)"])
+            if more && inFlight == nil { return }  // paused by the rate limit or the page cap
         }
         if let top = state.pendingTop { state.newestID = max(top, state.newestID ?? top) }
         state.pendingTop = nil

@@ -63,33 +63,47 @@ struct DemoCommand: AsyncParsableCommand {
             let daemon = try Daemon.build(config: config, credentials: credentials, database: database,
                                           statusPath: statusPath, logger: logs.logger)
 
-            // The daemon's services poll at once on a fresh database; give them until
-            // every feed has completed a poll (or --seconds, if longer).
+            // The daemon's services poll at once on a fresh database. Once every feed
+            // has completed a poll, queue a status as `twfeed post` does and watch the
+            // outbox send it, then show what is stored while the daemon still runs.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await daemon.run(signals: []) }
-                let deadline = Date().addingTimeInterval(max(seconds, 0))
-                let giveUp = Date().addingTimeInterval(max(seconds, 60))
-                while Date() < giveUp {
-                    let polled = try config.enabledFeeds.allSatisfy { try database.syncState($0).lastSuccessAt != nil }
-                    if polled && Date() >= deadline { break }
-                    try await Task.sleep(for: .milliseconds(100))
+                let giveUp = Date().addingTimeInterval(60)
+                func waitFor(_ condition: () throws -> Bool) async throws {
+                    while try !condition() && Date() < giveUp { try await Task.sleep(for: .milliseconds(50)) }
                 }
+                try await waitFor { try config.enabledFeeds.allSatisfy { try database.syncState($0).lastSuccessAt != nil } }
+
+                let text = "Hello from the twfeed demo, \(Timestamp.iso8601(Date()))"
+                let queued = try database.enqueue(text: try validated(text), replyTo: nil, now: Date())
+                daemon.doorbell.ring()
+                try await waitFor { try database.outboxItem(queued.id)?.state == .sent }
+                if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }
+
+                for feed in config.enabledFeeds {
+                    let stats = try database.feedStats(feed)
+                    emit("\n== \(feed.rawValue): \(stats.tweets) tweets stored; the newest 3:")
+                    for item in try database.feedItems(feed, limit: 3) {
+                        emit(FeedPresenter.text(item))
+                    }
+                }
+                emit("\n== outbox (twfeed outbox list)")
+                for item in try database.outboxItems() {
+                    emit("#\(item.id)  \(item.state.rawValue)  \(item.sentTweetID.map { "tweet \($0)" } ?? "")  \(item.text)")
+                }
+                emit("\n== status (twfeed status)")
+                let report = try StatusReport.collect(config: config, statusPath: statusPath)
+                emit(StatusPresenter.table(report))
                 group.cancelAll()
             }
-
-            for feed in config.enabledFeeds {
-                let stats = try database.feedStats(feed)
-                emit("\n== \(feed.rawValue): \(stats.tweets) tweets stored; the newest 3:")
-                for item in try database.feedItems(feed, limit: 3) {
-                    emit(FeedPresenter.text(item))
-                }
-            }
-            emit("\n== status")
-            let report = try StatusReport.collect(config: config, statusPath: statusPath)
-            emit(StatusPresenter.table(report))
             emit("\nThe demo's files stay in \(folder). Read them offline with:")
             emit("  twfeed feed home --config \(configPath)")
         }
+    }
+
+    private func validated(_ text: String) throws -> String {
+        _ = try StatusValidator.validate(text)
+        return text
     }
 
     private func writeConfig(to path: String, folder: String, baseURL: String) throws {

@@ -34,10 +34,14 @@ struct PostCommand: AsyncParsableCommand {
             let length = StatusLengthCounter.measure(status)
             let postable = (try? StatusValidator.validate(status)) != nil
             if json {
+                // `valid` is twitter-text's verdict; `postable` adds twfeed's own rule
+                // (no blank statuses), and the exit status follows it.
                 emit(JSONValue.object([
                     "weightedLength": .number(String(length.weightedLength)),
-                    "valid": .bool(postable),
+                    "valid": .bool(length.valid),
                     "permillage": .number(String(length.permillage)),
+                    "maxWeightedLength": .number(String(length.maxWeightedLength)),
+                    "postable": .bool(postable),
                 ]).serialized)
             } else {
                 emit("\(length.weightedLength)/\(length.maxWeightedLength) characters: \(postable ? "valid" : "not valid")")

@@ -1,0 +1,19 @@
+import Foundation
+
+/// One API request as the emulator saw it (control routes are not recorded).
+public struct EmulatorRequestRecord: Sendable {
+    public let method: String
+    /// The path without the query.
+    public let path: String
+    /// The raw query string (without `?`), empty when there is none.
+    public let query: String
+    /// The status answered; for a reset connection, the status that would have been sent.
+    public let status: Int
+    /// "home", "mentions", "retweets", "post", "me", "oauth", "images" or "unknown".
+    public let endpoint: String
+    /// The dialect of an API endpoint (nil for OAuth, images and unknown paths).
+    public let dialect: EmulatorDialect?
+    /// The injected fault, if one was applied (its control-route name, e.g. "503", "reset").
+    public let fault: String?
+    public let date: Date
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// A tweet as the emulator stores it, for tests that compare what a client kept with
+/// what was served.
+public struct EmulatorTweet: Sendable, Equatable {
+    public let id: String
+    /// The full text, unescaped (what a client shows after decoding `&amp;` etc.).
+    public let text: String
+    public let authorID: String
+    public let authorUsername: String
+    public let createdAt: Date
+    public let inReplyToID: String?
+    public let retweetOfID: String?
+    public let quotedID: String?
+}

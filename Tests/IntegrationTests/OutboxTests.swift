@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import TwfeedEmulator
+@testable import TwfeedKit
+
+/// The outbox against the emulator: every status goes out exactly once, or expires.
+@Suite(.serialized)
+struct OutboxTests {
+    @Test(arguments: ["v2", "v1.1"])
+    func aLostAnswerStillEndsWithTheStatusPostedOnceAndMarkedSent(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 5)
+        let clock = ManualClock(now: Date())
+        let daemon = try world.daemon(clock: clock)
+        let item = try daemon.database.enqueue(text: "accepted, then the line went dead", replyTo: nil, now: clock.now())
+        world.emulator.inject(.acceptThenReset, times: 1, pathContains: dialect == "v2" ? "/2/tweets" : "update.json")
+
+        let pause = try await daemon.flusher.flush()
+        #expect(try daemon.database.outboxItem(item.id)?.state == .pending)
+        #expect(world.emulator.postedStatuses.count == 1)
+        guard case .until(let retry) = pause else { Issue.record("expected a retry"); return }
+        clock.advance(to: retry)
+        _ = try await daemon.flusher.flush()
+
+        let settled = try #require(try daemon.database.outboxItem(item.id))
+        #expect(settled.state == .sent)
+        #expect(settled.attempts == 2)
+        #expect(world.emulator.postedStatuses.map(\.text) == ["accepted, then the line went dead"])
+    }
+
+    @Test func aStatusQueuedWhileTheAPIIsDownGoesOutWhenItIsBack() async throws {
+        let world = try TestWorld(tweets: 5)
+        let port = world.emulator.port
+        world.emulator.stop()
+        let clock = ManualClock(now: Date())
+        let daemon = try world.daemon(clock: clock)
+        let item = try daemon.database.enqueue(text: "written in a tunnel", replyTo: TweetID(7), now: clock.now())
+        guard case .until(let retry) = try await daemon.flusher.flush() else { Issue.record("expected a retry"); return }
+        let waiting = try #require(try daemon.database.outboxItem(item.id))
+        #expect(waiting.state == .pending)
+        #expect(waiting.lastError?.contains("no answer") == true)
+
+        var configuration = world.emulator.configuration
+        configuration.port = port
+        let back = Emulator(configuration: configuration)
+        try back.start()
+        defer { back.stop() }
+        let target = try #require(back.allTweetIDs(.home).first)
+        // Reply to a tweet the new emulator knows.
+        try await daemon.database.writer.write { try $0.execute(sql: "UPDATE outbox SET replyToId = ?", arguments: [Int64(target)!]) }
+        clock.advance(to: retry)
+        _ = try await daemon.flusher.flush()
+        #expect(try daemon.database.outboxItem(item.id)?.state == .sent)
+        #expect(back.postedStatuses.map(\.text) == ["written in a tunnel"])
+        #expect(back.postedStatuses.first?.inReplyToID == target)
+    }
+
+    @Test func aStatusQueued25HoursAgoExpiresAndNeverReachesTheAPI() async throws {
+        let world = try TestWorld(tweets: 5)
+        let clock = ManualClock(now: Date())
+        let daemon = try world.daemon(clock: clock)
+        let old = try daemon.database.enqueue(text: "yesterday's news", replyTo: nil, now: clock.now().addingTimeInterval(-25 * 3600))
+        let fresh = try daemon.database.enqueue(text: "today's news", replyTo: nil, now: clock.now())
+        _ = try await daemon.flusher.flush()
+        #expect(try daemon.database.outboxItem(old.id)?.state == .expired)
+        #expect(try daemon.database.outboxItem(fresh.id)?.state == .sent)
+        #expect(world.emulator.postedStatuses.map(\.text) == ["today's news"])
+        #expect(world.sink.events("outbox.expired").count == 1)
+    }
+
+    @Test func theAPIsRefusalIsKeptAsTheReason() async throws {
+        let world = try TestWorld(tweets: 5)
+        let clock = ManualClock(now: Date())
+        let daemon = try world.daemon(clock: clock)
+        let item = try daemon.database.enqueue(text: "to nobody", replyTo: TweetID(12345), now: clock.now())
+        _ = try await daemon.flusher.flush()
+        let failed = try #require(try daemon.database.outboxItem(item.id))
+        #expect(failed.state == .failed)
+        #expect(failed.lastError?.contains("403") == true)
+        #expect(world.emulator.postedStatuses.isEmpty)
+    }
+
+    @Test func postQueuesWithTheDaemonStoppedAndTheRunningDaemonSendsItWithinASecond() async throws {
+        let world = try TestWorld(tweets: 5)
+        let queued = try Binary.run(["post", "--json", "--config", world.configPath, "queued while stopped"])
+        #expect(queued.status == 0, "\(queued.stderr)")
+        let object = try JSONValue.parse(queued.stdout)
+        #expect(object["state"] == .string("pending"))
+        #expect(object["id"]?.string != nil)
+
+        let process = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/run.log")
+        defer { process.terminate(); process.waitUntilExit() }
+        #expect(await eventually { world.emulator.postedStatuses.count == 1 })
+        let started = Date()
+        #expect(try Binary.run(["post", "--config", world.configPath, "sent at once"]).status == 0)
+        #expect(await eventually(timeout: 5) { world.emulator.postedStatuses.count == 2 })
+        #expect(Date().timeIntervalSince(started) < 1.5)
+
+        let list = try Binary.run(["outbox", "list", "--json", "--config", world.configPath])
+        let items = try list.stdout.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        #expect(items.count == 2)
+        for item in items {
+            for key in ["id", "text", "state", "attempts", "createdAt", "lastError", "sentTweetId"] {
+                #expect(item[key] != nil, "missing \(key)")
+            }
+        }
+        #expect(try await eventually { try AppDatabase.open(path: world.databasePath).outboxItems().allSatisfy { $0.state == .sent } })
+    }
+
+    @Test func postRefusesWhatTheAPIWouldRefuse() throws {
+        let world = try TestWorld(tweets: 1)
+        let long = String(repeating: "a", count: 291)
+        let tooLong = try Binary.run(["post", "--config", world.configPath, long])
+        #expect(tooLong.status == 65)
+        #expect(tooLong.stderr == "twfeed: status is 291/280 characters\n")
+        let blank = try Binary.run(["post", "--config", world.configPath, "  \n "])
+        #expect(blank.status == 65)
+        #expect(blank.stderr == "twfeed: status is empty\n")
+        let dry = try Binary.run(["post", "--dry-run", "--json", "--config", world.configPath, long])
+        #expect(dry.status == 65)
+        let measured = try JSONValue.parse(dry.stdout)
+        #expect(measured["weightedLength"] == .number("291"))
+        #expect(measured["valid"] == .bool(false))
+        #expect(measured["permillage"] == .number("1039"))
+        let fine = try Binary.run(["post", "--dry-run", "--json", "--config", world.configPath, "日本語 and https://example.com"])
+        #expect(fine.status == 0)
+        #expect(try JSONValue.parse(fine.stdout)["weightedLength"] == .number("34"))
+        let piped = try Binary.run(["post", "--json", "--config", world.configPath, "-"], input: "from stdin\n")
+        #expect(piped.status == 0)
+        #expect(try AppDatabase.open(path: world.databasePath).outboxItems().map(\.text) == ["from stdin"])
+        #expect(try Binary.run(["post", "--reply-to", "abc", "--config", world.configPath, "x"]).status == 64)
+    }
+
+    @Test func outboxRetryAndCancelFromTheCommandLine() async throws {
+        let world = try TestWorld(tweets: 1)
+        let database = try AppDatabase.open(path: world.databasePath)
+        let old = try database.enqueue(text: "old", replyTo: nil, now: Date().addingTimeInterval(-90 * 86400))
+        try database.transitionOutbox(old.id, from: [.pending], to: .expired)
+        let pending = try database.enqueue(text: "pending", replyTo: nil, now: Date())
+        #expect(try Binary.run(["outbox", "retry", "\(old.id)", "--config", world.configPath]).status == 0)
+        #expect(try database.outboxItem(old.id)?.state == .pending)
+        #expect(try database.outboxItem(old.id)!.queuedAt.timeIntervalSinceNow > -60)
+        #expect(try Binary.run(["outbox", "cancel", "\(pending.id)", "--config", world.configPath]).status == 0)
+        #expect(try database.outboxItem(pending.id)?.state == .cancelled)
+        let again = try Binary.run(["outbox", "cancel", "\(pending.id)", "--config", world.configPath])
+        #expect(again.status == 65)
+        #expect(again.stderr.contains("only pending statuses can be cancelled"))
+        #expect(try Binary.run(["outbox", "retry", "999", "--config", world.configPath]).status == 65)
+    }
+
+    /// SIGKILL the real daemon at random moments while it flushes 200 statuses: each is
+    /// posted exactly once (the emulator's count) and the database stays sound.
+    @Test func crashesAtRandomMomentsNeverPostTwiceOrLoseAStatus() async throws {
+        let world = try TestWorld(tweets: 5)
+        world.emulator.setRateLimit(10_000, for: "post")
+        try world.writeConfig(["outbox": .object(["flushIntervalSeconds": .number("1")])])
+        let database = try AppDatabase.open(path: world.databasePath)
+        let texts = (0 ..< 200).map { "crash-test status \($0)" }
+        for text in texts { _ = try database.enqueue(text: text, replyTo: nil, now: Date()) }
+        // Slow answers widen the window between "accepted" and "marked sent".
+        world.emulator.inject(.slow(seconds: 0.02), times: 200, pathContains: "/2/tweets")
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        for round in 0 ..< 12 {
+            let process = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/crash\(round).log")
+            try await Task.sleep(for: .milliseconds(Int.random(in: 150 ... 600, using: &generator)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            kills += 1
+            if world.emulator.postedStatuses.count == texts.count { break }
+        }
+        let final = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/final.log")
+        defer { final.terminate(); final.waitUntilExit() }
+        #expect(try await eventually(timeout: 60) {
+            try database.outboxItems().allSatisfy { $0.state == .sent || $0.state == .expired }
+        })
+        let posted = world.emulator.postedStatuses.map(\.text)
+        #expect(posted.count == Set(posted).count, "a status was posted twice")
+        #expect(Set(posted) == Set(texts))
+        #expect(kills >= 1)
+        let check = try await database.reader.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+        #expect(check == "ok")
+    }
+}
