@@ -20,6 +20,10 @@ final class EmulatorCore: Sendable {
             consumerKey: configuration.credentials.consumerKey,
             consumerSecret: configuration.credentials.consumerSecret,
             timestampTolerance: max(0, configuration.timestampToleranceSeconds))
+        // liboauth sets NSS up on its first call, unguarded. Our own calls are serialized,
+        // but a client in the same process (twfeed's integration tests) signs behind its
+        // own lock: make that first call here, before any server thread exists.
+        _ = OAuthSignature.hmacSHA1(base: "warm-up", key: "&")
     }
 
     // MARK: Handling a request
@@ -33,7 +37,7 @@ final class EmulatorCore: Sendable {
         return state.withLock { state in
             let fault = state.faults.take(path: request.path, isAPI: route.isAPI)
             var response = answer(route, request, fault: fault, now: now, state: &state)
-            if let fault { Self.applyDelivery(fault, to: &response, route: route) }
+            if let fault { Self.applyDelivery(fault, to: &response) }
             state.record(request, route: route, status: response.status, fault: fault, now: now)
             return response
         }
@@ -51,7 +55,11 @@ final class EmulatorCore: Sendable {
         // Faults that answer in place of the emulator (the request is not processed).
         switch fault {
         case .status(let code)?:
-            var response = route.isAPI ? ErrorBody.status(code, dialect) : .text(code, HTTPResponse.reason(code) + "\n")
+            var response: HTTPResponse = if case .profileImage = route {
+                .text(code, HTTPResponse.reason(code) + "\n")
+            } else {
+                ErrorBody.status(code, dialect)
+            }
             if let peek { response.headers += peek.headers }
             return response
         case .rateLimited?:
@@ -130,7 +138,7 @@ final class EmulatorCore: Sendable {
     }
 
     /// Faults that spoil an answer already computed (the request was processed).
-    private static func applyDelivery(_ fault: Fault, to response: inout HTTPResponse, route: Route) {
+    private static func applyDelivery(_ fault: Fault, to response: inout HTTPResponse) {
         switch fault {
         case .slow(let seconds):
             response.delay = max(0, seconds)

@@ -93,9 +93,12 @@ enum Route: Equatable {
         }
     }
 
-    /// API requests are what unscoped faults hit: everything but profile images.
+    /// API requests (v2, v1.1 and OAuth routes) are what unscoped faults hit; profile
+    /// images and unknown paths are not.
     var isAPI: Bool {
-        if case .profileImage = self { return false }
-        return true
+        switch self {
+        case .profileImage, .notFound: false
+        default: true
+        }
     }
 }
