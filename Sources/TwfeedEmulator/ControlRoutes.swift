@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Unsigned routes under `/_emulator/` for the demo and for tests that run the daemon as
 /// a subprocess (and so cannot call `Emulator` directly). They are not API requests: they
@@ -12,6 +13,10 @@ import Foundation
 /// - `POST /_emulator/rate-limits` `{"endpoint":"home","limit":5}`.
 /// - `GET  /_emulator/stats` → request counts per endpoint and path, and the posted statuses.
 /// - `GET  /_emulator/pin?oauth_token=...` → `{"pin":"..."}` (what the authorize page shows).
+/// - `POST /_emulator/images` `{"user":"<id>","action":"change-url"}` (→ `{"url":...}`),
+///   `"change-bytes"`, or `"bad"` with `"bad":"wrong-type|mismatched-type|oversize|
+///   oversize-unannounced|redirect-disallowed|redirect-loop|slow"` (and `"seconds"`), for
+///   a `"user"` or a `"path"`; `DELETE /_emulator/images` ends the bad answers.
 enum ControlRoutes {
     static func handle(_ request: HTTPRequest, core: EmulatorCore) -> HTTPResponse {
         let parts = request.path.split(separator: "/").map(String.init).dropFirst()  // drop "_emulator"
@@ -20,7 +25,7 @@ enum ControlRoutes {
             return .json(200, .object([("routes", .array([
                 "GET /_emulator/truth/:feed?dialect=v2|v1.1", "POST /_emulator/tweets", "POST /_emulator/faults",
                 "DELETE /_emulator/faults", "POST /_emulator/rate-limits", "GET /_emulator/stats",
-                "GET /_emulator/pin?oauth_token=...",
+                "GET /_emulator/pin?oauth_token=...", "POST /_emulator/images", "DELETE /_emulator/images",
             ].map(JSONValue.string)))]))
         case ("GET", let path) where path.count == 2 && path[0] == "truth":
             guard let feed = EmulatorFeed(rawValue: path[1]) else { return error(404, "unknown feed \(path[1])") }
@@ -55,6 +60,11 @@ enum ControlRoutes {
             }
             core.setRateLimit(limit, for: endpoint)
             return .json(200, .object([("ok", .bool(true))]))
+        case ("POST", ["images"]):
+            return images(request, core: core)
+        case ("DELETE", ["images"]):
+            core.images.clearBad()
+            return .json(200, .object([("ok", .bool(true))]))
         case ("GET", ["stats"]):
             return .json(200, stats(core))
         case ("GET", ["pin"]):
@@ -64,6 +74,32 @@ enum ControlRoutes {
             return .json(200, .object([("pin", .string(pin))]))
         default:
             return error(404, "no control route \(request.method) \(request.path)")
+        }
+    }
+
+    private static func images(_ request: HTTPRequest, core: EmulatorCore) -> HTTPResponse {
+        let usage = "expected {\"user\":\"<id>\",\"action\":\"change-url|change-bytes|bad\",\"bad\":\"\(BadImage.controlNames.joined(separator: "|"))\",\"seconds\":30} (or \"path\" instead of \"user\" for bad)"
+        guard let body = JSONBody.object(request.body), let action = body["action"] as? String else { return error(400, usage) }
+        let user = (body["user"] as? String).flatMap(UInt64.init)
+        switch action {
+        case "change-url":
+            guard let user, let path = core.changeProfileImageURL(ofUser: user) else { return error(404, "unknown user") }
+            let authority = core.state.withLock { $0.authority }
+            return .json(200, .object([("ok", .bool(true)), ("url", .string("http://\(authority)\(path)"))]))
+        case "change-bytes":
+            guard let user, core.changeProfileImageBytes(ofUser: user) else { return error(404, "unknown user") }
+            return .json(200, .object([("ok", .bool(true))]))
+        case "bad":
+            guard let name = body["bad"] as? String,
+                  let bad = BadImage(controlName: name, seconds: (body["seconds"] as? NSNumber)?.doubleValue) else {
+                return error(400, usage)
+            }
+            let path = body["path"] as? String
+            guard user != nil || path != nil else { return error(400, usage) }
+            core.images.serveBad(bad, userID: user, pathContains: path)
+            return .json(200, .object([("ok", .bool(true)), ("bad", .string(bad.controlName))]))
+        default:
+            return error(400, usage)
         }
     }
 
@@ -101,6 +137,7 @@ enum ControlRoutes {
                 ("requests", .object(requests)),
                 ("paths", .object(byPath.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) })),
                 ("faultsPending", .int(state.faults.pending)),
+                ("imageBodyBytesSent", .int(core.images.bodyBytesSent.load(ordering: .relaxed))),
                 ("feeds", .object(feeds)),
                 ("posted", .array(posted)),
             ])

@@ -12,7 +12,7 @@ struct EmulatedUser: Sendable {
     let followingCount: Int
     /// The `<n>` of `/profile_images/<id>/<n>_normal.png`: a new picture gets a new number,
     /// hence a new URL, as on the real service.
-    let imageVersion: Int
+    var imageVersion: Int
     /// Followed accounts' tweets reach the account user's home feed.
     let followed: Bool
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A local stand-in for the X API, in both dialects (v2 and legacy v1.1), on 127.0.0.1.
 ///
@@ -126,6 +127,74 @@ public final class Emulator: Sendable {
     /// The PIN the authorize page shows for a request token (nil if unknown or used).
     public func pin(forRequestToken token: String) -> String? {
         core.state.withLock { $0.tokens.pin(token) }
+    }
+
+    // MARK: Profile images
+
+    /// Adds `count` originals by `authorID` at the top of home (so that the author's
+    /// current profile, picture URL included, is in the next page a client gets).
+    /// Returns the new ids, newest first; nil for an unknown user.
+    @discardableResult
+    public func addTweets(to feed: EmulatorFeed, count: Int, by authorID: String) -> [String]? {
+        guard let id = UInt64(authorID) else { return nil }
+        return core.addTweets(to: feed, count: count, by: id)
+    }
+
+    /// `http://HOST:PORT/profile_images/<id>/<n>_normal.png`: the user's picture URL as the
+    /// API reports it now.
+    public func profileImageURL(ofUser userID: String) -> String? {
+        UInt64(userID).flatMap { core.profileImagePath(ofUser: $0) }.map { baseURL + $0 }
+    }
+
+    /// Gives the user a new picture at a new URL (`<n>` goes up, the old URL answers 404),
+    /// as when someone uploads a new avatar. Returns the new URL.
+    @discardableResult
+    public func changeProfileImageURL(ofUser userID: String) -> String? {
+        UInt64(userID).flatMap { core.changeProfileImageURL(ofUser: $0) }.map { baseURL + $0 }
+    }
+
+    /// Replaces the user's picture behind the same URL: a new ETag and Last-Modified, so a
+    /// revalidating client gets a 200 with the new bytes. Returns false for an unknown user.
+    @discardableResult
+    public func changeProfileImageBytes(ofUser userID: String) -> Bool {
+        UInt64(userID).map { core.changeProfileImageBytes(ofUser: $0) } ?? false
+    }
+
+    /// Serves exactly `bytes` (for every size) as the user's picture behind the same URL:
+    /// two users given the same bytes share one picture.
+    @discardableResult
+    public func setProfileImage(ofUser userID: String, bytes: [UInt8], contentType: String = "image/png") -> Bool {
+        UInt64(userID).map { core.changeProfileImageBytes(ofUser: $0, custom: (bytes, contentType)) } ?? false
+    }
+
+    /// The bytes the user's picture has now, at a size given by its URL suffix
+    /// (`normal`, `bigger`, `mini`, `400x400`, `original`).
+    public func profileImageBytes(ofUser userID: String, size: String = "normal") -> [UInt8]? {
+        guard let id = UInt64(userID), let size = ProfileImageSize(rawValue: size) else { return nil }
+        return core.profileImageBytes(ofUser: id, size: size)
+    }
+
+    /// From now on, the user's picture (at every size) gets `image`'s bad answer. The
+    /// latest matching rule wins; `clearBadImages()` ends them.
+    public func serveBadImage(_ image: BadImage, forUser userID: String) {
+        guard let id = UInt64(userID) else { return }
+        core.images.serveBad(image, userID: id, pathContains: nil)
+    }
+
+    /// From now on, picture paths containing `pathContains` get `image`'s bad answer.
+    public func serveBadImage(_ image: BadImage, pathContains: String) {
+        core.images.serveBad(image, userID: nil, pathContains: pathContains)
+    }
+
+    /// Back to good pictures for everyone.
+    public func clearBadImages() {
+        core.images.clearBad()
+    }
+
+    /// Profile image body bytes written to sockets so far (a client that cuts a transfer
+    /// off stops this growing).
+    public var imageBodyBytesSent: Int {
+        core.images.bodyBytesSent.load(ordering: .relaxed)
     }
 
     /// The host as it goes in a URL: `localhost` and the wildcard addresses become

@@ -59,6 +59,10 @@ public struct EmulatorConfiguration: Sendable {
     /// Seeds users, texts and ids: the same seed gives the same data (timestamps are
     /// placed relative to the start time, so they move with the clock).
     public var seed: UInt64 = 1
+    /// Accounts added to the ~50 of the built-in corpus (`user1`, `user2`, …; two thirds
+    /// of them followed), for a home feed with many distinct authors (1,000 and more:
+    /// the image cache benchmark). 0 keeps the corpus alone.
+    public var extraUsers = 0
 
     public init() {}
 }

@@ -6,12 +6,13 @@ import Synchronization
 final class EmulatorCore: Sendable {
     let configuration: EmulatorConfiguration
     let state: Mutex<EmulatorState>
-    private let images = ProfileImageCache()
+    let images = ProfileImageCache()
     private let verifier: OAuthVerifier
 
     init(configuration: EmulatorConfiguration) {
         self.configuration = configuration
-        let store = TweetStore(seed: configuration.seed, tweetsPerFeed: configuration.tweetsPerFeed, now: Date())
+        let store = TweetStore(seed: configuration.seed, tweetsPerFeed: configuration.tweetsPerFeed, now: Date(),
+                               extraUsers: configuration.extraUsers)
         state = Mutex(EmulatorState(
             store: store,
             limiter: RateLimiter(windowSeconds: configuration.rateLimitWindowSeconds),
@@ -174,5 +175,37 @@ final class EmulatorCore: Sendable {
 
     func setRateLimit(_ limit: Int, for endpoint: String) {
         state.withLock { $0.limiter.setLimit(limit, for: endpoint) }
+    }
+
+    // MARK: Profile images
+
+    func addTweets(to feed: EmulatorFeed, count: Int, by author: UInt64) -> [String]? {
+        state.withLock { state -> [UInt64]? in
+            guard state.store.user(author) != nil else { return nil }
+            return state.store.addTweets(to: feed, count: count, now: Date(), author: author)
+        }?.map { String($0) }
+    }
+
+    /// A new picture at a new URL; returns the new URL's path.
+    func changeProfileImageURL(ofUser id: UInt64) -> String? {
+        state.withLock { state -> String? in
+            guard state.store.bumpImageVersion(id) != nil, let user = state.store.user(id) else { return nil }
+            return ProfileImageCache.url(for: user, base: "")
+        }
+    }
+
+    /// A new picture behind the same URL (new ETag and Last-Modified).
+    func changeProfileImageBytes(ofUser id: UInt64, custom: (bytes: [UInt8], contentType: String)? = nil) -> Bool {
+        guard state.withLock({ $0.store.user(id) }) != nil else { return false }
+        images.changeBytes(userID: id, custom: custom, now: Date())
+        return true
+    }
+
+    func profileImagePath(ofUser id: UInt64) -> String? {
+        state.withLock { $0.store.user(id) }.map { ProfileImageCache.url(for: $0, base: "") }
+    }
+
+    func profileImageBytes(ofUser id: UInt64, size: ProfileImageSize) -> [UInt8]? {
+        state.withLock { $0.store.user(id) }.map { images.currentBytes(for: $0, size: size) }
     }
 }

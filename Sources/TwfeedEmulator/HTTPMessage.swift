@@ -65,6 +65,12 @@ struct HTTPResponse: Sendable {
         case resetMidBody
         /// No answer at all: the connection is reset (the request was still processed).
         case resetWithoutAnswer
+        /// Headers and half the body, a pause of this many seconds (cut short by
+        /// `Emulator.stop()`), then the rest: a slow server.
+        case stallMidBody(seconds: Double)
+        /// No Content-Length: the body, then zeros up to this many bytes in all, then the
+        /// connection closes (or stops early when the client goes away).
+        case unsized(totalBytes: Int)
     }
 
     var status: Int
@@ -75,6 +81,8 @@ struct HTTPResponse: Sendable {
     var delay: Double = 0
     /// Close the connection after this response.
     var closeAfter = false
+    /// Told how many body bytes went out on the socket (the image counters use it).
+    var onBodySent: (@Sendable (Int) -> Void)?
 
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -97,12 +105,13 @@ struct HTTPResponse: Sendable {
 
     /// Status line and headers, with the given Content-Length (which may announce more
     /// than will be sent, for `resetMidBody`).
-    func head(contentLength: Int, keepAlive: Bool) -> [UInt8] {
+    /// Without a length, the body runs until the connection closes.
+    func head(contentLength: Int?, keepAlive: Bool) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         for header in headers where header.name.lowercased() != "content-length" {
             text += "\(header.name): \(header.value)\r\n"
         }
-        text += "Content-Length: \(contentLength)\r\n"
+        if let contentLength { text += "Content-Length: \(contentLength)\r\n" }
         text += "Date: \(Self.httpDate(Date()))\r\n"
         text += "Server: twfeed-emulator\r\n"
         text += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
@@ -116,6 +125,7 @@ struct HTTPResponse: Sendable {
         case 200: "OK"
         case 201: "Created"
         case 204: "No Content"
+        case 302: "Found"
         case 304: "Not Modified"
         case 400: "Bad Request"
         case 401: "Unauthorized"
@@ -140,5 +150,24 @@ struct HTTPResponse: Sendable {
     static func httpDate(_ date: Date) -> String {
         let legacy = TimeFormat.legacy(date).split(separator: " ")  // Wed Oct 10 20:19:24 +0000 2018
         return "\(legacy[0]), \(legacy[2]) \(legacy[1]) \(legacy[5]) \(legacy[3]) GMT"
+    }
+
+    /// Parses an IMF-fixdate (`If-Modified-Since`); nil for anything else.
+    static func parseHTTPDate(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard parts.count == 6, parts[5] == "GMT", let day = Int32(parts[1]),
+              let month = months.firstIndex(of: String(parts[2])), let year = Int32(parts[3]) else { return nil }
+        let clock = parts[4].split(separator: ":").compactMap { Int32($0) }
+        guard clock.count == 3 else { return nil }
+        var broken = tm()
+        broken.tm_year = year - 1900
+        broken.tm_mon = Int32(month)
+        broken.tm_mday = day
+        broken.tm_hour = clock[0]
+        broken.tm_min = clock[1]
+        broken.tm_sec = clock[2]
+        let seconds = timegm(&broken)
+        return seconds == -1 ? nil : Date(timeIntervalSince1970: Double(seconds))
     }
 }

@@ -217,7 +217,32 @@ final class HTTPServer: Sendable {
                 case .complete:
                     let head = response.head(contentLength: response.body.count, keepAlive: keepAlive)
                     guard Self.send(fd, isHead ? head : head + response.body) else { break loop }
+                    if !isHead { response.onBodySent?(response.body.count) }
                     if !keepAlive { break loop }
+                case .stallMidBody(let seconds):
+                    let half = response.body.count / 2
+                    guard Self.send(fd, response.head(contentLength: response.body.count, keepAlive: keepAlive)
+                                    + (isHead ? [] : Array(response.body.prefix(half)))) else { break loop }
+                    if isHead { continue }
+                    response.onBodySent?(half)
+                    if lifecycle.wait(seconds: seconds) { break loop }
+                    guard Self.send(fd, Array(response.body.dropFirst(half))) else { break loop }
+                    response.onBodySent?(response.body.count - half)
+                    if !keepAlive { break loop }
+                case .unsized(let total):
+                    // The end of the body is the end of the connection.
+                    guard Self.send(fd, response.head(contentLength: nil, keepAlive: false)), !isHead else { break loop }
+                    var sent = 0
+                    let zeros = [UInt8](repeating: 0, count: 64 << 10)
+                    while sent < total, !lifecycle.isStopped {
+                        let chunk = sent < response.body.count
+                            ? Array(response.body[sent..<min(response.body.count, sent + zeros.count)])
+                            : Array(zeros.prefix(total - sent))
+                        guard Self.send(fd, chunk) else { break }
+                        sent += chunk.count
+                        response.onBodySent?(chunk.count)
+                    }
+                    break loop
                 case .resetMidBody:
                     let head = response.head(contentLength: response.body.count, keepAlive: keepAlive)
                     Self.send(fd, head + response.body.prefix(response.body.count / 2))

@@ -2,45 +2,173 @@ import Foundation
 import Synchronization
 
 /// Small, valid PNG avatars drawn per user (a light disc on a colour taken from the user
-/// id), cached once drawn, served with an ETag so a client can revalidate with
-/// `If-None-Match` and get a 304.
+/// id), cached once drawn, served with an ETag and a Last-Modified so a client can
+/// revalidate with `If-None-Match` or `If-Modified-Since` and get a 304.
+///
+/// Tests can change a user's picture behind the same URL (`changeBytes`, `setBytes`: a
+/// new ETag and Last-Modified) and have bad answers served on demand (`BadImage`), per
+/// user or per path.
 final class ProfileImageCache: Sendable {
     private let cache = Mutex<[String: [UInt8]]>([:])
+
+    /// A picture replaced behind the same URL.
+    private struct Revision {
+        var number: Int
+        var lastModified: Date
+        /// Exact bytes set by a test (served for every size), else a drawing.
+        var custom: (bytes: [UInt8], contentType: String)?
+    }
+
+    private struct BadRule {
+        var userID: UInt64?
+        var pathContains: String?
+        var image: BadImage
+    }
+
+    private struct Controls {
+        var revisions: [UInt64: Revision] = [:]
+        var bad: [BadRule] = []
+    }
+
+    private let controls = Mutex(Controls())
+    /// Image body bytes written to sockets, every answer counted.
+    let bodyBytesSent = Atomic<Int>(0)
 
     /// The URL the API reports for a user (`profile_image_url`, the `_normal` variant).
     static func url(for user: EmulatedUser, base: String) -> String {
         "\(base)/profile_images/\(user.id)/\(user.imageVersion)_normal.png"
     }
 
-    static func etag(userID: UInt64, version: Int, size: ProfileImageSize) -> String {
-        "\"\(userID)-\(version)-\(size.rawValue)\""
+    static func etag(userID: UInt64, version: Int, size: ProfileImageSize, revision: Int = 0) -> String {
+        revision == 0 ? "\"\(userID)-\(version)-\(size.rawValue)\"" : "\"\(userID)-\(version)-\(size.rawValue)-r\(revision)\""
     }
 
+    // MARK: Controls
+
+    /// New bytes behind the user's current URL: a new drawing, or `bytes` when given.
+    func changeBytes(userID: UInt64, custom: (bytes: [UInt8], contentType: String)? = nil, now: Date) {
+        controls.withLock { controls in
+            var revision = controls.revisions[userID] ?? Revision(number: 0, lastModified: .distantPast)
+            revision.number += 1
+            // Whole seconds, as HTTP dates have; always later than the previous one.
+            revision.lastModified = max(Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
+                                        revision.lastModified.addingTimeInterval(1))
+            revision.custom = custom
+            controls.revisions[userID] = revision
+        }
+    }
+
+    func serveBad(_ image: BadImage, userID: UInt64?, pathContains: String?) {
+        controls.withLock { $0.bad.append(BadRule(userID: userID, pathContains: pathContains, image: image)) }
+    }
+
+    func clearBad() {
+        controls.withLock { $0.bad.removeAll() }
+    }
+
+    /// The bytes a user's picture has now at `size` (what a client should have stored).
+    func currentBytes(for user: EmulatedUser, size: ProfileImageSize) -> [UInt8] {
+        let revision = controls.withLock { $0.revisions[user.id] }
+        if let custom = revision?.custom { return custom.bytes }
+        return drawing(user: user, version: user.imageVersion, size: size, revision: revision?.number ?? 0)
+    }
+
+    // MARK: Answering
+
     /// The answer to `GET /profile_images/...`: 404 for an unknown user or an outdated
-    /// version (as the real host forgets replaced pictures), 304 on a matching ETag.
+    /// version (as the real host forgets replaced pictures), 304 on a matching ETag or an
+    /// If-Modified-Since not older than the picture, a bad answer when one is asked for.
     func response(for request: HTTPRequest, user: EmulatedUser?, version: Int, size: ProfileImageSize) -> HTTPResponse {
+        var response = answer(request, user: user, version: version, size: size)
+        response.onBodySent = { [self] in _ = bodyBytesSent.add($0, ordering: .relaxed) }
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest, user: EmulatedUser?, version: Int, size: ProfileImageSize) -> HTTPResponse {
         guard let user, user.imageVersion == version else {
             return .text(404, "Not Found\n")
         }
-        let etag = Self.etag(userID: user.id, version: version, size: size)
+        let (revision, bad) = controls.withLock { controls in
+            (controls.revisions[user.id], controls.bad.last { rule in
+                (rule.userID.map { $0 == user.id } ?? true) && (rule.pathContains.map { request.path.contains($0) } ?? true)
+            }?.image)
+        }
+        if let bad, let response = Self.badAnswer(bad, request: request) { return response }
+
+        let etag = Self.etag(userID: user.id, version: version, size: size, revision: revision?.number ?? 0)
+        let lastModified = revision?.lastModified ?? user.createdAt
+        let contentType = revision?.custom?.contentType ?? "image/png"
         let headers: [(name: String, value: String)] = [
-            ("Content-Type", "image/png"), ("ETag", etag), ("Cache-Control", "max-age=604800"),
-            ("Last-Modified", HTTPResponse.httpDate(user.createdAt)),
+            ("Content-Type", contentType), ("ETag", etag), ("Cache-Control", "max-age=604800"),
+            ("Last-Modified", HTTPResponse.httpDate(lastModified)),
         ]
-        if let match = request.header("if-none-match"), match.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) {
+        // If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2).
+        let notModified: Bool
+        if let match = request.header("if-none-match") {
+            notModified = match.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+            }
+        } else if let since = request.header("if-modified-since").flatMap(HTTPResponse.parseHTTPDate) {
+            notModified = lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+        } else {
+            notModified = false
+        }
+        if notModified {
             return HTTPResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
         }
-        let key = "\(user.id)-\(version)-\(size.rawValue)"
-        let png = cache.withLock { cache in
+        var response = HTTPResponse(status: 200, headers: headers, body: currentBytes(for: user, size: size))
+        if case .slow(let seconds) = bad { response.delivery = .stallMidBody(seconds: seconds) }
+        return response
+    }
+
+    private func drawing(user: EmulatedUser, version: Int, size: ProfileImageSize, revision: Int) -> [UInt8] {
+        let key = "\(user.id)-\(version)-\(size.rawValue)-\(revision)"
+        return cache.withLock { cache in
             if let png = cache[key] { return png }
-            let png = Self.drawAvatar(seed: user.id &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(version), pixels: size.pixels)
+            let seed = user.id &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(version) ^ (UInt64(revision) << 32)
+            let png = Self.drawAvatar(seed: seed, pixels: size.pixels)
             cache[key] = png
             return png
         }
-        return HTTPResponse(status: 200, headers: headers, body: png)
     }
+
+    /// The answer of a bad image; nil for `.slow`, which is the real image delivered slowly.
+    private static func badAnswer(_ bad: BadImage, request: HTTPRequest) -> HTTPResponse? {
+        let pngMagic: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        switch bad {
+        case .wrongType:
+            return .text(200, "<html><body><script>alert(1)</script>not an image</body></html>\n",
+                         contentType: "text/html; charset=utf-8")
+        case .mismatchedType:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: tinyGIF)
+        case .oversize:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: oversizeBody)
+        case .oversizeUnannounced:
+            var response = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: pngMagic)
+            response.delivery = .unsized(totalBytes: 50 << 20)
+            return response
+        case .redirectDisallowed:
+            return HTTPResponse(status: 302, headers: [
+                ("Location", "http://169.254.169.254/latest/meta-data/iam/security-credentials/"),
+                ("Content-Type", "text/plain"),
+            ], body: Array("Found\n".utf8))
+        case .redirectLoop:
+            let host = request.header("host") ?? "127.0.0.1"
+            return HTTPResponse(status: 302, headers: [("Location", "http://\(host)\(request.target)"), ("Content-Type", "text/plain")],
+                                body: Array("Found\n".utf8))
+        case .slow:
+            return nil
+        }
+    }
+
+    /// A 1×1 GIF.
+    static let tinyGIF: [UInt8] = Array("GIF89a".utf8) + [
+        0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01, 0x00,
+        0x00, 0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B,
+    ]
+
+    /// 6 MB starting like a PNG.
+    static let oversizeBody: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: (6 << 20) - 8)
 
     // MARK: Drawing and PNG encoding
 

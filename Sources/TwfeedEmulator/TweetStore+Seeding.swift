@@ -178,7 +178,7 @@ extension TweetStore {
     /// New tweets at the top of `feed`, ids above every existing one; returns the ids that
     /// joined `feed`, newest first. A new mention by a followed account also joins home,
     /// and a new retweeted tweet of mine is also in home, as in seeding.
-    mutating func addTweets(to feed: EmulatorFeed, count: Int, now: Date) -> [UInt64] {
+    mutating func addTweets(to feed: EmulatorFeed, count: Int, now: Date, author chosen: UInt64? = nil) -> [UInt64] {
         var added: [UInt64] = []
         let others = Array(otherUserIDs)
         let followed = others.filter { users[$0]?.followed == true }
@@ -187,6 +187,14 @@ extension TweetStore {
             let clock = date.timeIntervalSince1970
             switch feed {
             case .home:
+                if let chosen {
+                    // An original by the given author (tests that need a given author's new page).
+                    let id = createOtherOriginal(by: chosen, at: clock)
+                    othersRecent.append(id)
+                    append(id, to: .home)
+                    added.append(id)
+                    continue
+                }
                 let author = rng.pick(followed)
                 let roll = Int.random(in: 0..<10, using: &rng)
                 var id: UInt64?

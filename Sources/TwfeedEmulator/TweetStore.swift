@@ -38,11 +38,11 @@ struct TweetStore: Sendable {
     private(set) var lastID: UInt64
     private(set) var lastDate: Date
 
-    init(seed: UInt64, tweetsPerFeed: Int, now: Date) {
+    init(seed: UInt64, tweetsPerFeed: Int, now: Date, extraUsers: Int = 0) {
         rng = SeededRandom(seed: seed)
         lastID = 1_850_000_000_000_000_000 + UInt64.random(in: 0..<1_000_000_000_000, using: &rng)
         lastDate = Date(timeIntervalSince1970: 0)
-        createUsers()
+        createUsers(extra: max(0, extraUsers))
         seedTimelines(perFeed: max(0, tweetsPerFeed), now: now)
     }
 
@@ -53,13 +53,24 @@ struct TweetStore: Sendable {
 
     func user(_ id: UInt64) -> EmulatedUser? { users[id] }
 
+    /// Gives the user a new picture at a new URL (`<n>` goes up); the old URL then
+    /// answers 404, as on the real image host. Returns the new version.
+    mutating func bumpImageVersion(_ id: UInt64) -> Int? {
+        guard users[id] != nil else { return nil }
+        users[id]!.imageVersion += 1
+        return users[id]!.imageVersion
+    }
+
     func user(named name: String) -> EmulatedUser? {
         userIDsByName[name.lowercased()].flatMap { users[$0] }
     }
 
-    private mutating func createUsers() {
+    private mutating func createUsers(extra: Int) {
         var all = [(Self.accountName, Self.accountUsername)]
         all += TweetCorpus.people
+        let corpus = all.count
+        // Made-up accounts beyond the corpus, for many distinct authors.
+        all += (0..<extra).map { ("User \($0 + 1)", "user\($0 + 1)") }
         for (index, person) in all.enumerated() {
             let id = index == 0 ? Self.accountID : Self.accountID + 98 + UInt64(index) * 7_919_000_003
             let joined = Date(timeIntervalSince1970: 1_230_000_000 + Double(rng.next() % 350_000_000))
@@ -75,6 +86,7 @@ struct TweetStore: Sendable {
                 imageVersion: 1 + Int(rng.next() % 9),
                 // Two thirds of the others are followed; the rest still mention and retweet.
                 followed: index == 0 || index <= (TweetCorpus.people.count * 2) / 3
+                    || (index >= corpus && index % 3 != 0)
             )
             users[id] = user
             userIDs.append(id)

@@ -17,6 +17,7 @@ struct Bench {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         if CommandLine.arguments.contains("--page-cost") { try await PageCost.run(); return }
+        if CommandLine.arguments.contains("--images") { try await ImageCost.run(folder: "\(folder)/images"); return }
         print("twfeed-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
         for dialect in ["v2", "v1.1"] {
             try await backfill(dialect: dialect, folder: "\(folder)/\(dialect)")

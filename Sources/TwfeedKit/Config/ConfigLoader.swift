@@ -153,6 +153,7 @@ private struct Reader {
         if let images = top["images"] {
             let fields = try object(images, "images", allowed: [
                 "enabled", "size", "maxCacheMB", "revalidateDays", "allowedHosts", "allowInsecureLoopback",
+                "concurrency", "timeoutSeconds",
             ])
             if let value = fields["enabled"] { config.images.enabled = try bool(value, "images.enabled") }
             if let value = fields["size"] {
@@ -176,6 +177,12 @@ private struct Reader {
             }
             if let value = fields["allowInsecureLoopback"] {
                 config.images.allowInsecureLoopback = try bool(value, "images.allowInsecureLoopback")
+            }
+            if let value = fields["concurrency"] {
+                config.images.concurrency = Int(try number(value, "images.concurrency", minimum: 1, maximum: 16))
+            }
+            if let value = fields["timeoutSeconds"] {
+                config.images.timeoutSeconds = try number(value, "images.timeoutSeconds", minimum: 1, maximum: 600)
             }
         }
         if let outbox = top["outbox"] {

@@ -33,6 +33,10 @@ public struct TwfeedConfig: Sendable, Equatable {
         public var revalidateDays = 7.0
         public var allowedHosts = ["pbs.twimg.com", "abs.twimg.com"]
         public var allowInsecureLoopback = false
+        /// Downloads at once (1-16).
+        public var concurrency = 4
+        /// A whole image transfer, redirects each counted anew.
+        public var timeoutSeconds: Double = 30
     }
 
     public struct Outbox: Sendable, Equatable {

@@ -18,21 +18,30 @@ public struct Daemon: Sendable {
     public let doorbell: Doorbell
     let wakePath: String?
     public let logger: Logger
+    /// The live status the heartbeat writes to the snapshot file.
+    public let board: StatusBoard
+    /// The working loops check in here; the pinger feeds systemd while none is hung.
+    public let watchdog: Watchdog
+    let statusPath: String?
 
     public struct Dependencies: Sendable {
         public var transport: any HTTPTransport
         public var clock: any WallClock
+        /// systemd's notification socket, when the daemon runs under it.
+        public var notifier: (any Notifier)?
 
-        public init(transport: any HTTPTransport = CurlTransport(), clock: any WallClock = SystemClock()) {
+        public init(transport: any HTTPTransport = CurlTransport(), clock: any WallClock = SystemClock(),
+                    notifier: (any Notifier)? = nil) {
             self.transport = transport
             self.clock = clock
+            self.notifier = notifier
         }
     }
 
     public static func build(
         config: TwfeedConfig, credentials: Credentials, database: AppDatabase,
         dependencies: Dependencies = Dependencies(), statusPath: String? = nil, wakePath: String? = nil,
-        logger: Logger
+        board: StatusBoard? = nil, logger: Logger
     ) throws -> Daemon {
         guard credentials.hasAccessToken else {
             throw TwfeedError(.configuration, "\(config.credentials): no access token; run twfeed login")
@@ -41,27 +50,49 @@ public struct Daemon: Sendable {
         let account = AccountResolver(api: api, database: database, accessToken: credentials.accessToken ?? "", logger: logger)
         var services: [any Service] = []
         var syncers: [FeedSyncer] = []
+        let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
+        board.reconfigure(config: config, database: database, signedOut: false)
+        let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
         for feed in config.enabledFeeds {
-            let syncer = FeedSyncer(
+            var syncer = FeedSyncer(
                 feed: feed, api: api, account: account, database: database, clock: dependencies.clock,
                 interval: config.feeds[feed]!.intervalSeconds, logger: logger)
+            syncer.onProgress = { watchdog.working("poll.\(feed.rawValue)") }
             syncers.append(syncer)
-            services.append(FeedPoller(syncer: syncer, database: database, clock: dependencies.clock, logger: logger))
+            services.append(FeedPoller(syncer: syncer, database: database, clock: dependencies.clock, logger: logger,
+                                       watchdog: watchdog, onCycle: { board.record($0, $1) }))
         }
         let doorbell = Doorbell()
         let flusher = OutboxFlusher(
             api: api, database: database, clock: dependencies.clock, doorbell: doorbell,
             flushInterval: config.outbox.flushIntervalSeconds, maxAgeHours: config.outbox.maxAgeHours,
-            logger: logger)
+            logger: logger).watched(by: watchdog)
         services.append(flusher)
-        if let statusPath {
-            let now = dependencies.clock.now()
-            let snapshot = StatusSnapshot(pid: getpid(), startedAt: now, heartbeatAt: now, dialect: config.api.dialect.rawValue)
-            services.append(Heartbeat(path: statusPath, snapshot: snapshot, clock: dependencies.clock, logger: logger))
+        if config.images.enabled {
+            let images = ImageServices.make(config: config, database: database, clock: dependencies.clock, logger: logger)
+            services += [images.fetcher, images.janitor] as [any Service]
         }
+        services += monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
+                                       dependencies: dependencies, logger: logger)
         return Daemon(
             config: config, database: database, services: services, syncers: syncers, flusher: flusher,
-            doorbell: doorbell, wakePath: wakePath, logger: logger)
+            doorbell: doorbell, wakePath: wakePath, logger: logger, board: board, watchdog: watchdog,
+            statusPath: statusPath)
+    }
+
+    /// The heartbeat (snapshot file and `STATUS=`) and, under a systemd watchdog, the
+    /// pinger: what runs whether or not the daemon is signed in.
+    static func monitoringServices(board: StatusBoard, watchdog: Watchdog, statusPath: String?,
+                                   dependencies: Dependencies, logger: Logger) -> [any Service] {
+        var services: [any Service] = []
+        if statusPath != nil || dependencies.notifier != nil {
+            services.append(Heartbeat(path: statusPath, board: board, clock: dependencies.clock,
+                                      notifier: dependencies.notifier, logger: logger))
+        }
+        if let notifier = dependencies.notifier, let interval = notifier.watchdogInterval {
+            services.append(WatchdogPinger(watchdog: watchdog, notifier: notifier, interval: interval, logger: logger))
+        }
+        return services
     }
 
     /// Runs until SIGTERM or SIGINT (or cancellation), then shuts down gracefully.
@@ -71,15 +102,21 @@ public struct Daemon: Sendable {
             "feeds": "\(config.enabledFeeds.map(\.rawValue).joined(separator: ","))",
             "database": "\(config.storage.database)",
         ])
+        let wakeSocket = try wakePath.map { try WakeSocket(listeningAt: $0, doorbell: doorbell) }
+        defer { wakeSocket?.close() }
+        let group = Self.serviceGroup(services, signals: signals)
+        defer { statusPath.map { _ = unlink($0) } }
+        try await group.run()
+        logger.info("daemon.stop", metadata: ["pid": "\(getpid())"])
+    }
+
+    /// The services as one group that shuts down gracefully within two seconds.
+    static func serviceGroup(_ services: [any Service], signals: [UnixSignal]) -> ServiceGroup {
         var groupConfig = ServiceGroupConfiguration(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: signals,
             logger: Logger(label: "twfeed.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() }))
         groupConfig.maximumGracefulShutdownDuration = .seconds(2)
-        let wakeSocket = try wakePath.map { try WakeSocket(listeningAt: $0, doorbell: doorbell) }
-        defer { wakeSocket?.close() }
-        let group = ServiceGroup(configuration: groupConfig)
-        try await group.run()
-        logger.info("daemon.stop", metadata: ["pid": "\(getpid())"])
+        return ServiceGroup(configuration: groupConfig)
     }
 }

@@ -3,38 +3,47 @@ import Logging
 import ServiceLifecycle
 
 /// Rewrites the status snapshot on a timer, so a stale heartbeat tells `twfeed status`
-/// that the daemon is hung even though its process exists.
+/// that the daemon is hung even though its process exists. It refreshes the counts at
+/// every beat and at once after each cycle, and sends systemd the cycle's one-line
+/// `STATUS=` summary.
 public struct Heartbeat: Service {
     public static let interval: Double = 10
 
-    let path: String
-    let snapshot: StatusSnapshot
+    let path: String?
+    let board: StatusBoard
     let clock: any WallClock
+    let notifier: (any Notifier)?
     let logger: Logger
 
-    public init(path: String, snapshot: StatusSnapshot, clock: any WallClock, logger: Logger) {
+    public init(path: String?, board: StatusBoard, clock: any WallClock, notifier: (any Notifier)? = nil, logger: Logger) {
         self.path = path
-        self.snapshot = snapshot
+        self.board = board
         self.clock = clock
+        self.notifier = notifier
         self.logger = logger
     }
 
     public func run() async throws {
-        defer { unlink(path) }
         await cancelWhenGracefulShutdown {
-            var snapshot = snapshot
+            var failing = false
             while !Task.isCancelled {
-                snapshot.heartbeatAt = clock.now()
-                do {
-                    try snapshot.write(to: path)
-                } catch {
-                    logger.warning("heartbeat.failed", metadata: ["path": "\(path)", "error": "\(error)"])
+                let snapshot = board.refresh(now: clock.now())
+                if let line = board.takeStatusLine() { notifier?.status(line) }
+                if let path {
+                    do {
+                        // Written after the line is taken, so the file carries it too.
+                        var current = snapshot
+                        current.lastCycle = board.snapshot.lastCycle
+                        try current.write(to: path)
+                        failing = false
+                    } catch {
+                        if !failing {
+                            logger.warning("heartbeat.failed", metadata: ["path": "\(path)", "error": "\(error)"])
+                        }
+                        failing = true
+                    }
                 }
-                do {
-                    try await clock.sleep(for: Self.interval)
-                } catch {
-                    return
-                }
+                await board.changed.wait(until: clock.now().addingTimeInterval(Self.interval), clock: clock)
             }
         }
     }

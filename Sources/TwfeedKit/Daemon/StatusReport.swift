@@ -26,6 +26,10 @@ public struct StatusReport: Sendable {
     public var imageBytes: Int64
     public var databasePath: String
     public var databaseBytes: Int64
+    /// Where the counts came from: `database` (read directly), `snapshot` (the
+    /// daemon's world-readable status file, for users who cannot open the private
+    /// database), or `none`.
+    public var countsFrom: String = "database"
 
     /// A heartbeat older than this reads as a hung daemon.
     public static let staleAfter: Double = Heartbeat.interval * 3
@@ -33,29 +37,61 @@ public struct StatusReport: Sendable {
     public static func collect(config: TwfeedConfig, statusPath: String, now: Date = Date()) throws -> StatusReport {
         let snapshot = StatusSnapshot.read(from: statusPath)
         let running = snapshot?.processAlive ?? false
-        var feeds: [FeedStatus] = []
-        var outbox: [String: Int] = [:]
-        var oldestPending: Double?
-        let databasePath = config.storage.database
-        if FileManager.default.fileExists(atPath: databasePath) {
-            let database = try AppDatabase.open(path: databasePath)
-            for feed in Feed.allCases {
-                feeds.append(FeedStatus(
-                    feed: feed, enabled: config.feeds[feed]?.enabled ?? false,
-                    stats: try database.feedStats(feed), sync: try database.syncState(feed)))
+        // A snapshot may come from another daemon than this config's (the systemd
+        // service's, read by a user without its config): its database is the one to show.
+        let databasePath = snapshot?.counts?.databasePath ?? config.storage.database
+        if Self.canRead(databasePath) {
+            do {
+                let database = try AppDatabase.open(path: databasePath)
+                var feeds: [FeedStatus] = []
+                for feed in Feed.allCases {
+                    feeds.append(FeedStatus(
+                        feed: feed, enabled: snapshot?.counts?.feeds[feed.rawValue]?.enabled ?? config.feeds[feed]?.enabled ?? false,
+                        stats: try database.feedStats(feed), sync: try database.syncState(feed)))
+                }
+                let (outbox, oldestPending) = try database.outboxCounts(now: now)
+                let imageCache = config.storage.imageCache
+                let (files, bytes) = FileManager.default.isReadableFile(atPath: imageCache) || snapshot?.counts == nil
+                    ? Self.directorySize(imageCache) : (snapshot!.counts!.imageFiles, snapshot!.counts!.imageBytes)
+                return StatusReport(
+                    snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: outbox,
+                    oldestPendingAgeSeconds: oldestPending, imageFiles: files, imageBytes: bytes,
+                    databasePath: databasePath, databaseBytes: Self.fileSize(databasePath) + Self.fileSize(databasePath + "-wal"))
+            } catch {
+                // Unreadable after all (permissions, a lock, corruption): fall back.
+                if snapshot?.counts == nil { throw error }
             }
-            (outbox, oldestPending) = try database.outboxCounts(now: now)
-        } else {
-            feeds = Feed.allCases.map {
-                FeedStatus(feed: $0, enabled: config.feeds[$0]?.enabled ?? false,
-                           stats: FeedStats(tweets: 0), sync: SyncState(feed: $0))
+        }
+        if let counts = snapshot?.counts {
+            let feeds = Feed.allCases.map { feed in
+                let entry = counts.feeds[feed.rawValue]
+                return FeedStatus(
+                    feed: feed, enabled: entry?.enabled ?? config.feeds[feed]?.enabled ?? false,
+                    stats: entry?.stats ?? FeedStats(tweets: 0), sync: entry?.sync(feed) ?? SyncState(feed: feed))
             }
+            return StatusReport(
+                snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: counts.outbox,
+                oldestPendingAgeSeconds: counts.oldestPendingAt.map { max(0, now.timeIntervalSince($0)) },
+                imageFiles: counts.imageFiles, imageBytes: counts.imageBytes,
+                databasePath: counts.databasePath, databaseBytes: counts.databaseBytes, countsFrom: "snapshot")
+        }
+        let feeds = Feed.allCases.map {
+            FeedStatus(feed: $0, enabled: config.feeds[$0]?.enabled ?? false, stats: FeedStats(tweets: 0), sync: SyncState(feed: $0))
         }
         let (files, bytes) = Self.directorySize(config.storage.imageCache)
         return StatusReport(
-            snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: outbox,
-            oldestPendingAgeSeconds: oldestPending, imageFiles: files, imageBytes: bytes,
-            databasePath: databasePath, databaseBytes: Self.fileSize(databasePath) + Self.fileSize(databasePath + "-wal"))
+            snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: [:],
+            oldestPendingAgeSeconds: nil, imageFiles: files, imageBytes: bytes,
+            databasePath: databasePath, databaseBytes: 0, countsFrom: "none")
+    }
+
+    /// Whether this user may open the database: it exists, and it is theirs. Opening
+    /// someone else's database (root reading the systemd service's) could leave WAL
+    /// files the daemon cannot open, so the snapshot is read instead.
+    static func canRead(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_uid == geteuid() && access(path, R_OK) == 0
     }
 
     public var heartbeatAge: Double? { snapshot.map { now.timeIntervalSince($0.heartbeatAt) } }
@@ -63,6 +99,7 @@ public struct StatusReport: Sendable {
     public var health: Health {
         guard running else { return .notRunning }
         if let age = heartbeatAge, age > Self.staleAfter { return .degraded }
+        if snapshot?.signedOut == true { return .degraded }
         if feeds.contains(where: { $0.enabled && $0.sync.lastError != nil }) { return .degraded }
         return .healthy
     }
@@ -96,7 +133,10 @@ public struct StatusReport: Sendable {
                 "startedAt": running ? time(snapshot?.startedAt) : .null,
                 "uptimeSeconds": running ? int(snapshot.map { Int(now.timeIntervalSince($0.startedAt)) }) : .null,
                 "heartbeatAgeSeconds": running ? int(heartbeatAge.map { Int($0) }) : .null,
+                "signedOut": .bool(running && snapshot?.signedOut == true),
+                "lastCycle": running ? (snapshot?.lastCycle.map { .string($0) } ?? .null) : .null,
             ]),
+            "countsFrom": .string(countsFrom),
             "health": .string(["healthy", "degraded", "", "not-running"][Int(health.rawValue)]),
             "feeds": .object(feedObjects),
             "outbox": .object(outboxObject),

@@ -36,7 +36,8 @@ public actor AccountResolver {
         }
         lookup = task
         defer { lookup = nil }
-        let id = try await task.value
+        // Shutdown cancels the pollers waiting here; the request must stop with them.
+        let id = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         cached = id
         return id
     }

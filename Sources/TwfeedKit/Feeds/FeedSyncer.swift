@@ -28,6 +28,8 @@ public struct FeedSyncer: Sendable {
     let logger: Logger
     /// A safety net against a server that never stops handing out page tokens.
     var maxPagesPerPoll = 100
+    /// Called after each stored page: the daemon's watchdog counts it as progress.
+    public var onProgress: @Sendable () -> Void = {}
 
     public init(feed: Feed, api: any TwitterAPI, account: AccountResolver, database: AppDatabase,
                 clock: any WallClock, interval: Double, logger: Logger) {
@@ -148,6 +150,7 @@ public struct FeedSyncer: Sendable {
             }
             outcome.newTweets += try database.storePage(page, feed: feed, state: state, now: clock.now())
             logger.debug("poll.page", metadata: ["feed": "\(feed.rawValue)", "tweets": "\(page.tweets.count)", "more": "\(more)"])
+            onProgress()
             if more && inFlight == nil { return }  // paused by the rate limit or the page cap
         }
         if let top = state.pendingTop { state.newestID = max(top, state.newestID ?? top) }
@@ -178,6 +181,7 @@ public struct FeedSyncer: Sendable {
             state.pendingTop = state.pendingTop ?? walkTop
             if let oldest = page.tweets.last?.id { state.pendingBottom = min(oldest, state.pendingBottom ?? oldest) }
             outcome.newTweets += try database.storePage(page, feed: feed, state: state, now: clock.now())
+            onProgress()
             let belowResumePoint = resumeBelow.map { bound in page.tweets.last.map { $0.id < bound } ?? false } ?? true
             guard let next = page.nextPageToken, !(fresh == 0 && belowResumePoint) else { break }
             token = next

@@ -26,6 +26,13 @@ public struct LogSetup: Sendable {
         self.file = file
     }
 
+    /// A setup around a ready-made logger (tests log to memory).
+    public init(logger: Logger, redactor: Redactor, file: FileSink? = nil) {
+        self.logger = logger
+        self.redactor = redactor
+        self.file = file
+    }
+
     public static func level(_ level: TwfeedConfig.Log.Level) -> Logger.Level {
         Logger.Level(rawValue: level.rawValue) ?? .info
     }

@@ -14,7 +14,19 @@ public struct StandardErrorSink: LogSink {
     let journalPrefixes: Bool
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        journalPrefixes = environment["JOURNAL_STREAM"] != nil
+        journalPrefixes = Self.writesToJournal(environment["JOURNAL_STREAM"])
+    }
+
+    /// `JOURNAL_STREAM` is `device:inode` of the journal's stream; it counts only when
+    /// standard error is still that stream (a child whose stderr was redirected to a
+    /// file inherits the variable, and a file must not get `<6>` prefixes).
+    static func writesToJournal(_ value: String?) -> Bool {
+        guard let value else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(STDERR_FILENO, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
     public func write(_ line: String, level: Logger.Level) {
@@ -39,7 +51,7 @@ public struct StandardErrorSink: LogSink {
 /// An append-only log file, reopened on SIGUSR1 so logrotate can move it away
 /// without copytruncate.
 public final class FileSink: LogSink {
-    private let path: String
+    public let path: String
     private let descriptor: Mutex<Int32>
 
     public init(path: String) throws {

@@ -17,6 +17,9 @@ public struct OutboxFlusher: Service {
     let flushInterval: Double
     let maxAgeHours: Double
     let logger: Logger
+    /// Told when this loop works and when it sleeps (see `Watchdog`).
+    var watchdog: Watchdog?
+    public static let watchdogName = "outbox"
 
     /// Retries after network errors and 5xx: 30 s, doubling, at most an hour, plus up to
     /// a fifth more as jitter (never less than the base).
@@ -41,10 +44,20 @@ public struct OutboxFlusher: Service {
         case unauthorized
     }
 
+    /// The same flusher, reporting to a watchdog.
+    public func watched(by watchdog: Watchdog?) -> OutboxFlusher {
+        var copy = self
+        copy.watchdog = watchdog
+        return copy
+    }
+
     public func run() async throws {
+        watchdog?.working(Self.watchdogName)
+        defer { watchdog?.leave(Self.watchdogName) }
         try recoverInterrupted()
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
+                watchdog?.working(Self.watchdogName)
                 let pause: Pause
                 do {
                     pause = try await flush()
@@ -57,10 +70,14 @@ public struct OutboxFlusher: Service {
                 let now = clock.now()
                 switch pause {
                 case .until(let date):
-                    await doorbell.wait(until: min(date, now.addingTimeInterval(flushInterval)), clock: clock)
+                    let wake = min(date, now.addingTimeInterval(flushInterval))
+                    watchdog?.waiting(Self.watchdogName, until: wake)
+                    await doorbell.wait(until: wake, clock: clock)
                 case .unauthorized:
                     // Only a new status (or a restart with new credentials) tries again.
-                    await doorbell.wait(until: now.addingTimeInterval(Backoff.unauthorized.cap), clock: clock)
+                    let wake = now.addingTimeInterval(Backoff.unauthorized.cap)
+                    watchdog?.waiting(Self.watchdogName, until: wake)
+                    await doorbell.wait(until: wake, clock: clock)
                 }
             }
         }
@@ -99,6 +116,7 @@ public struct OutboxFlusher: Service {
                 update: ["attempts": head.attempts + 1, "lastAttemptAt": now.timeIntervalSince1970])
             else { continue }  // cancelled meanwhile
             if let pause = try await send(sending) { return pause }
+            watchdog?.working(Self.watchdogName)
         }
     }
 

@@ -20,14 +20,19 @@ public struct FeedStats: Sendable, Equatable {
 extension AppDatabase {
     /// The feed's tweets, newest first. Reads only the database: works offline and
     /// while the daemon writes.
-    public func feedItems(_ feed: Feed, limit: Int) throws -> [FeedItem] {
-        try reader.read { db in
+    ///
+    /// - Parameter imageCache: the cache folder; each item's `avatarPath` is the author's
+    ///   cached file there when it exists on disk (nil without a folder).
+    public func feedItems(_ feed: Feed, limit: Int, imageCache: String? = nil) throws -> [FeedItem] {
+        let images = imageCache.map { ImageStore(root: $0) }
+        return try reader.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT t.*, u.username, u.name, u.profileImageURL,
+                SELECT t.*, u.username, u.name, u.profileImageURL, p.file AS avatarFile,
                     (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = t.id) AS feeds
                 FROM feedMembership m
                 JOIN tweet t ON t.id = m.tweetId
                 LEFT JOIN user u ON u.id = t.authorId
+                LEFT JOIN profileImage p ON p.authorId = t.authorId
                 WHERE m.feed = ?
                 ORDER BY t.id DESC
                 LIMIT ?
@@ -50,7 +55,10 @@ extension AppDatabase {
                 if let username = row["username"] as String? {
                     author = Author(id: tweet.authorID, username: username, name: row["name"], profileImageURL: row["profileImageURL"])
                 }
-                return FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: nil)
+                let avatar = (row["avatarFile"] as String?).flatMap { file in
+                    images.flatMap { $0.exists(file) ? $0.path(of: file) : nil }
+                }
+                return FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar)
             }
         }
     }

@@ -99,6 +99,7 @@ public final class AppDatabase: Sendable {
                 """)
         }
         registerOutboxMigration(&migrator)
+        registerImageMigration(&migrator)
         return migrator
     }
 }

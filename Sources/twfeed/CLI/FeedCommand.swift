@@ -30,7 +30,7 @@ struct FeedCommand: AsyncParsableCommand {
                 return
             }
             let database = try AppDatabase.open(path: config.storage.database)
-            let items = try database.feedItems(feed, limit: limit)
+            let items = try database.feedItems(feed, limit: limit, imageCache: config.storage.imageCache)
             for item in items {
                 emit(json ? FeedPresenter.json(item).serialized : FeedPresenter.text(item))
             }

@@ -31,6 +31,11 @@ enum CommandLineEdge {
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data("twfeed: \(message)\n".utf8))
     }
+
+    /// A remark for the user that is not an error (prompts' context).
+    static func printNote(_ message: String) {
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+    }
 }
 
 /// Writes a line to stdout without buffering surprises when piped.

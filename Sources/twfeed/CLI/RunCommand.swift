@@ -3,22 +3,35 @@ import Foundation
 import TwfeedKit
 
 struct RunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the daemon (under systemd, or in a terminal).")
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the daemon (under systemd, or in a terminal).",
+        discussion: """
+            SIGHUP re-reads the config and the credentials (an invalid new config is refused and the \
+            running one kept); SIGUSR1 reopens the log file; SIGTERM and SIGINT stop gracefully. Under \
+            systemd (Type=notify) it reports READY, STATUS, RELOADING, STOPPING and feeds the watchdog.
+            """)
 
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
+        // Trap the signals before anything else: a SIGHUP during start-up is then
+        // handled once the daemon is up instead of killing it.
+        let controls = await DaemonSupervisor.processControls()
         try await CommandLineEdge.run {
-            let config = try options.loadConfig()
+            let configPath = options.config
+            let config = try ConfigLoader.load(explicit: configPath)
             let logs = try LogSetup(config: config.log)
             let credentials = try Credentials.load(from: config.credentials)
             logs.redactor.register(credentials.secrets)
             let database = try AppDatabase.open(path: config.storage.database)
-            let daemon = try Daemon.build(
-                config: config, credentials: credentials, database: database,
-                statusPath: StatusSnapshot.path(config: config), wakePath: WakeSocket.path(config: config),
-                logger: logs.logger)
-            try await daemon.run()
+            let dependencies = Daemon.Dependencies(notifier: SystemdNotifier())
+            let supervisor = DaemonSupervisor(initialConfig: config, database: database, dependencies: dependencies) {
+                try ConfigLoader.load(explicit: configPath)
+            }
+            try await supervisor.run(
+                initial: .init(config: config, credentials: credentials, database: database, logs: logs),
+                controls: controls)
         }
     }
 }

@@ -16,7 +16,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let report = try await CommandLineEdge.run {
             let config = try options.loadConfig()
-            return try StatusReport.collect(config: config, statusPath: StatusSnapshot.path(config: config))
+            return try StatusReport.collect(config: config, statusPath: StatusSnapshot.readerPath(config: config))
         }
         emit(json ? report.json.serialized : StatusPresenter.table(report))
         if report.health != .healthy { throw ExitCode(report.health.rawValue) }
@@ -27,10 +27,12 @@ struct StatusCommand: AsyncParsableCommand {
 enum StatusPresenter {
     static func table(_ report: StatusReport) -> String {
         var lines: [String] = []
-        let health = ["healthy", "degraded", "", "not running"][Int(report.health.rawValue)]
+        var health = ["healthy", "degraded", "", "not running"][Int(report.health.rawValue)]
         if report.running, let snapshot = report.snapshot {
             let uptime = duration(report.now.timeIntervalSince(snapshot.startedAt))
             let beat = duration(report.heartbeatAge ?? 0)
+            if snapshot.signedOut == true { health += " (signed out)" }
+            if let age = report.heartbeatAge, age > StatusReport.staleAfter { health += " (hung?)" }
             lines.append("daemon    running, pid \(snapshot.pid), up \(uptime), heartbeat \(beat) ago: \(health)")
         } else {
             lines.append("daemon    not running")
@@ -53,8 +55,24 @@ enum StatusPresenter {
         if let oldest = report.oldestPendingAgeSeconds { outbox += " (oldest \(duration(oldest)))" }
         lines.append(outbox)
         lines.append("images    \(report.imageFiles) files, \(bytes(report.imageBytes))")
-        lines.append("database  \(bytes(report.databaseBytes))  \(report.databasePath)")
-        return lines.joined(separator: "\n")
+        let size = "database  \(bytes(report.databaseBytes))  "
+        lines.append(size + leftTruncated(report.databasePath, width - size.count))
+        if report.countsFrom == "snapshot" {
+            lines.append("(counts from the daemon's status snapshot: the database is not readable here)")
+        }
+        return lines.map { fit($0) }.joined(separator: "\n")
+    }
+
+    static let width = 80
+
+    /// Cuts a line to the terminal width the table promises.
+    static func fit(_ line: String) -> String {
+        line.count <= width ? line : String(line.prefix(width - 1)) + "…"
+    }
+
+    /// Keeps the end of a path, which names the file.
+    static func leftTruncated(_ text: String, _ room: Int) -> String {
+        text.count <= room ? text : "…" + String(text.suffix(max(1, room - 1)))
     }
 
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

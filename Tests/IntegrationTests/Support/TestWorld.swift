@@ -78,6 +78,18 @@ enum Binary {
 
     static var twfeed: String { "\(folder)/twfeed" }
 
+    /// The binary with the test's environment, minus what would make it log for the journal.
+    static func makeProcess(_ arguments: [String], environment: [String: String]) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: twfeed)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["JOURNAL_STREAM"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        return process
+    }
+
     struct Result {
         var status: Int32
         var stdout: String
@@ -86,13 +98,7 @@ enum Binary {
 
     /// Runs to completion, feeding `input` to standard input.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: twfeed)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["JOURNAL_STREAM"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        let process = makeProcess(arguments, environment: environment)
         let out = Pipe()
         let err = Pipe()
         let inPipe = Pipe()
@@ -111,13 +117,7 @@ enum Binary {
 
     /// Starts a long-running command (`twfeed run`) with its output going to a file.
     static func start(_ arguments: [String], logFile: String, environment: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: twfeed)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["JOURNAL_STREAM"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        let process = makeProcess(arguments, environment: environment)
         _ = FileManager.default.createFile(atPath: logFile, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
         handle.seekToEndOfFile()

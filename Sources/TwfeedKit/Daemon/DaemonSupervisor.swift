@@ -1,0 +1,309 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// `twfeed run`: the daemon for the life of the process, across reloads.
+///
+/// It runs one generation of services at a time (built by `Daemon.build` from the
+/// current config and credentials). On SIGHUP it loads the config and credentials
+/// again; if they are invalid it logs `daemon.reload_failed` and keeps the running
+/// generation, else it tells systemd `RELOADING=1`, stops the generation gracefully,
+/// starts the next one and says `READY=1`. The database, the status board and (unless
+/// `log` changed) the log setup carry over. SIGUSR1 reopens the log file; SIGTERM and
+/// SIGINT stop gracefully (`STOPPING=1`). The supervisor traps all four itself, so no
+/// signal is lost or fatal between two generations.
+///
+/// Without an access token (never signed in, or after `twfeed logout`) the daemon
+/// stays up, signed out: it neither polls nor posts, keeps its status snapshot (which
+/// says so) and waits for new credentials, so it never crash-loops under
+/// `Restart=on-failure`. A changed credentials file is noticed within a heartbeat even
+/// without a SIGHUP.
+public final class DaemonSupervisor: Sendable {
+    /// What a generation is built from.
+    public struct Inputs: Sendable {
+        public var config: TwfeedConfig
+        public var credentials: Credentials
+        public var database: AppDatabase
+        public var logs: LogSetup
+
+        public init(config: TwfeedConfig, credentials: Credentials, database: AppDatabase, logs: LogSetup) {
+            self.config = config
+            self.credentials = credentials
+            self.database = database
+            self.logs = logs
+        }
+    }
+
+    /// What the outside asks of the daemon (from signals, or from a test).
+    public enum Control: Sendable, Equatable {
+        case reload, reopenLogs, stop
+    }
+
+    let loadConfig: @Sendable () throws -> TwfeedConfig
+    let dependencies: Daemon.Dependencies
+    let environment: [String: String]
+    let credentialCheckInterval: Double
+    public let board: StatusBoard
+
+    public init(initialConfig: TwfeedConfig, database: AppDatabase?, dependencies: Daemon.Dependencies,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                credentialCheckInterval: Double = Heartbeat.interval,
+                loadConfig: @escaping @Sendable () throws -> TwfeedConfig) {
+        self.loadConfig = loadConfig
+        self.dependencies = dependencies
+        self.environment = environment
+        self.credentialCheckInterval = credentialCheckInterval
+        board = StatusBoard(config: initialConfig, database: database, startedAt: dependencies.clock.now())
+    }
+
+    /// SIGHUP, SIGUSR1, SIGTERM and SIGINT as controls. Call it first thing, so that a
+    /// signal during start-up is queued rather than fatal.
+    public static func processControls() async -> AsyncStream<Control> {
+        let signals = await UnixSignalsSequence(trapping: [.sighup, .sigusr1, .sigterm, .sigint])
+        let (stream, continuation) = AsyncStream<Control>.makeStream()
+        let forwarder = Task {
+            for await signal in signals {
+                switch signal {
+                case .sighup: continuation.yield(.reload)
+                case .sigusr1: continuation.yield(.reopenLogs)
+                default: continuation.yield(.stop)
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in forwarder.cancel() }
+        return stream
+    }
+
+    private enum Event: Sendable {
+        case control(Control)
+        case credentialsTick
+        case ended((any Error)?)
+    }
+
+    private enum Pending {
+        case reload(Inputs, reason: String, changed: String)
+        case stop
+    }
+
+    /// A running generation.
+    private struct Generation {
+        var group: ServiceGroup
+        var wakeSocket: WakeSocket?
+        var statusPath: String
+    }
+
+    /// Runs until told to stop (or a service fails), across any number of reloads.
+    public func run(initial: Inputs, controls: AsyncStream<Control>) async throws {
+        var current = initial
+        current.logs.redactor.register(current.credentials.secrets)
+        let notifier = dependencies.notifier
+        let (events, sink) = AsyncStream<Event>.makeStream()
+        current.logs.logger.info("daemon.start", metadata: [
+            "pid": "\(getpid())", "dialect": "\(current.config.api.dialect.rawValue)",
+            "feeds": "\(current.config.enabledFeeds.map(\.rawValue).joined(separator: ","))",
+            "database": "\(current.config.storage.database)",
+        ])
+        var failure: (any Error)?
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                for await control in controls { sink.yield(.control(control)) }
+            }
+            let clock = dependencies.clock
+            let interval = credentialCheckInterval
+            tasks.addTask {
+                while !Task.isCancelled {
+                    do { try await clock.sleep(for: interval) } catch { return }
+                    sink.yield(.credentialsTick)
+                }
+            }
+            var generation = try start(current, sink: sink, tasks: &tasks, firstStart: true)
+            notifier?.ready()
+            var fingerprint = FileFingerprint(path: current.config.credentials)
+            var pending: Pending?
+            var reloadAgain = false
+            var lastFailedFingerprint: FileFingerprint?
+
+            func requestReload(reason: String) async {
+                guard pending == nil else {
+                    if case .reload = pending { reloadAgain = true }
+                    return
+                }
+                let logger = current.logs.logger
+                switch loadNext(current) {
+                case .failure(let error):
+                    logger.error("daemon.reload_failed", metadata: [
+                        "reason": "\(reason)", "error": "\(error.message)", "kept": "previous configuration",
+                    ])
+                case .success(let next):
+                    notifier?.reloading()
+                    pending = .reload(next, reason: reason, changed: Self.changes(from: current, to: next))
+                    await generation.group.triggerGracefulShutdown()
+                }
+            }
+
+            loop: for await event in events {
+                switch event {
+                case .control(.reopenLogs):
+                    if let file = current.logs.file {
+                        file.reopen()
+                        current.logs.logger.info("log.reopened", metadata: ["path": "\(file.path)"])
+                    }
+                case .control(.reload):
+                    await requestReload(reason: "signal")
+                case .credentialsTick:
+                    let now = FileFingerprint(path: current.config.credentials)
+                    if now != fingerprint && now != lastFailedFingerprint {
+                        await requestReload(reason: "credentials-changed")
+                        if pending == nil { lastFailedFingerprint = now }
+                    }
+                case .control(.stop):
+                    if case .stop = pending { continue }
+                    let wasReloading = pending != nil
+                    pending = .stop
+                    notifier?.stopping()
+                    if !wasReloading { await generation.group.triggerGracefulShutdown() }
+                case .ended(let error):
+                    generation.wakeSocket?.close()
+                    switch pending {
+                    case .reload(let next, let reason, let changed)?:
+                        if let error { current.logs.logger.error("daemon.service_failed", metadata: ["error": "\(error)"]) }
+                        current = next
+                        fingerprint = FileFingerprint(path: current.config.credentials)
+                        lastFailedFingerprint = nil
+                        pending = nil
+                        let previousStatusPath = generation.statusPath
+                        do {
+                            generation = try start(current, sink: sink, tasks: &tasks, firstStart: false)
+                            // A moved database moves the snapshot: the old one must not
+                            // tell readers a daemon runs there.
+                            if generation.statusPath != previousStatusPath { unlink(previousStatusPath) }
+                        } catch {
+                            failure = error
+                            break loop
+                        }
+                        current.logs.logger.info("daemon.reload", metadata: [
+                            "pid": "\(getpid())", "reason": "\(reason)", "changed": "\(changed)",
+                            "signed_in": "\(current.credentials.hasAccessToken)",
+                        ])
+                        notifier?.ready()
+                        if reloadAgain {
+                            reloadAgain = false
+                            await requestReload(reason: "signal")
+                        }
+                    case .stop?:
+                        if let error { failure = error }
+                        break loop
+                    case nil:
+                        // A service ended by itself: with an error, systemd restarts us.
+                        failure = error
+                        notifier?.stopping()
+                        break loop
+                    }
+                }
+            }
+            unlink(generation.statusPath)
+            tasks.cancelAll()
+        }
+        if let failure {
+            current.logs.logger.critical("daemon.failed", metadata: ["pid": "\(getpid())", "error": "\(failure)"])
+            throw failure
+        }
+        current.logs.logger.info("daemon.stop", metadata: ["pid": "\(getpid())"])
+    }
+
+    /// Builds a generation's services and starts its group.
+    private func start(_ inputs: Inputs, sink: AsyncStream<Event>.Continuation,
+                       tasks: inout ThrowingTaskGroup<Void, any Error>, firstStart: Bool) throws -> Generation {
+        let config = inputs.config
+        let logger = inputs.logs.logger
+        let statusPath = StatusSnapshot.path(config: config, environment: environment)
+        let wakePath = WakeSocket.path(config: config, environment: environment)
+        var services: [any Service]
+        var wakeSocket: WakeSocket?
+        if inputs.credentials.hasAccessToken {
+            let daemon = try Daemon.build(
+                config: config, credentials: inputs.credentials, database: inputs.database, dependencies: dependencies,
+                statusPath: statusPath, wakePath: wakePath, board: board, logger: logger)
+            services = daemon.services
+            do {
+                wakeSocket = try WakeSocket(listeningAt: wakePath, doorbell: daemon.doorbell)
+            } catch let error as TwfeedError {
+                if firstStart { throw error }
+                logger.warning("wake.failed", metadata: ["path": "\(wakePath)", "error": "\(error.message)"])
+            }
+        } else {
+            board.reconfigure(config: config, database: inputs.database, signedOut: true)
+            let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
+            services = Daemon.monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
+                                                 dependencies: dependencies, logger: logger)
+            logger.warning("auth.signed_out", metadata: [
+                "credentials": "\(config.credentials)",
+                "hint": "no access token: not polling or posting; run twfeed login, then reload",
+            ])
+        }
+        let group = Daemon.serviceGroup(services, signals: [])
+        tasks.addTask {
+            do {
+                try await group.run()
+                sink.yield(.ended(nil))
+            } catch {
+                sink.yield(.ended(error))
+            }
+        }
+        return Generation(group: group, wakeSocket: wakeSocket, statusPath: statusPath)
+    }
+
+    /// The next config and credentials, or why they cannot be used (one line).
+    private func loadNext(_ current: Inputs) -> Result<Inputs, TwfeedError> {
+        do {
+            let config = try loadConfig()
+            let credentials = try Credentials.load(from: config.credentials)
+            let logs = config.log == current.config.log ? current.logs : try LogSetup(config: config.log)
+            logs.redactor.register(current.credentials.secrets + credentials.secrets)
+            let database = config.storage.database == current.config.storage.database
+                ? current.database : try AppDatabase.open(path: config.storage.database)
+            return .success(Inputs(config: config, credentials: credentials, database: database, logs: logs))
+        } catch let error as TwfeedError {
+            return .failure(error)
+        } catch {
+            return .failure(TwfeedError(.configuration, "\(error)"))
+        }
+    }
+
+    /// The config sections (and `credentials`) that differ, comma-separated, or "none".
+    static func changes(from old: Inputs, to new: Inputs) -> String {
+        var changed: [String] = []
+        if old.config.api != new.config.api { changed.append("api") }
+        if old.config.feeds != new.config.feeds { changed.append("feeds") }
+        if old.config.storage != new.config.storage { changed.append("storage") }
+        if old.config.images != new.config.images { changed.append("images") }
+        if old.config.outbox != new.config.outbox { changed.append("outbox") }
+        if old.config.log != new.config.log { changed.append("log") }
+        if old.config.credentials != new.config.credentials || old.credentials != new.credentials {
+            changed.append("credentials")
+        }
+        return changed.isEmpty ? "none" : changed.joined(separator: ",")
+    }
+}
+
+/// Identifies a file's content cheaply: device, inode, size and modification time. A
+/// rewrite through a rename (as `Credentials.write` does) always changes the inode.
+struct FileFingerprint: Equatable, Sendable {
+    var device: UInt64 = 0
+    var inode: UInt64 = 0
+    var size: Int64 = -1
+    var modified: Int = 0
+    var modifiedNanoseconds: Int = 0
+
+    init(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = info.st_mtim.tv_sec
+        modifiedNanoseconds = info.st_mtim.tv_nsec
+    }
+}

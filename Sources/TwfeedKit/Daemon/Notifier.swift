@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Tells the service manager how the daemon is doing: `READY=1`, `STATUS=…`,
+/// `WATCHDOG=1`, `RELOADING=1`, `STOPPING=1` (sd_notify(3)'s messages).
+public protocol Notifier: Sendable {
+    /// Sends one message (newline-separated `KEY=value` assignments).
+    func send(_ message: String)
+    /// How often the watchdog must be fed (half of `WATCHDOG_USEC`), nil when systemd
+    /// does not watch this process.
+    var watchdogInterval: Double? { get }
+}
+
+extension Notifier {
+    public func ready() { send("READY=1") }
+    public func reloading() {
+        // MONOTONIC_USEC is what Type=notify-reload (systemd 253+) asks for; systemd 252
+        // ignores it and needs only RELOADING=1.
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        send("RELOADING=1\nMONOTONIC_USEC=\(UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000)")
+    }
+    public func stopping() { send("STOPPING=1") }
+    public func status(_ line: String) {
+        send("STATUS=" + line.replacingOccurrences(of: "\n", with: " "))
+    }
+    public func watchdog() { send("WATCHDOG=1") }
+}
+
+/// sd_notify without libsystemd: one datagram to the `AF_UNIX` socket named by
+/// `$NOTIFY_SOCKET` (a path, or an abstract name written with a leading `@`).
+public final class SystemdNotifier: Notifier {
+    private let socketPath: String
+    private let fd: Int32
+    public let watchdogInterval: Double?
+
+    /// Nil when `NOTIFY_SOCKET` is unset: the daemon is not run by systemd (or by
+    /// anything that speaks its protocol).
+    public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty,
+              path.hasPrefix("/") || path.hasPrefix("@") else { return nil }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        socketPath = path
+        self.fd = fd
+        watchdogInterval = Self.watchdogInterval(environment: environment)
+    }
+
+    /// Half of `WATCHDOG_USEC`, as sd_watchdog_enabled(3) recommends, when the
+    /// watchdog is meant for this process (`WATCHDOG_PID` unset or ours).
+    static func watchdogInterval(environment: [String: String]) -> Double? {
+        guard let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0 else { return nil }
+        if let pid = environment["WATCHDOG_PID"], !pid.isEmpty, Int32(pid) != getpid() { return nil }
+        return Double(usec) / 2_000_000
+    }
+
+    public func send(_ message: String) {
+        guard case let (target, length)? = try? Self.address(socketPath) else { return }
+        var address = target
+        message.utf8CString.withUnsafeBufferPointer { buffer in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    _ = sendto(fd, buffer.baseAddress, buffer.count - 1, Int32(MSG_NOSIGNAL), $0, length)
+                }
+            }
+        }
+    }
+
+    /// The address and its exact length. For an abstract name the length must count
+    /// only the name's bytes after `sun_path`'s leading zero, not the whole struct:
+    /// the kernel compares all `length` bytes, and systemd binds its socket with the
+    /// exact length.
+    static func address(_ path: String) throws -> (sockaddr_un, socklen_t) {
+        let address = try WakeSocket.address(path)
+        let offset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)!
+        let length = path.hasPrefix("@") ? offset + path.utf8.count : offset + path.utf8.count + 1
+        return (address, socklen_t(length))
+    }
+
+    deinit { close(fd) }
+}
+
+/// Keeps every message, for tests.
+public final class RecordingNotifier: Notifier {
+    private let storage = Mutex<[String]>([])
+    public let watchdogInterval: Double?
+
+    public init(watchdogInterval: Double? = nil) {
+        self.watchdogInterval = watchdogInterval
+    }
+
+    public func send(_ message: String) {
+        storage.withLock { $0.append(message) }
+    }
+
+    public var messages: [String] { storage.withLock { $0 } }
+}

@@ -1,0 +1,314 @@
+import Foundation
+import GRDB
+import Logging
+import ServiceLifecycle
+
+/// Keeps every stored author's profile picture on local disk (the API's terms forbid
+/// hot-linking them), in the background and apart from the API.
+///
+/// - It wakes when a page stores authors (a database observation of the `user` table
+///   rings its doorbell), when a revalidation or retry falls due, and once an hour.
+/// - An author needs a request when their URL (or `images.size`) is new or changed, when
+///   their file was lost or evicted and they were seen since, or `revalidateDays` after
+///   the last fetch; a revalidation sends If-None-Match / If-Modified-Since, and a 304
+///   costs no body. Everything else is answered from the database, across restarts too.
+/// - At most `images.concurrency` downloads run at once, on the fetcher's own libcurl
+///   transport (its own handles and threads), so images never delay a feed poll.
+/// - Every URL, and every redirect target (at most 3 hops, followed here, not by curl),
+///   passes `ImagePolicy`; the transfer is cut off past 5 MB; the body must be the
+///   image its Content-Type claims (`ImageValidator`). A refused image is logged once
+///   with its reason and not tried again until the author's URL (or the policy in the
+///   config) changes.
+public struct ImageFetcher: Service {
+    /// A larger answer is cut off mid-transfer, not read and dropped.
+    public static let maxImageBytes = 5 << 20
+    public static let maxRedirects = 3
+    /// Revalidations and retries never run closer together than this, whatever the
+    /// config says (`revalidateDays: 0` revalidates at most once a minute).
+    public static let minimumPause: Double = 60
+    /// Without any ring or due row the fetcher still looks once an hour.
+    public static let idleInterval: Double = 3600
+    /// Transient failures retry after 5 minutes, doubling to 6 hours.
+    public static let retry = Backoff(base: 300, cap: 6 * 3600)
+
+    public let store: ImageStore
+    public let policy: ImagePolicy
+    let database: AppDatabase
+    let clock: any WallClock
+    let transport: any HTTPTransport
+    let logger: Logger
+    let concurrency: Int
+    let timeoutSeconds: Double
+    let revalidateSeconds: Double
+    let capBytes: Int64
+    /// Rung when a page stores authors, and by the janitor after it lost track of files.
+    public let doorbell: Doorbell
+    /// Rung when the cache has grown past its cap.
+    let janitorBell: Doorbell?
+
+    public init(config: TwfeedConfig, database: AppDatabase, store: ImageStore, clock: any WallClock,
+                transport: any HTTPTransport = CurlTransport(), doorbell: Doorbell = Doorbell(),
+                janitorBell: Doorbell? = nil, logger: Logger) {
+        self.store = store
+        policy = ImagePolicy(config.images)
+        self.database = database
+        self.clock = clock
+        self.transport = transport
+        self.logger = logger
+        concurrency = max(1, config.images.concurrency)
+        timeoutSeconds = config.images.timeoutSeconds
+        revalidateSeconds = config.images.revalidateDays * 86_400
+        capBytes = Int64(config.images.maxCacheMB) << 20
+        self.doorbell = doorbell
+        self.janitorBell = janitorBell
+    }
+
+    /// What one pass did.
+    public struct Cycle: Sendable, Equatable {
+        public var candidates = 0
+        public var fetched = 0
+        public var notModified = 0
+        public var rejected = 0
+        public var failed = 0
+        /// HTTP requests sent, redirects included.
+        public var requests = 0
+        /// Image bytes downloaded (bodies of 200 answers).
+        public var bytes = 0
+        /// Files written (a picture another author already had is not written again).
+        public var written = 0
+    }
+
+    public func run() async throws {
+        let observation = DatabaseRegionObservation(tracking: Table("user"))
+        let cancellable = observation.start(in: database.writer, onError: { _ in }, onChange: { [doorbell] _ in doorbell.ring() })
+        defer { cancellable.cancel() }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    _ = try await fetchDue()
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.error("image.store_failed", metadata: ["error": "\(error)"])
+                }
+                let now = clock.now()
+                var wake = now.addingTimeInterval(Self.idleInterval)
+                if let due = try? await database.nextImageDue(revalidateSeconds: revalidateSeconds) {
+                    wake = min(wake, max(due, now.addingTimeInterval(Self.minimumPause)))
+                }
+                await doorbell.wait(until: wake, clock: clock)
+            }
+        }
+    }
+
+    /// One pass: every author due now, `concurrency` at a time.
+    @discardableResult
+    public func fetchDue() async throws -> Cycle {
+        try await database.touchImagesFromAuthors()
+        let now = clock.now()
+        let candidates = try await database.imageCandidates(
+            size: policy.size.rawValue, policy: policy.key, now: now, staleBefore: now.addingTimeInterval(-revalidateSeconds))
+        var cycle = Cycle()
+        guard !candidates.isEmpty else { return cycle }
+        cycle.candidates = candidates.count
+        try await withThrowingTaskGroup(of: Cycle.self) { group in
+            var pending = candidates.makeIterator()
+            for _ in 0 ..< concurrency {
+                guard let candidate = pending.next() else { break }
+                group.addTask { try await process(candidate) }
+            }
+            while let done = try await group.next() {
+                cycle.add(done)
+                if let candidate = pending.next() { group.addTask { try await process(candidate) } }
+            }
+        }
+        logger.info("image.cycle", metadata: [
+            "candidates": "\(cycle.candidates)", "fetched": "\(cycle.fetched)", "not_modified": "\(cycle.notModified)",
+            "rejected": "\(cycle.rejected)", "failed": "\(cycle.failed)", "requests": "\(cycle.requests)",
+            "bytes": "\(cycle.bytes)", "ms": "\(Int(clock.now().timeIntervalSince(now) * 1000))",
+        ])
+        if cycle.written > 0, let janitorBell, try await database.imageCacheTotals().bytes > capBytes {
+            janitorBell.ring()
+        }
+        return cycle
+    }
+
+    // MARK: One author
+
+    private func process(_ candidate: ImageCandidate) async throws -> Cycle {
+        try Task.checkCancellation()
+        let started = clock.now()
+        let url = policy.variant(of: candidate.sourceURL)
+        let subject = AppDatabase.ImageSubject(
+            authorID: candidate.authorID, sourceURL: candidate.sourceURL, size: policy.size.rawValue, url: url,
+            usedAt: candidate.usedAt)
+        var cycle = Cycle()
+        // A revalidation when the row is about this very URL and its file is on disk.
+        var validators: (etag: String?, lastModified: String?)?
+        if let record = candidate.record, record.url == url, record.sourceURL == candidate.sourceURL,
+           record.size == subject.size, record.rejectedReason == nil, let file = record.file, store.exists(file),
+           record.etag != nil || record.lastModified != nil {
+            validators = (record.etag, record.lastModified)
+        }
+        let outcome: Outcome
+        switch policy.check(url) {
+        case .failure(let violation):
+            outcome = .rejected(violation.rawValue, url)
+        case .success(let checked):
+            (outcome, cycle.requests) = try await download(checked, validators: validators)
+        }
+        let ms = Int(clock.now().timeIntervalSince(started) * 1000)
+        let now = clock.now()
+        switch outcome {
+        case .fetched(let body, let format, let etag, let lastModified):
+            // Written and fsynced first, outside the lock; then renamed into place and
+            // named by its row together, so the janitor never sees one without the other.
+            let staged = try await store.stage(body, format: format)
+            let written = try await store.withLock {
+                let written: Bool
+                do {
+                    written = try store.install(staged)
+                } catch {
+                    store.discard(staged)
+                    throw error
+                }
+                if let orphan = try await database.recordImageFetched(
+                    subject, file: staged.file, bytes: body.count, etag: etag, lastModified: lastModified, now: now) {
+                    store.remove(orphan)
+                }
+                return written
+            }
+            if written { await store.syncFolder(of: staged.file) }
+            cycle.fetched = 1
+            cycle.bytes = body.count
+            cycle.written = written ? 1 : 0
+            logger.debug("image.fetched", metadata: [
+                "author_id": "\(candidate.authorID)", "bytes": "\(body.count)", "ms": "\(ms)",
+                "shared": "\(!written)", "revalidated": "\(validators != nil)",
+            ])
+        case .notModified(let etag, let lastModified) where validators != nil:
+            try await database.recordImageNotModified(subject, etag: etag, lastModified: lastModified, now: now)
+            cycle.notModified = 1
+            logger.debug("image.not_modified", metadata: ["author_id": "\(candidate.authorID)", "ms": "\(ms)"])
+        case .notModified:
+            try await recordFailure(candidate, subject, reason: "unexpected_304", detail: "304 to an unconditional request", now: now)
+            cycle.failed = 1
+        case .rejected(let reason, let detail):
+            try await store.withLock {
+                if let orphan = try await database.recordImageRejected(subject, reason: reason, policy: policy.key, now: now) {
+                    store.remove(orphan)
+                }
+            }
+            cycle.rejected = 1
+            logger.warning("image.rejected", metadata: [
+                "author_id": "\(candidate.authorID)", "url": "\(Self.shorten(url))", "reason": "\(reason)",
+                "detail": "\(Self.shorten(detail))",
+            ])
+        case .failed(let reason, let detail):
+            try await recordFailure(candidate, subject, reason: reason, detail: detail, now: now)
+            cycle.failed = 1
+        }
+        return cycle
+    }
+
+    private func recordFailure(_ candidate: ImageCandidate, _ subject: AppDatabase.ImageSubject, reason: String,
+                               detail: String, now: Date) async throws {
+        let previous = candidate.record.flatMap { $0.url == subject.url && $0.sourceURL == subject.sourceURL ? $0.failures : nil } ?? 0
+        let failures = previous + 1
+        let delay = Self.retry.delay(afterFailures: failures)
+        try await store.withLock {
+            if let orphan = try await database.recordImageFailed(
+                subject, error: "\(reason): \(detail)", failures: failures, retryAt: now.addingTimeInterval(delay), now: now) {
+                store.remove(orphan)
+            }
+        }
+        logger.warning("image.failed", metadata: [
+            "author_id": "\(candidate.authorID)", "url": "\(Self.shorten(subject.url))", "reason": "\(reason)",
+            "detail": "\(Self.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
+        ])
+    }
+
+    // MARK: HTTP
+
+    enum Outcome: Sendable {
+        case fetched(body: [UInt8], format: ImageFormat, etag: String?, lastModified: String?)
+        case notModified(etag: String?, lastModified: String?)
+        /// Refused for what the URL or answer is: remembered, not retried until the URL changes.
+        case rejected(String, String)
+        /// Could not get an answer worth judging: retried with backoff.
+        case failed(String, String)
+    }
+
+    /// Fetches `start`, following at most `maxRedirects` redirects, each target checked
+    /// against the policy before it is requested. Returns the outcome and the requests sent.
+    func download(_ start: ImagePolicy.Checked, validators: (etag: String?, lastModified: String?)?) async throws -> (Outcome, Int) {
+        var current = start
+        var requests = 0
+        while true {
+            var headers: [(name: String, value: String)] = [("Accept", "image/jpeg, image/png, image/gif, image/webp")]
+            if let etag = validators?.etag { headers.append(("If-None-Match", etag)) }
+            if let lastModified = validators?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+            let request = HTTPRequest(url: current.url, headers: headers, timeoutSeconds: timeoutSeconds,
+                                      maxResponseBytes: Self.maxImageBytes)
+            requests += 1
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(request)
+            } catch let error as HTTPError {
+                switch error.kind {
+                case .cancelled: throw CancellationError()
+                case .responseTooLarge: return (.rejected("too_large", "over \(Self.maxImageBytes) bytes: transfer cut off"), requests)
+                case .invalidURL: return (.rejected("bad_url", error.detail), requests)
+                default: return (.failed(error.kind.rawValue, error.detail), requests)
+                }
+            }
+            try Task.checkCancellation()
+            switch response.status {
+            case 200:
+                switch ImageValidator.validate(contentType: response.headers["content-type"], body: response.body) {
+                case .success(let format):
+                    return (.fetched(body: response.body, format: format, etag: response.headers["etag"],
+                                     lastModified: response.headers["last-modified"]), requests)
+                case .failure(let rejection):
+                    return (.rejected(rejection.rawValue, "Content-Type \(response.headers["content-type"] ?? "none"), \(response.body.count) bytes"), requests)
+                }
+            case 304:
+                return (.notModified(etag: response.headers["etag"], lastModified: response.headers["last-modified"]), requests)
+            case 301, 302, 303, 307, 308:
+                guard let location = response.headers["location"],
+                      let target = ImagePolicy.resolve(location: location, against: current) else {
+                    return (.rejected("bad_redirect", "\(response.status) without a usable Location"), requests)
+                }
+                switch policy.check(target) {
+                case .failure(let violation):
+                    return (.rejected("redirect_not_allowed", "\(violation.rawValue): \(target)"), requests)
+                case .success(let next):
+                    guard requests <= Self.maxRedirects else {
+                        return (.rejected("too_many_redirects", "more than \(Self.maxRedirects)"), requests)
+                    }
+                    current = next
+                }
+            default:
+                return (.failed("http_\(response.status)", "HTTP \(response.status)"), requests)
+            }
+        }
+    }
+
+    /// Remote text in a log line: bounded.
+    static func shorten(_ text: String) -> String {
+        text.count <= 200 ? text : String(text.prefix(200)) + "…"
+    }
+}
+
+extension ImageFetcher.Cycle {
+    mutating func add(_ other: Self) {
+        candidates += other.candidates
+        fetched += other.fetched
+        notModified += other.notModified
+        rejected += other.rejected
+        failed += other.failed
+        requests += other.requests
+        bytes += other.bytes
+        written += other.written
+    }
+}

@@ -1,0 +1,286 @@
+import Foundation
+import GRDB
+
+/// What the database knows about an author's cached profile image.
+public struct ProfileImageRecord: Sendable, Equatable {
+    public var authorID: TweetID
+    /// The author's `profileImageURL` this row answers (a change means a new picture).
+    public var sourceURL: String
+    /// `images.size` when the row was written.
+    public var size: String
+    /// The URL of that size: what was fetched, or refused.
+    public var url: String
+    /// `ab/cd/<sha256>.<ext>` under the cache folder; nil while nothing is on disk.
+    public var file: String?
+    public var etag: String?
+    public var lastModified: String?
+    public var bytes: Int
+    /// The last 200 or 304: revalidation is due `revalidateDays` after it.
+    public var fetchedAt: Date?
+    /// The last time the author appeared in a stored page: the janitor evicts the least
+    /// recently used files first.
+    public var lastUsedAt: Date
+    /// When the janitor evicted the file; it is fetched again once the author is used after that.
+    public var evictedAt: Date?
+    /// Why `url` was refused; it is not tried again until the author's URL changes, or
+    /// the policy does (`rejectedPolicy`: `ImagePolicy.key` when it was refused).
+    public var rejectedReason: String?
+    public var rejectedPolicy: String?
+    public var failures: Int
+    public var retryAt: Date?
+    public var lastError: String?
+
+    init(row: Row) {
+        authorID = TweetID(row["authorId"] as Int64)
+        sourceURL = row["sourceURL"]
+        size = row["size"]
+        url = row["url"]
+        file = row["file"]
+        etag = row["etag"]
+        lastModified = row["lastModified"]
+        bytes = row["bytes"]
+        fetchedAt = (row["fetchedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        lastUsedAt = Date(timeIntervalSince1970: row["lastUsedAt"])
+        evictedAt = (row["evictedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        rejectedReason = row["rejectedReason"]
+        rejectedPolicy = row["rejectedPolicy"]
+        failures = row["failures"]
+        retryAt = (row["retryAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        lastError = row["lastError"]
+    }
+}
+
+/// An author whose image needs a request: new, changed, evicted and used since, lost
+/// from disk, or due for revalidation.
+public struct ImageCandidate: Sendable, Equatable {
+    public var authorID: TweetID
+    /// The author's current `profileImageURL`.
+    public var sourceURL: String
+    /// When the author last appeared in a stored page.
+    public var usedAt: Date
+    /// The row as it stands, nil for an author never seen by the fetcher.
+    public var record: ProfileImageRecord?
+}
+
+extension AppDatabase {
+    static func registerImageMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v3: profile images") { db in
+            try db.execute(sql: """
+                CREATE TABLE profileImage (
+                    authorId INTEGER PRIMARY KEY,
+                    sourceURL TEXT NOT NULL,
+                    size TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    file TEXT,
+                    etag TEXT,
+                    lastModified TEXT,
+                    bytes INTEGER NOT NULL DEFAULT 0,
+                    fetchedAt DOUBLE,
+                    lastUsedAt DOUBLE NOT NULL,
+                    evictedAt DOUBLE,
+                    rejectedReason TEXT,
+                    rejectedPolicy TEXT,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    retryAt DOUBLE,
+                    lastError TEXT
+                );
+                CREATE INDEX profileImage_file ON profileImage(file);
+                """)
+        }
+    }
+
+    /// Carries each author's last appearance in a stored page (`user.updatedAt`) over to
+    /// their image's `lastUsedAt`: one statement per fetcher cycle instead of work in the
+    /// hot path that stores pages.
+    @discardableResult
+    public func touchImagesFromAuthors() async throws -> Int {
+        try await writer.write { db in
+            try db.execute(sql: """
+                UPDATE profileImage SET lastUsedAt = (SELECT updatedAt FROM user WHERE user.id = profileImage.authorId)
+                WHERE lastUsedAt < (SELECT updatedAt FROM user WHERE user.id = profileImage.authorId)
+                """)
+            return db.changesCount
+        }
+    }
+
+    /// Authors whose image needs a request now, most recently used first.
+    public func imageCandidates(size: String, policy: String, now: Date, staleBefore: Date) async throws -> [ImageCandidate] {
+        try await reader.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT u.id AS uid, u.profileImageURL AS currentURL, u.updatedAt AS usedAt, p.*
+                FROM user u LEFT JOIN profileImage p ON p.authorId = u.id
+                WHERE u.profileImageURL IS NOT NULL AND u.profileImageURL != ''
+                  AND (p.authorId IS NULL OR p.sourceURL != u.profileImageURL OR p.size != :size
+                       OR (p.rejectedReason IS NOT NULL AND p.rejectedPolicy IS NOT :policy)
+                       OR (p.rejectedReason IS NULL AND (p.retryAt IS NULL OR p.retryAt <= :now) AND (
+                              (p.file IS NULL AND (p.evictedAt IS NULL OR p.lastUsedAt > p.evictedAt))
+                           OR (p.file IS NOT NULL AND (p.fetchedAt IS NULL OR p.fetchedAt <= :stale)))))
+                ORDER BY max(u.updatedAt, coalesce(p.lastUsedAt, 0)) DESC, u.id
+                """, arguments: ["size": size, "policy": policy, "now": now.timeIntervalSince1970,
+                                  "stale": staleBefore.timeIntervalSince1970])
+            return rows.map { row in
+                ImageCandidate(
+                    authorID: TweetID(row["uid"] as Int64), sourceURL: row["currentURL"],
+                    usedAt: Date(timeIntervalSince1970: row["usedAt"]),
+                    record: (row["authorId"] as Int64?) == nil ? nil : ProfileImageRecord(row: row))
+            }
+        }
+    }
+
+    /// The earliest time a row becomes due by itself (revalidation or a retry), if any.
+    public func nextImageDue(revalidateSeconds: Double) async throws -> Date? {
+        try await reader.read { db in
+            try Double.fetchOne(db, sql: """
+                SELECT min(t) FROM (
+                    SELECT fetchedAt + ? AS t FROM profileImage WHERE file IS NOT NULL AND rejectedReason IS NULL
+                    UNION ALL SELECT retryAt FROM profileImage WHERE retryAt IS NOT NULL AND rejectedReason IS NULL)
+                """, arguments: [revalidateSeconds]).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    public func profileImage(_ authorID: TweetID) throws -> ProfileImageRecord? {
+        try reader.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM profileImage WHERE authorId = ?", arguments: [authorID.rawValue])
+                .map(ProfileImageRecord.init(row:))
+        }
+    }
+
+    public func profileImages() throws -> [ProfileImageRecord] {
+        try reader.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM profileImage ORDER BY authorId").map(ProfileImageRecord.init(row:))
+        }
+    }
+
+    /// Where an image's outcome goes: which author, URL and size it answers.
+    public struct ImageSubject: Sendable {
+        public var authorID: TweetID
+        public var sourceURL: String
+        public var size: String
+        public var url: String
+        public var usedAt: Date
+
+        public init(authorID: TweetID, sourceURL: String, size: String, url: String, usedAt: Date) {
+            self.authorID = authorID
+            self.sourceURL = sourceURL
+            self.size = size
+            self.url = url
+            self.usedAt = usedAt
+        }
+    }
+
+    /// A 200: the row names the new file. Returns the file it named before if no row
+    /// names that any more (the caller deletes it, holding the store's lock).
+    ///
+    /// The writes here are async (GRDB's writer queue): the fetcher never blocks a
+    /// thread of the cooperative pool, where the feed pollers run, waiting for the writer.
+    public func recordImageFetched(_ subject: ImageSubject, file: String, bytes: Int, etag: String?,
+                                   lastModified: String?, now: Date) async throws -> String? {
+        try await replaceImageRow(subject, now: now, values: [
+            "file": file, "etag": etag, "lastModified": lastModified, "bytes": bytes,
+            "fetchedAt": now.timeIntervalSince1970, "evictedAt": nil, "rejectedReason": nil, "rejectedPolicy": nil,
+            "failures": 0, "retryAt": nil, "lastError": nil,
+        ])
+    }
+
+    /// A 304: the file stays; the clock for the next revalidation restarts.
+    public func recordImageNotModified(_ subject: ImageSubject, etag: String?, lastModified: String?, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(sql: """
+                UPDATE profileImage SET fetchedAt = ?, etag = coalesce(?, etag), lastModified = coalesce(?, lastModified),
+                    failures = 0, retryAt = NULL, lastError = NULL, lastUsedAt = max(lastUsedAt, ?)
+                WHERE authorId = ?
+                """, arguments: [now.timeIntervalSince1970, etag, lastModified, subject.usedAt.timeIntervalSince1970,
+                                 subject.authorID.rawValue])
+        }
+    }
+
+    /// A refusal: remembered with its reason so it is logged once and not tried again
+    /// until the author's URL, or the policy, changes. Returns a file no row names any more.
+    public func recordImageRejected(_ subject: ImageSubject, reason: String, policy: String, now: Date) async throws -> String? {
+        try await replaceImageRow(subject, now: now, values: [
+            "file": nil, "etag": nil, "lastModified": nil, "bytes": 0, "fetchedAt": nil, "evictedAt": nil,
+            "rejectedReason": reason, "rejectedPolicy": policy, "failures": 0, "retryAt": nil, "lastError": nil,
+        ])
+    }
+
+    /// A transient failure (network, timeout, an HTTP error): retried at `retryAt`. The
+    /// file of the same URL is kept meanwhile. Returns a file no row names any more.
+    public func recordImageFailed(_ subject: ImageSubject, error: String, failures: Int, retryAt: Date, now: Date) async throws -> String? {
+        // The same URL as the row's: only the failure is noted, the file stays.
+        let noted = try await writer.write { db in
+            try db.execute(sql: """
+                UPDATE profileImage SET failures = ?, retryAt = ?, lastError = ?, lastUsedAt = max(lastUsedAt, ?)
+                WHERE authorId = ? AND url = ? AND sourceURL = ?
+                """, arguments: [failures, retryAt.timeIntervalSince1970, error, subject.usedAt.timeIntervalSince1970,
+                                 subject.authorID.rawValue, subject.url, subject.sourceURL])
+            return db.changesCount > 0
+        }
+        if noted { return nil }
+        return try await replaceImageRow(subject, now: now, values: [
+            "file": nil, "etag": nil, "lastModified": nil, "bytes": 0, "fetchedAt": nil, "evictedAt": nil,
+            "rejectedReason": nil, "rejectedPolicy": nil, "failures": failures, "retryAt": retryAt.timeIntervalSince1970, "lastError": error,
+        ])
+    }
+
+    private func replaceImageRow(_ subject: ImageSubject, now: Date, values: [String: (any DatabaseValueConvertible)?]) async throws -> String? {
+        let values = values.mapValues { $0?.databaseValue ?? .null }
+        let newFile = String.fromDatabaseValue(values["file"] ?? .null)
+        return try await writer.write { db in
+            let previous = try String.fetchOne(db, sql: "SELECT file FROM profileImage WHERE authorId = ?", arguments: [subject.authorID.rawValue])
+            let columns = ["authorId", "sourceURL", "size", "url", "lastUsedAt"] + values.keys.sorted()
+            var arguments: [DatabaseValue] = [
+                subject.authorID.rawValue.databaseValue, subject.sourceURL.databaseValue, subject.size.databaseValue,
+                subject.url.databaseValue, subject.usedAt.timeIntervalSince1970.databaseValue,
+            ]
+            arguments += values.keys.sorted().map { values[$0]! }
+            let updates = columns.dropFirst().map { column in
+                column == "lastUsedAt" ? "lastUsedAt = max(lastUsedAt, excluded.lastUsedAt)" : "\(column) = excluded.\(column)"
+            }
+            try db.execute(sql: """
+                INSERT INTO profileImage (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))
+                ON CONFLICT(authorId) DO UPDATE SET \(updates.joined(separator: ", "))
+                """, arguments: StatementArguments(arguments))
+            guard let previous, previous != newFile else { return nil }
+            let users = try Int.fetchOne(db, sql: "SELECT count(*) FROM profileImage WHERE file = ?", arguments: [previous]) ?? 0
+            return users == 0 ? previous : nil
+        }
+    }
+
+    // MARK: The janitor's view
+
+    /// Every row that names a file.
+    public func imageFileRows() async throws -> [(authorID: TweetID, file: String, lastUsedAt: Date)] {
+        try await reader.read { db in
+            try Row.fetchAll(db, sql: "SELECT authorId, file, lastUsedAt FROM profileImage WHERE file IS NOT NULL").map { row in
+                (TweetID(row["authorId"] as Int64), row["file"], Date(timeIntervalSince1970: row["lastUsedAt"]))
+            }
+        }
+    }
+
+    /// Forgets files: evicted ones (`evictedAt` set: fetched again only once their author
+    /// is used after that) or lost ones (`evictedAt` nil: fetched again at once). Their
+    /// validators go too, since a 304 would bring back nothing to show.
+    public func clearImageFiles(_ files: [String], evictedAt: Date?) async throws {
+        guard !files.isEmpty else { return }
+        try await writer.write { db in
+            let statement = try db.cachedStatement(sql: """
+                UPDATE profileImage SET file = NULL, etag = NULL, lastModified = NULL, bytes = 0, fetchedAt = NULL, evictedAt = ?
+                WHERE file = ?
+                """)
+            for file in files {
+                try statement.execute(arguments: [evictedAt?.timeIntervalSince1970, file])
+            }
+        }
+    }
+
+    /// Distinct files the rows name, and their bytes.
+    public func imageCacheTotals() async throws -> (files: Int, bytes: Int64) {
+        try await reader.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes
+                FROM (SELECT file, max(bytes) AS bytes FROM profileImage WHERE file IS NOT NULL GROUP BY file)
+                """)!
+            return (row["files"], row["bytes"])
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import TwfeedKit
+
+/// Under systemd's DynamicUser the database is private; `twfeed status` by anyone else
+/// must still show everything, from the world-readable snapshot.
+struct StatusSnapshotTests {
+    let folder: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-snap-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// The daemon's side: a database with a poll, a failure and a queued status.
+    func daemonSnapshot(now: Date) throws -> (StatusSnapshot, TwfeedConfig) {
+        let database = try AppDatabase.inMemory()
+        var config = TwfeedConfig(environment: ["HOME": folder])
+        config.storage.database = "\(folder)/private/twfeed.sqlite"
+        var home = SyncState(feed: .home)
+        home.lastPollAt = now.addingTimeInterval(-30)
+        home.lastError = "HTTP 503: Service Unavailable"
+        home.nextPollAt = now.addingTimeInterval(15)
+        home.rateLimit = RateLimit(limit: 180, remaining: 170, resetAt: now.addingTimeInterval(600))
+        try database.saveSyncState(home)
+        var mentions = SyncState(feed: .mentions)
+        mentions.lastPollAt = now.addingTimeInterval(-20)
+        mentions.lastSuccessAt = now.addingTimeInterval(-20)
+        try database.saveSyncState(mentions)
+        _ = try database.enqueue(text: "a private status text", replyTo: nil, now: now.addingTimeInterval(-90))
+        let board = StatusBoard(config: config, database: database, startedAt: now.addingTimeInterval(-120))
+        board.record(.home, PollOutcome(error: APIError(kind: .transient, status: 503, message: "Service Unavailable")))
+        board.record(.mentions, PollOutcome(newTweets: 12, pages: 1, requests: 1, complete: true))
+        board.refresh(now: now)
+        #expect(board.takeStatusLine() == "home error 503 · mentions +12 · retweets waiting · outbox 1 pending")
+        #expect(board.takeStatusLine() == nil)
+        return (board.snapshot, config)
+    }
+
+    @Test func statusReadsEverythingFromTheSnapshotWhenTheDatabaseIsNotReadable() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let (snapshot, config) = try daemonSnapshot(now: now)
+        let path = "\(folder)/status.json"
+        try snapshot.write(to: path)
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o644)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("a private status text"))
+
+        // The reader has no database at that path (it is private to the service).
+        let report = try StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(5))
+        #expect(report.countsFrom == "snapshot")
+        #expect(report.running)
+        #expect(report.health == .degraded)
+        let json = report.json
+        #expect(json["feeds"]?["home"]?["lastError"]?.string == "HTTP 503: Service Unavailable")
+        #expect(json["feeds"]?["home"]?["rateLimitRemaining"] == .number("170"))
+        #expect(json["feeds"]?["home"]?["nextPollAt"]?.string == Timestamp.iso8601(now.addingTimeInterval(15)))
+        #expect(json["feeds"]?["mentions"]?["lastSuccessAt"]?.string == Timestamp.iso8601(now.addingTimeInterval(-20)))
+        #expect(json["outbox"]?["pending"] == .number("1"))
+        #expect(json["outbox"]?["oldestPendingAgeSeconds"] == .number("95"))
+        #expect(json["database"]?["path"]?.string == config.storage.database)
+        #expect(json["daemon"]?["pid"] == .number(String(getpid())))
+        #expect(json["daemon"]?["uptimeSeconds"] == .number("125"))
+        #expect(json["daemon"]?["lastCycle"]?.string == "home error 503 · mentions +12 · retweets waiting · outbox 1 pending")
+    }
+
+    @Test func aStaleHeartbeatReadsAsHungAndAMissingSnapshotAsNotRunning() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        var (snapshot, config) = try daemonSnapshot(now: now)
+        snapshot.counts?.feeds["home"]?.lastError = nil
+        let path = "\(folder)/status.json"
+        try snapshot.write(to: path)
+        #expect(try StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(10)).health == .healthy)
+        #expect(try StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(31)).health == .degraded)
+        snapshot.pid = Int32.max - 1  // no such process
+        try snapshot.write(to: path)
+        #expect(try StatusReport.collect(config: config, statusPath: path, now: now).health == .notRunning)
+        unlink(path)
+        let gone = try StatusReport.collect(config: config, statusPath: path, now: now)
+        #expect(gone.health == .notRunning)
+        #expect(gone.countsFrom == "none")
+    }
+
+    @Test func aReaderWithoutTheDaemonsEnvironmentFindsTheSystemdSnapshot() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = TwfeedConfig(environment: ["HOME": folder])
+        let systemd = "\(folder)/run-twfeed-status.json"
+        #expect(StatusSnapshot.readerPath(config: config, environment: [:], systemdPath: systemd) == config.storage.database + ".status.json")
+        try StatusSnapshot(pid: 1, startedAt: Date(), heartbeatAt: Date(), dialect: "v2").write(to: systemd)
+        #expect(StatusSnapshot.readerPath(config: config, environment: [:], systemdPath: systemd) == systemd)
+        #expect(StatusSnapshot.readerPath(config: config, environment: ["RUNTIME_DIRECTORY": "/run/x"], systemdPath: systemd) == systemd)
+        #expect(StatusSnapshot.path(config: config, environment: ["RUNTIME_DIRECTORY": "/run/x"]) == "/run/x/status.json")
+    }
+}
