@@ -34,9 +34,7 @@ struct Bench {
         emulatorConfig.tweetsPerFeed = tweets
         let emulator = Emulator(configuration: emulatorConfig)
         try emulator.start()
-        let demo = emulatorConfig.credentials
-        let credentials = Credentials(consumerKey: demo.consumerKey, consumerSecret: demo.consumerSecret,
-                                      accessToken: demo.accessToken, accessTokenSecret: demo.accessTokenSecret)
+        let credentials = Credentials(emulatorConfig.credentials)
         try credentials.write(to: "\(folder)/credentials.json")
         let config: JSONValue = .object([
             "api": .object(["dialect": .string(dialect), "baseURL": .string(emulator.baseURL)]),

@@ -26,9 +26,7 @@ enum ImageCost {
         let emulator = Emulator(configuration: emulatorConfig)
         try emulator.start()
         defer { emulator.stop() }
-        let demo = emulatorConfig.credentials
-        let credentials = Credentials(consumerKey: demo.consumerKey, consumerSecret: demo.consumerSecret,
-                                      accessToken: demo.accessToken, accessTokenSecret: demo.accessTokenSecret)
+        let credentials = Credentials(emulatorConfig.credentials)
         try credentials.write(to: "\(folder)/credentials.json")
         let configJSON: JSONValue = .object([
             "api": .object(["dialect": .string("v2"), "baseURL": .string(emulator.baseURL)]),

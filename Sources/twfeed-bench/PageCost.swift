@@ -17,9 +17,7 @@ enum PageCost {
         let emulator = Emulator(configuration: emulatorConfig)
         try emulator.start()
         defer { emulator.stop() }
-        let demo = emulatorConfig.credentials
-        let credentials = Credentials(consumerKey: demo.consumerKey, consumerSecret: demo.consumerSecret,
-                                      accessToken: demo.accessToken, accessTokenSecret: demo.accessTokenSecret)
+        let credentials = Credentials(emulatorConfig.credentials)
         var config = TwfeedConfig()
         config.api.baseURL = emulator.baseURL
         let runs = 30

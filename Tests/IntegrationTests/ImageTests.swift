@@ -243,9 +243,14 @@ struct ImageTests {
 
         world.emulator.clearBadImages()
         let database = try AppDatabase.open(path: world.databasePath)
-        let authors = try Self.authorIDs(database)
         let second = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/run2.log")
         defer { second.terminate(); second.waitUntilExit() }
+        // The kill may have come before every feed was stored: count the authors once
+        // the second run has polled them all.
+        #expect(await eventually {
+            (try? Feed.allCases.allSatisfy { try database.syncState($0).lastSuccessAt != nil }) == true
+        })
+        let authors = try Self.authorIDs(database)
         #expect(await eventually {
             (try? database.profileImages().filter { $0.file != nil }.count) == authors.count
         })

@@ -34,9 +34,14 @@ public final class AppDatabase: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durable ? "FULL" : "NORMAL")")
         }
+        if !readOnly {
+            // The database holds the user's timelines: private. SQLite gives the -wal and
+            // -shm files the main file's mode, so creating it 0600 is enough (changing
+            // the umask instead would race every other thread creating files).
+            let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
         do {
-            let previousMask = umask(0o077)  // the database holds the user's timelines: private
-            defer { umask(previousMask) }
             return try AppDatabase(try DatabasePool(path: path, configuration: configuration))
         } catch let error as DatabaseError {
             throw TwfeedError(.io, "\(path): cannot open the database: \(error.message ?? "\(error.resultCode)")")

@@ -123,7 +123,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     private func makeTemporaryFolder() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/twfeed-demo.XXXXXX").utf8CString)
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("twfeed-demo.XXXXXX").utf8CString)
         guard let result = mkdtemp(&template) else {
             throw TwfeedError(.io, "cannot create a temporary folder: \(String(cString: strerror(errno)))")
         }

@@ -111,7 +111,12 @@ extension TestWorld {
         } else {
             result = try Binary.run(["status", "--json", "--config", configPath], environment: environment)
         }
-        return (result.status, try JSONValue.parse(Data(result.stdout.utf8)))
+        do {
+            return (result.status, try JSONValue.parse(Data(result.stdout.utf8)))
+        } catch {
+            // Say what the command said: a bare parse error hides the cause.
+            throw StatusFailure(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        }
     }
 
     var logPath: String { "\(folder)/twfeed.log" }
@@ -144,4 +149,11 @@ extension Binary {
     static var canSwitchUser: Bool {
         geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
     }
+}
+
+struct StatusFailure: Error, CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var description: String { "twfeed status exited \(status) with stdout \"\(stdout)\" and stderr \"\(stderr)\"" }
 }
