@@ -43,9 +43,9 @@ struct WatchdogTests {
 
     @Test func abstractNotifySocketAddressesCountOnlyTheNameBytes() throws {
         let offset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)!
-        let (_, abstract) = try SystemdNotifier.address("@systemd/notify")
+        let (_, abstract) = try UnixDatagram.address("@systemd/notify")
         #expect(Int(abstract) == offset + 15)
-        let (_, path) = try SystemdNotifier.address("/run/systemd/notify")
+        let (_, path) = try UnixDatagram.address("/run/systemd/notify")
         #expect(Int(path) == offset + 20)
     }
 

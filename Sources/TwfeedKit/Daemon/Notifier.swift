@@ -40,7 +40,7 @@ public final class SystemdNotifier: Notifier {
     public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty,
               path.hasPrefix("/") || path.hasPrefix("@") else { return nil }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = UnixDatagram.socket()
         guard fd >= 0 else { return nil }
         socketPath = path
         self.fd = fd
@@ -56,26 +56,7 @@ public final class SystemdNotifier: Notifier {
     }
 
     public func send(_ message: String) {
-        guard case let (target, length)? = try? Self.address(socketPath) else { return }
-        var address = target
-        message.utf8CString.withUnsafeBufferPointer { buffer in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    _ = sendto(fd, buffer.baseAddress, buffer.count - 1, Int32(MSG_NOSIGNAL), $0, length)
-                }
-            }
-        }
-    }
-
-    /// The address and its exact length. For an abstract name the length must count
-    /// only the name's bytes after `sun_path`'s leading zero, not the whole struct:
-    /// the kernel compares all `length` bytes, and systemd binds its socket with the
-    /// exact length.
-    static func address(_ path: String) throws -> (sockaddr_un, socklen_t) {
-        let address = try WakeSocket.address(path)
-        let offset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)!
-        let length = path.hasPrefix("@") ? offset + path.utf8.count : offset + path.utf8.count + 1
-        return (address, socklen_t(length))
+        UnixDatagram.send(message, from: fd, to: socketPath, flags: Int32(MSG_NOSIGNAL))
     }
 
     deinit { close(fd) }

@@ -42,38 +42,26 @@ public struct StatusReport: Sendable {
         let databasePath = snapshot?.counts?.databasePath ?? config.storage.database
         if Self.canRead(databasePath) {
             do {
-                let database = try AppDatabase.open(path: databasePath)
-                var feeds: [FeedStatus] = []
-                for feed in Feed.allCases {
-                    feeds.append(FeedStatus(
-                        feed: feed, enabled: snapshot?.counts?.feeds[feed.rawValue]?.enabled ?? config.feeds[feed]?.enabled ?? false,
-                        stats: try database.feedStats(feed), sync: try database.syncState(feed)))
+                // The same counts the daemon's heartbeat puts in the snapshot, read fresh.
+                var readConfig = config
+                readConfig.storage.database = databasePath
+                var counts = try StatusBoard.counts(
+                    config: readConfig, database: AppDatabase.open(path: databasePath), now: now, previous: nil, full: true)
+                if let published = snapshot?.counts {
+                    // The running daemon knows which feeds its own config enables.
+                    for (feed, entry) in published.feeds { counts.feeds[feed]?.enabled = entry.enabled }
+                    if !FileManager.default.isReadableFile(atPath: config.storage.imageCache) {
+                        (counts.imageFiles, counts.imageBytes) = (published.imageFiles, published.imageBytes)
+                    }
                 }
-                let (outbox, oldestPending) = try database.outboxCounts(now: now)
-                let imageCache = config.storage.imageCache
-                let (files, bytes) = FileManager.default.isReadableFile(atPath: imageCache) || snapshot?.counts == nil
-                    ? Self.directorySize(imageCache) : (snapshot!.counts!.imageFiles, snapshot!.counts!.imageBytes)
-                return StatusReport(
-                    snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: outbox,
-                    oldestPendingAgeSeconds: oldestPending, imageFiles: files, imageBytes: bytes,
-                    databasePath: databasePath, databaseBytes: Self.fileSize(databasePath) + Self.fileSize(databasePath + "-wal"))
+                return report(counts, countsFrom: "database", snapshot: snapshot, running: running, now: now, config: config)
             } catch {
                 // Unreadable after all (permissions, a lock, corruption): fall back.
                 if snapshot?.counts == nil { throw error }
             }
         }
         if let counts = snapshot?.counts {
-            let feeds = Feed.allCases.map { feed in
-                let entry = counts.feeds[feed.rawValue]
-                return FeedStatus(
-                    feed: feed, enabled: entry?.enabled ?? config.feeds[feed]?.enabled ?? false,
-                    stats: entry?.stats ?? FeedStats(tweets: 0), sync: entry?.sync(feed) ?? SyncState(feed: feed))
-            }
-            return StatusReport(
-                snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: counts.outbox,
-                oldestPendingAgeSeconds: counts.oldestPendingAt.map { max(0, now.timeIntervalSince($0)) },
-                imageFiles: counts.imageFiles, imageBytes: counts.imageBytes,
-                databasePath: counts.databasePath, databaseBytes: counts.databaseBytes, countsFrom: "snapshot")
+            return report(counts, countsFrom: "snapshot", snapshot: snapshot, running: running, now: now, config: config)
         }
         let feeds = Feed.allCases.map {
             FeedStatus(feed: $0, enabled: config.feeds[$0]?.enabled ?? false, stats: FeedStats(tweets: 0), sync: SyncState(feed: $0))
@@ -83,6 +71,21 @@ public struct StatusReport: Sendable {
             snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: [:],
             oldestPendingAgeSeconds: nil, imageFiles: files, imageBytes: bytes,
             databasePath: databasePath, databaseBytes: 0, countsFrom: "none")
+    }
+
+    private static func report(_ counts: StatusSnapshot.Counts, countsFrom: String, snapshot: StatusSnapshot?,
+                               running: Bool, now: Date, config: TwfeedConfig) -> StatusReport {
+        let feeds = Feed.allCases.map { feed in
+            let entry = counts.feeds[feed.rawValue]
+            return FeedStatus(
+                feed: feed, enabled: entry?.enabled ?? config.feeds[feed]?.enabled ?? false,
+                stats: entry?.stats ?? FeedStats(tweets: 0), sync: entry?.sync(feed) ?? SyncState(feed: feed))
+        }
+        return StatusReport(
+            snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: counts.outbox,
+            oldestPendingAgeSeconds: counts.oldestPendingAt.map { max(0, now.timeIntervalSince($0)) },
+            imageFiles: counts.imageFiles, imageBytes: counts.imageBytes,
+            databasePath: counts.databasePath, databaseBytes: counts.databaseBytes, countsFrom: countsFrom)
     }
 
     /// Whether this user may open the database: it exists, and it is theirs. Opening

@@ -87,24 +87,7 @@ public final class ImageStore: Sendable {
             } catch {
                 throw TwfeedError(.io, "\(folder): cannot create the image cache folder: \(error.localizedDescription)")
             }
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw Self.ioError("cannot create", temporary) }
-            var ok = true
-            bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while ok && offset < buffer.count {
-                    let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 && errno == EINTR { continue }
-                    if written <= 0 { ok = false } else { offset += written }
-                }
-            }
-            ok = ok && fsync(fd) == 0
-            let error = ok ? nil : Self.ioError("cannot write", temporary)
-            close(fd)
-            if let error {
-                unlink(temporary)
-                throw error
-            }
+            try bytes.withUnsafeBytes { try AtomicFile.writeNewFile($0, to: temporary, mode: 0o600) }
         }
         return Staged(file: file, bytes: bytes.count, temporary: temporary)
     }
@@ -137,13 +120,7 @@ public final class ImageStore: Sendable {
     /// crash before it leaves a row naming a missing file, which the janitor repairs.
     public func syncFolder(of file: String) async {
         let folder = ("\(root)/\(file)" as NSString).deletingLastPathComponent
-        try? await Self.offPool {
-            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if fd >= 0 {
-                fsync(fd)
-                close(fd)
-            }
-        }
+        try? await Self.offPool { AtomicFile.syncDirectory(folder) }
     }
 
     /// `stage` then `install`, for callers that need neither apart (tests, tools).

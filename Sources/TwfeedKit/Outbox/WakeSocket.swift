@@ -21,14 +21,17 @@ public final class WakeSocket: @unchecked Sendable {
     public init(listeningAt path: String, doorbell: Doorbell) throws {
         self.path = path
         unlink(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = UnixDatagram.socket()
         self.fd = fd
         guard fd >= 0 else { throw TwfeedError(.io, "\(path): cannot create the wake socket: \(String(cString: strerror(errno)))") }
-        var address = try Self.address(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        let bound: Bool
+        do {
+            bound = try UnixDatagram.bind(fd, to: path)
+        } catch {
+            Glibc.close(fd)
+            throw error
         }
-        guard bound == 0 else {
+        guard bound else {
             let reason = String(cString: strerror(errno))
             Glibc.close(fd)
             throw TwfeedError(.io, "\(path): cannot bind the wake socket: \(reason)")
@@ -61,30 +64,9 @@ public final class WakeSocket: @unchecked Sendable {
     /// Sends one datagram; false when nobody listens.
     @discardableResult
     public static func send(_ message: String = "w", to path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0, var address = try? address(path) else { return false }
+        let fd = UnixDatagram.socket()
+        guard fd >= 0 else { return false }
         defer { Glibc.close(fd) }
-        let sent = message.utf8CString.withUnsafeBufferPointer { buffer in
-            withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, buffer.baseAddress, buffer.count - 1, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-        }
-        return sent >= 0
-    }
-
-    /// A `sockaddr_un` for a path, or for the abstract namespace when it starts with `@`.
-    static func address(_ path: String) throws -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { throw TwfeedError(.io, "\(path): socket path longer than \(capacity - 1) bytes") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        return address
+        return UnixDatagram.send(message, from: fd, to: path, flags: Int32(MSG_DONTWAIT))
     }
 }
