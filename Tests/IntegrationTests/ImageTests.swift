@@ -234,7 +234,10 @@ struct ImageTests {
         // Every picture sends its headers and half its body, then hangs.
         world.emulator.serveBadImage(.slow(seconds: 30), pathContains: "/profile_images/")
         let first = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/run1.log")
-        let started = await eventually { world.emulator.requestCount(pathContains: "/profile_images/") >= 4 }
+        // One download in flight is enough: which authors the first pass sees depends on
+        // which feed is stored first (reposts of me have one author), and a stalled pass
+        // takes no new candidates until it ends.
+        let started = await eventually { world.emulator.requestCount(pathContains: "/profile_images/") >= 1 }
         #expect(started, "\((try? String(contentsOfFile: "\(world.folder)/run1.log", encoding: .utf8)) ?? "no log")")
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()

@@ -62,7 +62,9 @@ struct OperationsTests {
         var report: JSONValue = .null
         let settled = try await eventually {
             (status, report) = try world.status(environment: environment)
-            return report["feeds"]?["mentions"]?["lastSuccessAt"]?.string != nil
+            // The counts come from the database; the daemon part from its snapshot file.
+            return report["daemon"]?["running"] == .bool(true)
+                && report["feeds"]?["mentions"]?["lastSuccessAt"]?.string != nil
                 && report["feeds"]?["retweets"]?["lastSuccessAt"]?.string != nil
                 && report["feeds"]?["home"]?["lastError"]?.string != nil
                 && world.emulator.requestCount(pathContains: "/2/tweets") >= 1
