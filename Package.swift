@@ -29,9 +29,13 @@ let package = Package(
             name: "CCurl",
             linkerSettings: [.linkedLibrary("curl")]
         ),
+        /// Small helpers that twfeed and its emulator must agree on byte for byte (the API's
+        /// date spellings). No dependencies, so the emulator stays independent of TwfeedKit.
+        .target(name: "TwfeedBase"),
         .target(
             name: "TwfeedKit",
             dependencies: [
+                "TwfeedBase",
                 "COAuth",
                 "CCurl",
                 .product(name: "Logging", package: "swift-log"),
@@ -39,15 +43,17 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        /// The local API emulator. It shares no code with TwfeedKit on purpose: it checks
-        /// the client's signatures and payload handling from the server's side.
+        /// The local API emulator. It shares no code with TwfeedKit on purpose (only the
+        /// low-level TwfeedBase): it checks the client's signatures and payload handling
+        /// from the server's side.
         .target(
             name: "TwfeedEmulator",
-            dependencies: ["COAuth"]
+            dependencies: ["TwfeedBase", "COAuth"]
         ),
         .executableTarget(
             name: "twfeed",
             dependencies: [
+                "TwfeedBase",
                 "TwfeedKit",
                 "TwfeedEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -66,12 +72,16 @@ let package = Package(
             dependencies: ["TwfeedKit", "TwfeedEmulator"]
         ),
         .testTarget(
+            name: "TwfeedBaseTests",
+            dependencies: ["TwfeedBase"]
+        ),
+        .testTarget(
             name: "TwfeedKitTests",
-            dependencies: ["TwfeedKit"]
+            dependencies: ["TwfeedBase", "TwfeedKit"]
         ),
         .testTarget(
             name: "EmulatorTests",
-            dependencies: ["TwfeedEmulator"]
+            dependencies: ["TwfeedBase", "TwfeedEmulator"]
         ),
         .testTarget(
             name: "IntegrationTests",

@@ -84,7 +84,7 @@ public final class Emulator: Sendable {
     }
 
     /// A stored tweet (full unescaped text, author, references), or nil.
-    public func tweet(_ id: String) -> EmulatorTweet? {
+    public func tweet(_ id: String) -> PublicTweet? {
         guard let number = UInt64(id) else { return nil }
         return core.state.withLock { $0.store.publicTweet(number) }
     }

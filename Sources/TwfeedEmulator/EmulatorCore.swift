@@ -6,7 +6,7 @@ import Synchronization
 final class EmulatorCore: Sendable {
     let configuration: EmulatorConfiguration
     let state: Mutex<EmulatorState>
-    let images = ProfileImageCache()
+    let images = AvatarServer()
     private let verifier: OAuthVerifier
 
     init(configuration: EmulatorConfiguration) {
@@ -190,7 +190,7 @@ final class EmulatorCore: Sendable {
     func changeProfileImageURL(ofUser id: UInt64) -> String? {
         state.withLock { state -> String? in
             guard state.store.bumpImageVersion(id) != nil, let user = state.store.user(id) else { return nil }
-            return ProfileImageCache.url(for: user, base: "")
+            return AvatarServer.url(for: user, base: "")
         }
     }
 
@@ -202,7 +202,7 @@ final class EmulatorCore: Sendable {
     }
 
     func profileImagePath(ofUser id: UInt64) -> String? {
-        state.withLock { $0.store.user(id) }.map { ProfileImageCache.url(for: $0, base: "") }
+        state.withLock { $0.store.user(id) }.map { AvatarServer.url(for: $0, base: "") }
     }
 
     func profileImageBytes(ofUser id: UInt64, size: ProfileImageSize) -> [UInt8]? {

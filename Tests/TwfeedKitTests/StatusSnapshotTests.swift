@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TwfeedBase
 @testable import TwfeedKit
 
 /// Under systemd's DynamicUser the database is private; `twfeed status` by anyone else

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 
 /// The legacy v1.1 endpoints, for enterprise access and compatible servers.
 struct V11Client: TwitterAPI {

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 
 /// The X API v2: what works on every access tier today.
 struct V2Client: TwitterAPI {

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 
 /// The answer to `twfeed status`: built from the daemon's snapshot file and the
 /// database, both read without disturbing the running daemon.

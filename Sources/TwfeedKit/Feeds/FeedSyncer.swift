@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TwfeedBase
 
 /// What one poll of a feed did.
 public struct PollOutcome: Sendable, Equatable {

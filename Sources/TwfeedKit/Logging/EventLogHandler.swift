@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import TwfeedBase
 
 /// Formats one event per line: `ts=… level=… event=… key=value …` (logfmt) or the same
 /// keys as a JSON object. The log message is the event name; metadata are its fields.

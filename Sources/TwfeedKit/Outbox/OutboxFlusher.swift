@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedBase
 
 /// Sends queued statuses, oldest first, one at a time so replies stay in order.
 ///

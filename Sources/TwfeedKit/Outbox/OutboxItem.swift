@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TwfeedBase
 
 /// One status in the outbox.
 public struct OutboxItem: Sendable, Equatable {

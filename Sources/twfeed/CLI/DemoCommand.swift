@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TwfeedBase
 import TwfeedEmulator
 import TwfeedKit
 

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 import TwfeedKit
 
 /// How `twfeed feed` shows a tweet.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TwfeedBase
 import TwfeedKit
 
 struct OutboxCommand: AsyncParsableCommand {

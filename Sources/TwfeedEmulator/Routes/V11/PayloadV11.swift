@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 
 /// v1.1 JSON: status and user objects. Ids come twice, as a number (which exceeds 2^53,
 /// so a client that reads it as a Double gets it wrong) and as `id_str`.
@@ -21,11 +22,11 @@ enum PayloadV11 {
         }
     }
 
-    static func status(_ tweet: EmulatedTweet, store: TweetStore, options: Options, imageBase: String,
+    static func status(_ tweet: StoredTweet, store: TweetStore, options: Options, imageBase: String,
                        depth: Int = 0) -> JSONValue {
         let text = options.extended ? tweet.rendered : (tweet.shortened ?? tweet.rendered)
         var members: [(String, JSONValue)] = [
-            ("created_at", .string(TimeFormat.legacy(tweet.createdAt))),
+            ("created_at", .string(Timestamp.twitterDate(tweet.createdAt))),
             ("id", .id(tweet.id)),
             ("id_str", .string(String(tweet.id))),
         ]
@@ -95,13 +96,13 @@ enum PayloadV11 {
 
     static func user(_ user: EmulatedUser, imageBase: String, trim: Bool = false) -> JSONValue {
         if trim { return .object([("id", .id(user.id)), ("id_str", .string(String(user.id)))]) }
-        let image = ProfileImageCache.url(for: user, base: imageBase)
+        let image = AvatarServer.url(for: user, base: imageBase)
         return .object([
             ("id", .id(user.id)), ("id_str", .string(String(user.id))), ("name", .string(user.name)),
             ("screen_name", .string(user.username)), ("location", .string(user.location)),
             ("description", .string(user.description)), ("url", .null), ("protected", .bool(false)),
             ("followers_count", .int(user.followersCount)), ("friends_count", .int(user.followingCount)),
-            ("listed_count", .int(user.followersCount / 100)), ("created_at", .string(TimeFormat.legacy(user.createdAt))),
+            ("listed_count", .int(user.followersCount / 100)), ("created_at", .string(Timestamp.twitterDate(user.createdAt))),
             ("favourites_count", .int(user.followingCount * 3)), ("verified", .bool(false)),
             ("statuses_count", .int(user.followersCount / 3 + 17)),
             ("profile_image_url", .string(image)), ("profile_image_url_https", .string(image)),

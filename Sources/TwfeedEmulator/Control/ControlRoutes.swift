@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 import Synchronization
 
 /// Unsigned routes under `/_emulator/` for the demo and for tests that run the daemon as
@@ -127,7 +128,7 @@ enum ControlRoutes {
                 .object([
                     ("id", .string(status.id)), ("text", .string(status.text)),
                     ("inReplyToId", .stringOrNull(status.inReplyToID)), ("dialect", .string(status.dialect.rawValue)),
-                    ("createdAt", .string(TimeFormat.iso8601(status.createdAt))),
+                    ("createdAt", .string(Timestamp.iso8601Milliseconds(status.createdAt))),
                 ])
             }
             let feeds: [(String, JSONValue)] = EmulatorFeed.allCases.map { feed in

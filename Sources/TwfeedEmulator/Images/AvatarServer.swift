@@ -1,14 +1,14 @@
 import Foundation
 import Synchronization
 
-/// Small, valid PNG avatars drawn per user (a light disc on a colour taken from the user
+/// The emulator's avatar server (the real image host): small, valid PNG avatars drawn per user (a light disc on a colour taken from the user
 /// id), cached once drawn, served with an ETag and a Last-Modified so a client can
 /// revalidate with `If-None-Match` or `If-Modified-Since` and get a 304.
 ///
 /// Tests can change a user's picture behind the same URL (`changeBytes`, `setBytes`: a
 /// new ETag and Last-Modified) and have bad answers served on demand (`BadImage`), per
 /// user or per path.
-final class ProfileImageCache: Sendable {
+final class AvatarServer: Sendable {
     private let cache = Mutex<[String: [UInt8]]>([:])
 
     /// A picture replaced behind the same URL.

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 
 /// One HTTP/1.1 request as received. The raw target is kept because OAuth signs the path
 /// exactly as the client sent it.
@@ -148,7 +149,7 @@ struct HTTPResponse: Sendable {
 
     /// RFC 7231 IMF-fixdate, e.g. `Sat, 21 Nov 2026 10:00:00 GMT`.
     static func httpDate(_ date: Date) -> String {
-        let legacy = TimeFormat.legacy(date).split(separator: " ")  // Wed Oct 10 20:19:24 +0000 2018
+        let legacy = Timestamp.twitterDate(date).split(separator: " ")  // Wed Oct 10 20:19:24 +0000 2018
         return "\(legacy[0]), \(legacy[2]) \(legacy[1]) \(legacy[5]) \(legacy[3]) GMT"
     }
 

@@ -85,6 +85,15 @@ final class HTTPServer: Sendable {
 
     // MARK: Listening
 
+    /// `bind(2)` for either address family (`sockaddr_in` or `sockaddr_in6`).
+    private static func bindSocket<Address>(_ fd: Int32, to address: inout Address) -> Int32 {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<Address>.size))
+            }
+        }
+    }
+
     private static func bind(host: String, port: Int) throws -> Int32 {
         let address = host == "localhost" ? "127.0.0.1" : host
         let isIPv6 = address.contains(":")
@@ -94,33 +103,22 @@ final class HTTPServer: Sendable {
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
 
-        let bound: Int32
+        // nil when the address does not parse in its family.
+        let bound: Int32?
         if isIPv6 {
             var addr = sockaddr_in6()
             addr.sin6_family = sa_family_t(AF_INET6)
             addr.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-            guard inet_pton(AF_INET6, address, &addr.sin6_addr) == 1 else {
-                close(fd)
-                throw EmulatorError.invalidHost(host)
-            }
-            bound = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
+            bound = inet_pton(AF_INET6, address, &addr.sin6_addr) == 1 ? bindSocket(fd, to: &addr) : nil
         } else {
             var addr = sockaddr_in()
             addr.sin_family = sa_family_t(AF_INET)
             addr.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-            guard inet_pton(AF_INET, address, &addr.sin_addr) == 1 else {
-                close(fd)
-                throw EmulatorError.invalidHost(host)
-            }
-            bound = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            bound = inet_pton(AF_INET, address, &addr.sin_addr) == 1 ? bindSocket(fd, to: &addr) : nil
+        }
+        guard let bound else {
+            close(fd)
+            throw EmulatorError.invalidHost(host)
         }
         guard bound == 0 else {
             let code = errno

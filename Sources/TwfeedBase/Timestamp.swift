@@ -1,18 +1,20 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// ISO 8601 UTC strings, as INTERFACE.md wants every time.
+/// The API's two date spellings, formatted and parsed by hand with `gmtime_r`/`timegm`
+/// rather than a shared `DateFormatter`: this runs for every log line and every served
+/// tweet, and the C calls are thread-safe, fast, and cannot pick up the machine's locale.
+/// Both twfeed and its emulator use it, so client and server agree on every byte.
 public enum Timestamp {
-    /// `2026-11-21T10:00:00.123Z`. Hand-formatted: this runs for every log line, and
-    /// DateFormatter is slow and not thread-safe on every platform.
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// v2 and the log's spelling: `2026-11-21T10:00:00.123Z`.
     public static func iso8601Milliseconds(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(milliseconds / 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
+        let parts = brokenDown(time_t(milliseconds / 1000))
         let millis = Int32(((milliseconds % 1000) + 1000) % 1000)
         return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(millis, 3))Z"
@@ -24,7 +26,16 @@ public enum Timestamp {
         return String(full.prefix(19)) + "Z"
     }
 
-    /// Parses `2026-11-21T10:00:00Z` or `2026-11-21T10:00:00.000Z`.
+    /// v1.1's spelling: `Wed Oct 10 20:19:24 +0000 2018`.
+    public static func twitterDate(_ date: Date) -> String {
+        let p = brokenDown(time_t(date.timeIntervalSince1970.rounded(.down)))
+        return "\(weekdays[Int(p.tm_wday)]) \(months[Int(p.tm_mon)]) \(pad(p.tm_mday, 2)) "
+            + "\(pad(p.tm_hour, 2)):\(pad(p.tm_min, 2)):\(pad(p.tm_sec, 2)) +0000 \(pad(p.tm_year + 1900, 4))"
+    }
+
+    /// Parses `2026-11-21T10:00:00Z` or `2026-11-21T10:00:00.000Z` (any number of fraction
+    /// digits). Strict: separators, field ranges and the final `Z` are checked, so the
+    /// emulator can refuse a malformed `start_time` as the real API does.
     public static func parseISO8601(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20 else { return nil }
@@ -36,12 +47,16 @@ public enum Timestamp {
             }
             return value
         }
-        guard let year = number(0 ..< 4), let month = number(5 ..< 7), let day = number(8 ..< 10),
-              let hour = number(11 ..< 13), let minute = number(14 ..< 16), let second = number(17 ..< 19)
+        func separator(_ index: Int, _ ascii: Unicode.Scalar) -> Bool { bytes[index] == UInt8(ascii: ascii) }
+        guard let year = number(0 ..< 4), separator(4, "-"), let month = number(5 ..< 7), separator(7, "-"),
+              let day = number(8 ..< 10), separator(10, "T"), let hour = number(11 ..< 13), separator(13, ":"),
+              let minute = number(14 ..< 16), separator(16, ":"), let second = number(17 ..< 19),
+              (1 ... 12).contains(month), (1 ... 31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
+        var index = 19
         var fraction = 0.0
-        if bytes[19] == UInt8(ascii: ".") {
-            var index = 20
+        if separator(19, ".") {
+            index = 20
             var scale = 0.1
             while index < bytes.count, (48 ... 57).contains(bytes[index]) {
                 fraction += Double(bytes[index] - 48) * scale
@@ -49,6 +64,7 @@ public enum Timestamp {
                 index += 1
             }
         }
+        guard index == bytes.count - 1, separator(index, "Z") else { return nil }
         return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction)
     }
 
@@ -56,7 +72,6 @@ public enum Timestamp {
     public static func parseTwitterDate(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6 else { return nil }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard let monthIndex = months.firstIndex(of: String(parts[1])), let day = Int32(parts[2]),
               let year = Int32(parts[5]) else { return nil }
         let clock = parts[3].split(separator: ":")
@@ -72,6 +87,18 @@ public enum Timestamp {
             return nil
         }
         return utc.addingTimeInterval(-sign * Double(hours * 3600 + minutes * 60))
+    }
+
+    private static func brokenDown(_ seconds: time_t) -> tm {
+        var seconds = seconds
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return parts
+    }
+
+    private static func pad(_ value: Int32, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
     private static func date(year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32, fraction: Double) -> Date? {

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 
 /// The X API v2 endpoints twfeed uses.
 enum V2Routes {
@@ -72,7 +73,7 @@ enum V2Routes {
         }
         func time(_ name: String) -> Date? {
             guard let text = value(name) else { return nil }
-            if let date = TimeFormat.parseISO8601(text) { return date }
+            if let date = Timestamp.parseISO8601(text) { return date }
             errors.append(.init(parameter: name, value: text,
                                 message: "The `\(name)` query parameter value [\(text)] is not a valid RFC3339 date-time"))
             return nil

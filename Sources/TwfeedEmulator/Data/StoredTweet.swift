@@ -1,7 +1,9 @@
 import Foundation
 
-/// A tweet as stored. Text is kept raw (unescaped); `rendered` is what goes on the wire.
-struct EmulatedTweet: Sendable {
+/// A tweet as the emulator keeps it internally, with its counters and both renderings:
+/// text is kept raw (unescaped); `rendered` is what goes on the wire. Tests see the
+/// read-only `PublicTweet` instead, so they cannot depend on how the store works.
+struct StoredTweet: Sendable {
     let id: UInt64
     /// Whole seconds; seeded tweets are shifted to end just before the start time.
     var createdAt: Date

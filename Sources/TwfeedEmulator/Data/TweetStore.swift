@@ -23,7 +23,7 @@ struct TweetStore: Sendable {
     /// Users in creation order; index 0 is the account user.
     private(set) var userIDs: [UInt64] = []
     private var userIDsByName: [String: UInt64] = [:]
-    private(set) var tweets: [UInt64: EmulatedTweet] = [:]
+    private(set) var tweets: [UInt64: StoredTweet] = [:]
     /// Each feed's tweet ids, oldest first (ascending).
     private(set) var feeds: [EmulatorFeed: [UInt64]] = [.home: [], .mentions: [], .retweets: []]
     /// Texts of the account user's statuses, for duplicate detection.
@@ -110,7 +110,7 @@ struct TweetStore: Sendable {
     mutating func createTweet(
         author: UInt64, text: String, urls: [TweetURL] = [], at date: Date,
         replyTo: (tweet: UInt64, user: UInt64)? = nil, retweetOf: UInt64? = nil, quoting: UInt64? = nil
-    ) -> EmulatedTweet {
+    ) -> StoredTweet {
         let id = nextID(gapSeconds: date.timeIntervalSince(lastDate))
         lastDate = max(lastDate, date)
         let resolve: (String) -> (id: UInt64, username: String)? = { [users, userIDsByName] name in
@@ -118,7 +118,7 @@ struct TweetStore: Sendable {
         }
         let conversation = replyTo.flatMap { tweets[$0.tweet]?.conversationID } ?? replyTo?.tweet ?? id
         let shortText = TweetText.truncated(text, limit: 140)
-        let tweet = EmulatedTweet(
+        let tweet = StoredTweet(
             id: id, createdAt: date, authorID: author, text: text, urls: urls,
             rendered: RenderedText(raw: text, urls: urls, resolveUser: resolve),
             shortened: shortText.map { RenderedText(raw: $0, urls: urls, resolveUser: resolve) },
@@ -142,7 +142,7 @@ struct TweetStore: Sendable {
 
     /// A retweet by `author` of `original`: its own text is "RT @user: ..." cut to 140.
     @discardableResult
-    mutating func createRetweet(by author: UInt64, of original: UInt64, at date: Date) -> EmulatedTweet? {
+    mutating func createRetweet(by author: UInt64, of original: UInt64, at date: Date) -> StoredTweet? {
         guard let source = tweets[original], let originalAuthor = users[source.authorID] else { return nil }
         let full = "RT @\(originalAuthor.username): \(source.text)"
         return createTweet(
@@ -210,7 +210,7 @@ struct TweetStore: Sendable {
     }
 
     /// Stores an accepted status as the account user's newest tweet (also in home).
-    mutating func post(text: String, replyTo: UInt64?, now: Date) -> EmulatedTweet {
+    mutating func post(text: String, replyTo: UInt64?, now: Date) -> StoredTweet {
         let target = replyTo.flatMap { tweets[$0] }
         let tweet = createTweet(
             author: Self.accountID, text: text, at: Self.wholeSeconds(max(now, lastDate)),
@@ -225,9 +225,9 @@ struct TweetStore: Sendable {
     }
 
     /// The public view of a stored tweet.
-    func publicTweet(_ id: UInt64) -> EmulatorTweet? {
+    func publicTweet(_ id: UInt64) -> PublicTweet? {
         guard let tweet = tweets[id], let author = users[tweet.authorID] else { return nil }
-        return EmulatorTweet(
+        return PublicTweet(
             id: String(tweet.id), text: tweet.text, authorID: String(author.id),
             authorUsername: author.username, createdAt: tweet.createdAt,
             inReplyToID: tweet.inReplyToTweetID.map { String($0) },

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 
 /// The field, expansion and user-field sets a v2 request asked for. The v2 API answers
 /// only `id`, `text` and `edit_history_tweet_ids` unless asked, so the emulator does too:
@@ -48,9 +49,9 @@ struct V2Fields {
 
 /// v2 JSON: tweets, users, pages with `includes` and `meta`.
 enum PayloadV2 {
-    static func tweet(_ tweet: EmulatedTweet, fields: Set<String>) -> JSONValue {
+    static func tweet(_ tweet: StoredTweet, fields: Set<String>) -> JSONValue {
         var members: [(String, JSONValue)] = [("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped))]
-        if fields.contains("created_at") { members.append(("created_at", .string(TimeFormat.iso8601(tweet.createdAt)))) }
+        if fields.contains("created_at") { members.append(("created_at", .string(Timestamp.iso8601Milliseconds(tweet.createdAt)))) }
         if fields.contains("author_id") { members.append(("author_id", .string(String(tweet.authorID)))) }
         if fields.contains("conversation_id") {
             members.append(("conversation_id", .string(String(tweet.conversationID))))
@@ -85,7 +86,7 @@ enum PayloadV2 {
     }
 
     /// `referenced_tweets`: what a tweet retweets, quotes or replies to.
-    static func references(_ tweet: EmulatedTweet) -> [(type: String, id: UInt64)] {
+    static func references(_ tweet: StoredTweet) -> [(type: String, id: UInt64)] {
         var result: [(type: String, id: UInt64)] = []
         if let id = tweet.retweetedID { result.append(("retweeted", id)) }
         if let id = tweet.quotedID { result.append(("quoted", id)) }
@@ -119,9 +120,9 @@ enum PayloadV2 {
             ("id", .string(String(user.id))), ("name", .string(user.name)), ("username", .string(user.username)),
         ]
         if fields.contains("profile_image_url") {
-            members.append(("profile_image_url", .string(ProfileImageCache.url(for: user, base: imageBase))))
+            members.append(("profile_image_url", .string(AvatarServer.url(for: user, base: imageBase))))
         }
-        if fields.contains("created_at") { members.append(("created_at", .string(TimeFormat.iso8601(user.createdAt)))) }
+        if fields.contains("created_at") { members.append(("created_at", .string(Timestamp.iso8601Milliseconds(user.createdAt)))) }
         if fields.contains("description") { members.append(("description", .string(user.description))) }
         if fields.contains("location"), !user.location.isEmpty { members.append(("location", .string(user.location))) }
         if fields.contains("protected") { members.append(("protected", .bool(false))) }
@@ -138,7 +139,7 @@ enum PayloadV2 {
 
     /// A timeline page: `data`, `includes` (only for the expansions asked), partial
     /// `errors` for referenced tweets that no longer exist, and `meta`.
-    static func page(_ tweets: [EmulatedTweet], nextToken: String?, fields: V2Fields, store: TweetStore,
+    static func page(_ tweets: [StoredTweet], nextToken: String?, fields: V2Fields, store: TweetStore,
                      imageBase: String) -> JSONValue {
         var meta: [(String, JSONValue)] = [("result_count", .int(tweets.count))]
         if let newest = tweets.first, let oldest = tweets.last {
@@ -149,7 +150,7 @@ enum PayloadV2 {
         guard !tweets.isEmpty else { return .object([("meta", .object(meta))]) }
 
         var userIDs: [UInt64] = [], seenUsers: Set<UInt64> = []
-        var included: [EmulatedTweet] = [], seenTweets: Set<UInt64> = []
+        var included: [StoredTweet] = [], seenTweets: Set<UInt64> = []
         var errors: [JSONValue] = []
         func addUser(_ id: UInt64) {
             if store.user(id) != nil, seenUsers.insert(id).inserted { userIDs.append(id) }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A tweet as the emulator stores it, for tests that compare what a client kept with
-/// what was served.
-public struct EmulatorTweet: Sendable, Equatable {
+/// The public, read-only view of a `StoredTweet` (string ids, no renderings or counters),
+/// for tests that compare what a client kept with what was served.
+public struct PublicTweet: Sendable, Equatable {
     public let id: String
     /// The full text, unescaped (what a client shows after decoding `&amp;` etc.).
     public let text: String

@@ -3,7 +3,7 @@ import Testing
 import TwfeedEmulator
 
 /// The emulator's image host: validators, pictures that change, and bad answers on demand.
-@Suite struct ProfileImageTests {
+@Suite struct AvatarServerTests {
     /// A followed author of home and their picture's path.
     func someAuthor(_ emulator: Emulator, _ client: TestClient) throws -> (id: String, path: String) {
         let page = try client.get(homePath, [("max_results", "5")] + clientFields)
