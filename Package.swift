@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "twfeed-bench", targets: ["twfeed-bench"]),
         .library(name: "TwfeedKit", targets: ["TwfeedKit"]),
         .library(name: "TwfeedEmulator", targets: ["TwfeedEmulator"]),
+        .library(name: "TwfeedSandbox", targets: ["TwfeedSandbox"]),
+        .library(name: "TwfeedTesting", targets: ["TwfeedTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -50,12 +52,28 @@ let package = Package(
             name: "TwfeedEmulator",
             dependencies: ["TwfeedBase", "COAuth"]
         ),
+        /// An emulator plus the credentials and config files that point twfeed at it, in
+        /// one folder: what `twfeed demo`, twfeed-bench and the integration tests run in.
+        .target(
+            name: "TwfeedSandbox",
+            dependencies: ["TwfeedKit", "TwfeedEmulator"]
+        ),
+        /// Test doubles (manual clock, recording notifier, in-memory log sink), kept out of
+        /// the product as HummingbirdTesting is: the `twfeed` executable does not link them.
+        .target(
+            name: "TwfeedTesting",
+            dependencies: [
+                "TwfeedKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "twfeed",
             dependencies: [
                 "TwfeedBase",
                 "TwfeedKit",
                 "TwfeedEmulator",
+                "TwfeedSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -69,7 +87,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "twfeed-bench",
-            dependencies: ["TwfeedKit", "TwfeedEmulator"]
+            dependencies: ["TwfeedKit", "TwfeedEmulator", "TwfeedSandbox", "TwfeedTesting"]
         ),
         .testTarget(
             name: "TwfeedBaseTests",
@@ -77,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TwfeedKitTests",
-            dependencies: ["TwfeedBase", "TwfeedKit"]
+            dependencies: ["TwfeedBase", "TwfeedKit", "TwfeedTesting"]
         ),
         .testTarget(
             name: "EmulatorTests",
@@ -85,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TwfeedKit", "TwfeedEmulator"]
+            dependencies: ["TwfeedKit", "TwfeedEmulator", "TwfeedSandbox", "TwfeedTesting"]
         ),
     ]
 )

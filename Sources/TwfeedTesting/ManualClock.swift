@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TwfeedKit
 
 /// A clock that moves only when told to: tests advance it and the sleepers whose
 /// deadline has come are resumed, so no test ever waits on real time.

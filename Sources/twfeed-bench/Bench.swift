@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TwfeedEmulator
 import TwfeedKit
+import TwfeedSandbox
 
 /// Measures what docs/PERFORMANCE.md reports. Run in release:
 ///
@@ -27,23 +28,16 @@ struct Bench {
 
     static let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
 
-    /// A world: emulator, config file, credentials, database.
+    /// A world: emulator, config file, credentials (the daemon's database goes in the same folder).
     static func world(dialect: String, folder: String, tweets: Int) throws -> (Emulator, TwfeedConfig, Credentials) {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var emulatorConfig = EmulatorConfiguration()
-        emulatorConfig.tweetsPerFeed = tweets
-        let emulator = Emulator(configuration: emulatorConfig)
-        try emulator.start()
-        let credentials = Credentials(emulatorConfig.credentials)
-        try credentials.write(to: "\(folder)/credentials.json")
-        let config: JSONValue = .object([
-            "api": .object(["dialect": .string(dialect), "baseURL": .string(emulator.baseURL)]),
-            "credentials": .string("\(folder)/credentials.json"),
-            "storage": .object(["database": .string("\(folder)/twfeed.sqlite"), "imageCache": .string("\(folder)/images")]),
-            "outbox": .object(["flushIntervalSeconds": .number("60")]),
-        ])
-        try AtomicFile.write(Data(config.serialized.utf8), to: "\(folder)/config.json")
-        return (emulator, try ConfigLoader.load(explicit: "\(folder)/config.json"), credentials)
+        let sandbox = try Sandbox(folder: folder, dialect: dialect, tweetsPerFeed: tweets,
+                                  config: ["outbox": .object(["flushIntervalSeconds": .number("60")])])
+        do {
+            return (sandbox.emulator, try sandbox.config, try sandbox.credentials)
+        } catch {
+            sandbox.stop()
+            throw error
+        }
     }
 
     static func backfill(dialect: String, folder: String) async throws {

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import TwfeedEmulator
 import TwfeedKit
+import TwfeedSandbox
+import TwfeedTesting
 
 /// What the profile image cache costs for a home feed of about 1,000 authors: requests
 /// and bytes on the first run, on a restart, and at revalidation, and how a feed poll
@@ -19,27 +21,19 @@ enum ImageCost {
     }
 
     static func run(folder: String) async throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var emulatorConfig = EmulatorConfiguration()
-        emulatorConfig.tweetsPerFeed = 3200
-        emulatorConfig.extraUsers = 1_500
-        let emulator = Emulator(configuration: emulatorConfig)
-        try emulator.start()
-        defer { emulator.stop() }
-        let credentials = Credentials(emulatorConfig.credentials)
-        try credentials.write(to: "\(folder)/credentials.json")
-        let configJSON: JSONValue = .object([
-            "api": .object(["dialect": .string("v2"), "baseURL": .string(emulator.baseURL)]),
-            "credentials": .string("\(folder)/credentials.json"),
-            "feeds": .object([
-                "mentions": .object(["enabled": .bool(false)]),
-                "retweets": .object(["enabled": .bool(false)]),
-            ]),
-            "storage": .object(["database": .string("\(folder)/twfeed.sqlite"), "imageCache": .string("\(folder)/images")]),
-            "images": .object(["allowInsecureLoopback": .bool(true), "allowedHosts": .array([.string("127.0.0.1")]), "concurrency": .number(String(concurrency))]),
-        ])
-        try AtomicFile.write(Data(configJSON.serialized.utf8), to: "\(folder)/config.json")
-        let config = try ConfigLoader.load(explicit: "\(folder)/config.json")
+        let sandbox = try Sandbox(
+            folder: folder, dialect: "v2", tweetsPerFeed: 3200, configure: { $0.extraUsers = 1_500 },
+            config: [
+                "feeds": .object([
+                    "mentions": .object(["enabled": .bool(false)]),
+                    "retweets": .object(["enabled": .bool(false)]),
+                ]),
+                "images": .object(["allowInsecureLoopback": .bool(true), "allowedHosts": .array([.string("127.0.0.1")]), "concurrency": .number(String(concurrency))]),
+            ])
+        let emulator = sandbox.emulator
+        defer { sandbox.stop() }
+        let credentials = Credentials(sandbox.emulatorConfiguration.credentials)
+        let config = try sandbox.config
         let quiet = Bench.quiet
 
         // First run: the home backfill, then every author's picture.

@@ -1,6 +1,7 @@
 import Foundation
 import TwfeedEmulator
 import TwfeedKit
+import TwfeedSandbox
 
 /// Where the time of one v2 timeline page goes: the emulator answering over loopback,
 /// parsing, mapping to the model, and storing. `twfeed-bench --page-cost`.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedTesting
 
 /// The profile image cache against the emulator's image host, through the daemon the
 /// factory builds: one download per picture, 304 revalidation, the cap, drift repair,

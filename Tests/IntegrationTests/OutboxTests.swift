@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedTesting
 
 /// The outbox against the emulator: every status goes out exactly once, or expires.
 @Suite(.serialized)

@@ -3,6 +3,7 @@ import Logging
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedTesting
 
 /// The reload loop of `twfeed run`, in process: controls come from the test instead of
 /// signals.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import TwfeedKit
+import TwfeedTesting
 
 struct EventLogHandlerTests {
     func logger(_ format: TwfeedConfig.Log.Format, _ sink: MemorySink, redactor: Redactor = Redactor(), level: Logger.Level = .info) -> Logger {

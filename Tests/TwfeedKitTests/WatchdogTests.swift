@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import Testing
 @testable import TwfeedKit
+import TwfeedTesting
 
 /// A transport whose requests get no answer until released: a hung poller.
 final class HangingTransport: HTTPTransport {

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 
 /// Tells the service manager how the daemon is doing: `READY=1`, `STATUS=…`,
 /// `WATCHDOG=1`, `RELOADING=1`, `STOPPING=1` (sd_notify(3)'s messages).
@@ -60,20 +59,4 @@ public final class SystemdNotifier: Notifier {
     }
 
     deinit { close(fd) }
-}
-
-/// Keeps every message, for tests.
-public final class RecordingNotifier: Notifier {
-    private let storage = Mutex<[String]>([])
-    public let watchdogInterval: Double?
-
-    public init(watchdogInterval: Double? = nil) {
-        self.watchdogInterval = watchdogInterval
-    }
-
-    public func send(_ message: String) {
-        storage.withLock { $0.append(message) }
-    }
-
-    public var messages: [String] { storage.withLock { $0 } }
 }

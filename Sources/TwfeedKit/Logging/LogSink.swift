@@ -91,24 +91,6 @@ public final class FileSink: LogSink {
     deinit { close(descriptor.withLock { $0 }) }
 }
 
-/// Keeps lines in memory: tests assert on what the daemon logged.
-public final class MemorySink: LogSink {
-    private let storage = Mutex<[String]>([])
-
-    public init() {}
-
-    public func write(_ line: String, level: Logger.Level) {
-        storage.withLock { $0.append(line) }
-    }
-
-    public var lines: [String] { storage.withLock { $0 } }
-
-    /// Lines whose `event=` is the given name.
-    public func events(_ name: String) -> [String] {
-        lines.filter { $0.contains(" event=\(name) ") || $0.hasSuffix(" event=\(name)") || $0.contains("\"event\":\"\(name)\"") }
-    }
-}
-
 /// Fans a line out to several sinks (stderr and a file, say).
 public struct MultiSink: LogSink {
     public let sinks: [any LogSink]

@@ -4,6 +4,7 @@ import Logging
 import TwfeedBase
 import TwfeedEmulator
 import TwfeedKit
+import TwfeedSandbox
 
 /// Emulator plus daemon on loopback, end to end, with files in a fresh folder: what a
 /// user runs before they have API keys.
@@ -31,28 +32,14 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandLineEdge.run {
-            let folder = try dir ?? makeTemporaryFolder()
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-
-            var emulatorConfig = EmulatorConfiguration()
-            emulatorConfig.tweetsPerFeed = tweets
-            emulatorConfig.newTweetIntervalSeconds = 5
-            let emulator = Emulator(configuration: emulatorConfig)
-            do {
-                try emulator.start()
-            } catch {
-                throw TwfeedError(.unavailable, "cannot start the emulator: \(error)")
-            }
-            defer { emulator.stop() }
-
-            let credentialsPath = "\(folder)/credentials.json"
-            let demoCredentials = emulatorConfig.credentials
-            try Credentials(
-                consumerKey: demoCredentials.consumerKey, consumerSecret: demoCredentials.consumerSecret,
-                accessToken: demoCredentials.accessToken, accessTokenSecret: demoCredentials.accessTokenSecret
-            ).write(to: credentialsPath)
-            let configPath = "\(folder)/config.json"
-            try writeConfig(to: configPath, folder: folder, baseURL: emulator.baseURL)
+            let folder = try dir ?? Sandbox.temporaryFolder(prefix: "twfeed-demo")
+            let sandbox = try Sandbox(
+                folder: folder, dialect: dialect, tweetsPerFeed: tweets,
+                configure: { $0.newTweetIntervalSeconds = 5 },
+                apiKeys: ["timeoutSeconds": .number("10")], config: Self.configKeys(folder: folder))
+            defer { sandbox.stop() }
+            let emulator = sandbox.emulator
+            let configPath = sandbox.configPath
 
             emit("twfeed demo: emulator (\(dialect)) at \(emulator.baseURL), files in \(folder)")
             let config = try ConfigLoader.load(explicit: configPath)
@@ -107,27 +94,16 @@ struct DemoCommand: AsyncParsableCommand {
         return text
     }
 
-    private func writeConfig(to path: String, folder: String, baseURL: String) throws {
-        let config: JSONValue = .object([
-            "api": .object(["dialect": .string(dialect), "baseURL": .string(baseURL), "timeoutSeconds": .number("10")]),
-            "credentials": .string("\(folder)/credentials.json"),
+    /// What the demo adds to the sandbox's config: quick polls, loopback avatars, a log file.
+    private static func configKeys(folder: String) -> [String: JSONValue] {
+        [
             "feeds": .object([
                 "home": .object(["intervalSeconds": .number("15")]),
                 "mentions": .object(["intervalSeconds": .number("15")]),
                 "retweets": .object(["intervalSeconds": .number("30")]),
             ]),
-            "storage": .object(["database": .string("\(folder)/twfeed.sqlite"), "imageCache": .string("\(folder)/images")]),
             "images": .object(["allowInsecureLoopback": .bool(true), "allowedHosts": .array([.string("127.0.0.1")])]),
             "log": .object(["file": .string("\(folder)/twfeed.log")]),
-        ])
-        try AtomicFile.write(Data(config.serialized.utf8), to: path, mode: 0o644)
-    }
-
-    private func makeTemporaryFolder() throws -> String {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("twfeed-demo.XXXXXX").utf8CString)
-        guard let result = mkdtemp(&template) else {
-            throw TwfeedError(.io, "cannot create a temporary folder: \(String(cString: strerror(errno)))")
-        }
-        return String(cString: result)
+        ]
     }
 }

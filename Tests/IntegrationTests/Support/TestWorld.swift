@@ -2,48 +2,40 @@ import Foundation
 import Logging
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedSandbox
+import TwfeedTesting
 
 /// A temporary folder with a config and credentials pointing at a fresh emulator on
-/// loopback: the same files a user's demo has.
+/// loopback: the same files a user's demo has (a `Sandbox`), plus an in-memory log.
 final class TestWorld: @unchecked Sendable {
-    let folder: String
-    let emulator: Emulator
-    let dialect: String
+    let sandbox: Sandbox
     let sink = MemorySink()
-    var configPath: String { "\(folder)/config.json" }
-    var credentialsPath: String { "\(folder)/credentials.json" }
-    var databasePath: String { "\(folder)/twfeed.sqlite" }
+    var folder: String { sandbox.folder }
+    var emulator: Emulator { sandbox.emulator }
+    var dialect: String { sandbox.dialect }
+    var configPath: String { sandbox.configPath }
+    var credentialsPath: String { sandbox.credentialsPath }
+    var databasePath: String { sandbox.databasePath }
+
+    /// Every feed polls every 15 s unless a test says otherwise.
+    static let feeds: [String: JSONValue] = [
+        "feeds": .object([
+            "home": .object(["intervalSeconds": .number("15")]),
+            "mentions": .object(["intervalSeconds": .number("15")]),
+            "retweets": .object(["intervalSeconds": .number("15")]),
+        ]),
+    ]
 
     init(dialect: String = "v2", tweets: Int = 200, configure: (inout EmulatorConfiguration) -> Void = { _ in },
          extraConfig: [String: JSONValue] = [:]) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-it-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var configuration = EmulatorConfiguration()
-        configuration.tweetsPerFeed = tweets
-        configure(&configuration)
-        emulator = Emulator(configuration: configuration)
-        try emulator.start()
-        self.dialect = dialect
-        let credentials = configuration.credentials
-        try Credentials(consumerKey: credentials.consumerKey, consumerSecret: credentials.consumerSecret,
-                        accessToken: credentials.accessToken, accessTokenSecret: credentials.accessTokenSecret)
-            .write(to: credentialsPath)
-        try writeConfig(extraConfig)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-it-\(UUID().uuidString.prefix(8))").path
+        sandbox = try Sandbox(folder: folder, dialect: dialect, tweetsPerFeed: tweets, configure: configure,
+                              apiKeys: ["timeoutSeconds": .number("5")],
+                              config: Self.feeds.merging(extraConfig) { $1 })
     }
 
     func writeConfig(_ extra: [String: JSONValue] = [:], baseURL: String? = nil) throws {
-        var object: [String: JSONValue] = [
-            "api": .object(["dialect": .string(dialect), "baseURL": .string(baseURL ?? emulator.baseURL), "timeoutSeconds": .number("5")]),
-            "credentials": .string(credentialsPath),
-            "storage": .object(["database": .string(databasePath), "imageCache": .string("\(folder)/images")]),
-            "feeds": .object([
-                "home": .object(["intervalSeconds": .number("15")]),
-                "mentions": .object(["intervalSeconds": .number("15")]),
-                "retweets": .object(["intervalSeconds": .number("15")]),
-            ]),
-        ]
-        for (key, value) in extra { object[key] = value }
-        try AtomicFile.write(Data(JSONValue.object(object).serialized.utf8), to: configPath)
+        try sandbox.writeConfig(Self.feeds.merging(extra) { $1 }, baseURL: baseURL)
     }
 
     var config: TwfeedConfig { get throws { try ConfigLoader.load(explicit: configPath) } }
@@ -63,7 +55,7 @@ final class TestWorld: @unchecked Sendable {
     }
 
     deinit {
-        emulator.stop()
+        sandbox.stop()
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

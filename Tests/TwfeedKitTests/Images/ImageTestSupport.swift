@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 @testable import TwfeedKit
+import TwfeedTesting
 
 /// A temporary cache folder, an in-memory database, a manual clock and a log.
 struct ImageFixture {

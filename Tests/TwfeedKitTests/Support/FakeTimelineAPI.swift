@@ -135,3 +135,4 @@ struct SyncFixture {
 }
 
 import Logging
+import TwfeedTesting
