@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "twfeed-emulator", targets: ["twfeed-emulator"]),
         .executable(name: "twfeed-bench", targets: ["twfeed-bench"]),
         .library(name: "TwfeedKit", targets: ["TwfeedKit"]),
+        .library(name: "TwitterText", targets: ["TwitterText"]),
         .library(name: "TwfeedEmulator", targets: ["TwfeedEmulator"]),
     ],
     dependencies: [
@@ -29,11 +30,17 @@ let package = Package(
             name: "CCurl",
             linkerSettings: [.linkedLibrary("curl")]
         ),
+        /// twitter-text's weighted length, URL detection and emoji sequences: a port of a
+        /// published library with its own conformance corpus, so it depends on nothing of twfeed.
+        .target(
+            name: "TwitterText"
+        ),
         .target(
             name: "TwfeedKit",
             dependencies: [
                 "COAuth",
                 "CCurl",
+                "TwitterText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -49,6 +56,7 @@ let package = Package(
             name: "twfeed",
             dependencies: [
                 "TwfeedKit",
+                "TwitterText",
                 "TwfeedEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -68,6 +76,10 @@ let package = Package(
         .testTarget(
             name: "TwfeedKitTests",
             dependencies: ["TwfeedKit"]
+        ),
+        .testTarget(
+            name: "TwitterTextTests",
+            dependencies: ["TwitterText"]
         ),
         .testTarget(
             name: "EmulatorTests",
