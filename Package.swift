@@ -25,6 +25,12 @@ let package = Package(
             pkgConfig: "oauth",
             providers: [.apt(["liboauth-dev"])]
         ),
+        /// OpenSSL's libcrypto for SHA-256 (apt: libssl-dev); libcurl already links it.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         /// A thin C shim over libcurl: Swift cannot call the variadic curl_easy_setopt.
         .target(
             name: "CCurl",
@@ -39,6 +45,7 @@ let package = Package(
             name: "TwfeedKit",
             dependencies: [
                 "COAuth",
+                "CCrypto",
                 "CCurl",
                 "TwitterText",
                 .product(name: "Logging", package: "swift-log"),
