@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "twfeed-emulator", targets: ["twfeed-emulator"]),
         .executable(name: "twfeed-bench", targets: ["twfeed-bench"]),
         .library(name: "TwfeedKit", targets: ["TwfeedKit"]),
+        .library(name: "TwitterText", targets: ["TwitterText"]),
         .library(name: "TwfeedEmulator", targets: ["TwfeedEmulator"]),
         .library(name: "TwfeedSandbox", targets: ["TwfeedSandbox"]),
         .library(name: "TwfeedTesting", targets: ["TwfeedTesting"]),
@@ -26,6 +27,12 @@ let package = Package(
             pkgConfig: "oauth",
             providers: [.apt(["liboauth-dev"])]
         ),
+        /// OpenSSL's libcrypto for SHA-256 (apt: libssl-dev); libcurl already links it.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         /// A thin C shim over libcurl: Swift cannot call the variadic curl_easy_setopt.
         .target(
             name: "CCurl",
@@ -34,12 +41,19 @@ let package = Package(
         /// Small helpers that twfeed and its emulator must agree on byte for byte (the API's
         /// date spellings). No dependencies, so the emulator stays independent of TwfeedKit.
         .target(name: "TwfeedBase"),
+        /// twitter-text's weighted length, URL detection and emoji sequences: a port of a
+        /// published library with its own conformance corpus, so it depends on nothing of twfeed.
+        .target(
+            name: "TwitterText"
+        ),
         .target(
             name: "TwfeedKit",
             dependencies: [
                 "TwfeedBase",
                 "COAuth",
+                "CCrypto",
                 "CCurl",
+                "TwitterText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -72,6 +86,7 @@ let package = Package(
             dependencies: [
                 "TwfeedBase",
                 "TwfeedKit",
+                "TwitterText",
                 "TwfeedEmulator",
                 "TwfeedSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -96,6 +111,10 @@ let package = Package(
         .testTarget(
             name: "TwfeedKitTests",
             dependencies: ["TwfeedBase", "TwfeedKit", "TwfeedTesting"]
+        ),
+        .testTarget(
+            name: "TwitterTextTests",
+            dependencies: ["TwitterText"]
         ),
         .testTarget(
             name: "EmulatorTests",

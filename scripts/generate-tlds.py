@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Generate Sources/TwfeedKit/Outbox/TopLevelDomains.swift from twitter-text's tld_lib.yml.
+"""Generate Sources/TwitterText/URLs/TopLevelDomains.swift from twitter-text's tld_lib.yml.
 
-The status length counter needs the TLD list to recognise URLs written without a
+The tweet length counter needs the TLD list to recognise URLs written without a
 scheme ("example.com" counts as 23). The list is product data, so it is compiled
-into TwfeedKit instead of being read from ../shared at run time.
+into the TwitterText target instead of being read from ../shared at run time.
 
 Usage (from the repository root):
     python3 scripts/generate-tlds.py [--input PATH] [--output PATH]
 
 Defaults: --input ../shared/twitter-text/tld_lib.yml
-          --output Sources/TwfeedKit/Outbox/TopLevelDomains.swift
+          --output Sources/TwitterText/URLs/TopLevelDomains.swift
 
 Only the Python standard library is used. The reader accepts exactly the shape
 tld_lib.yml has (a "---" line, top-level "country:" and "generic:" keys, "- item"
@@ -25,7 +25,7 @@ import unicodedata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_INPUT = os.path.join(ROOT, "..", "shared", "twitter-text", "tld_lib.yml")
-DEFAULT_OUTPUT = os.path.join(ROOT, "Sources", "TwfeedKit", "Outbox", "TopLevelDomains.swift")
+DEFAULT_OUTPUT = os.path.join(ROOT, "Sources", "TwitterText", "URLs", "TopLevelDomains.swift")
 SECTIONS = ("generic", "country")
 
 

@@ -90,7 +90,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     private func validated(_ text: String) throws -> String {
-        _ = try StatusValidator.validate(text)
+        _ = try PostValidator.validate(text)
         return text
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TwfeedKit
+import TwitterText
 
 struct PostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,8 +32,8 @@ struct PostCommand: AsyncParsableCommand {
     func run() async throws {
         let status = try readStatus()
         if dryRun {
-            let length = StatusLengthCounter.measure(status)
-            let postable = (try? StatusValidator.validate(status)) != nil
+            let length = TweetLengthCounter.measure(status)
+            let postable = (try? PostValidator.validate(status)) != nil
             if json {
                 // `valid` is twitter-text's verdict; `postable` adds twfeed's own rule
                 // (no blank statuses), and the exit status follows it.
@@ -50,7 +51,7 @@ struct PostCommand: AsyncParsableCommand {
             return
         }
         try await CommandLineEdge.run {
-            _ = try StatusValidator.validate(status)
+            _ = try PostValidator.validate(status)
             let config = try options.loadConfig()
             // FULL sync: once this command returns, the status survives a power loss.
             let database = try AppDatabase.open(path: config.storage.database, durable: true)

@@ -2,7 +2,7 @@ import Testing
 @testable import TwfeedKit
 
 /// FIPS 180-4 / NIST CSRC example vectors, plus lengths around the padding boundary
-/// (checked with coreutils sha256sum).
+/// (checked with coreutils sha256sum), run against the libcrypto wrapper.
 struct SHA256Tests {
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The weighting rules twitter-text applies to a status, in the shape of its published
+/// The weighting rules twitter-text applies to a tweet, in the shape of its published
 /// `config-v*.json` files so a new upstream configuration can be loaded without a code change.
 /// `v2` and `v3` are built in because the product must not depend on `../shared` at run time.
 public struct TwitterTextConfiguration: Sendable, Equatable, Decodable {
@@ -35,7 +35,7 @@ public struct TwitterTextConfiguration: Sendable, Equatable, Decodable {
         emojiParsingEnabled: Bool,
         ranges: [WeightRange]
     ) {
-        // The counter divides by both; a zero would crash `twfeed post` instead of refusing.
+        // The counter divides by both; a zero would crash the caller instead of refusing.
         precondition(scale > 0 && maxWeightedTweetLength > 0, "scale and maxWeightedTweetLength must be positive")
         self.version = version
         self.maxWeightedTweetLength = maxWeightedTweetLength

@@ -1,13 +1,13 @@
 import Foundation
 
-/// twitter-text's weighted length (`parseTweet`), so `twfeed post` refuses a status the API
+/// twitter-text's weighted length (`parseTweet`), so a client can refuse a tweet the API
 /// would reject before it is queued rather than after a failed upload.
 ///
 /// The walk mirrors the reference JavaScript implementation step for step, including its
 /// UTF-16 indexing: the conformance cases pin down range offsets that only come out right
 /// when the text is addressed in UTF-16 code units the way JavaScript strings are.
-public enum StatusLengthCounter {
-    public static func measure(_ text: String, configuration: TwitterTextConfiguration = .v3) -> StatusLength {
+public enum TweetLengthCounter {
+    public static func measure(_ text: String, configuration: TwitterTextConfiguration = .v3) -> TweetLength {
         let originalLength = text.utf16.count
         // The API counts the NFC form; a decomposed "é" must not cost two characters.
         let normalized = text.precomposedStringWithCanonicalMapping
@@ -55,7 +55,7 @@ public enum StatusLengthCounter {
 
         let weightedLength = weighted / scale
         let max = configuration.maxWeightedTweetLength
-        return StatusLength(
+        return TweetLength(
             weightedLength: weightedLength,
             maxWeightedLength: max,
             permillage: weightedLength * 1000 / max,
@@ -70,8 +70,8 @@ public enum StatusLengthCounter {
         )
     }
 
-    /// twfeed's own rule: a status of only whitespace or invisible characters has nothing
-    /// to show, though twitter-text counts it as valid.
+    /// A rule twitter-text lacks: a tweet of only whitespace or invisible characters has
+    /// nothing to show, though twitter-text counts it as valid.
     public static func isBlank(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }
     }

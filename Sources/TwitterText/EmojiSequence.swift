@@ -9,7 +9,7 @@
 enum EmojiSequence {
     /// Sorted, non-overlapping UTF-16 ranges of the sequences in `units`.
     static func ranges(in units: [UInt16]) -> [Range<Int>] {
-        // Every emoji, keycaps included, has a non-ASCII unit; most statuses are ASCII.
+        // Every emoji, keycaps included, has a non-ASCII unit; most tweets are ASCII.
         guard units.contains(where: { $0 >= 0x80 }) else { return [] }
         var result: [Range<Int>] = []
         var index = 0

@@ -1,15 +1,16 @@
-/// The result of twitter-text's `parseTweet` for one status, plus twfeed's own blank check.
+/// The result of twitter-text's `parseTweet` for one tweet, plus a blank check twitter-text
+/// lacks (kept here, beside the measure it qualifies, so callers need one call, not two).
 ///
 /// The field names and meanings follow twitter-text so that its conformance cases apply
 /// unchanged. The ranges are inclusive UTF-16 offsets into the text as the caller gave it
 /// (before normalization), which is what twitter-text reports and what an editor needs to
-/// highlight the part of a status that overflows.
-public struct StatusLength: Sendable, Equatable {
+/// highlight the part of a tweet that overflows.
+public struct TweetLength: Sendable, Equatable {
     /// Length as the API counts it: a URL counts as `transformedURLLength`, a heavy
     /// code point (or, with emoji parsing, an emoji sequence) as 2.
     public let weightedLength: Int
     /// `maxWeightedTweetLength` of the configuration used, kept here so messages such as
-    /// "status is 291/280" need no second source of truth.
+    /// twfeed's "status is 291/280" need no second source of truth.
     public let maxWeightedLength: Int
     /// `weightedLength * 1000 / maxWeightedLength`, rounded down as twitter-text does.
     public let permillage: Int
@@ -24,11 +25,11 @@ public struct StatusLength: Sendable, Equatable {
     public let displayRangeStart: Int
     /// Last UTF-16 offset (inclusive) of the text; 0 for empty text.
     public let displayRangeEnd: Int
-    /// twfeed's rule on top of twitter-text: nothing but whitespace and invisible format
+    /// A rule on top of twitter-text: nothing but whitespace and invisible format
     /// characters. Kept apart from `valid` so `valid` stays exactly twitter-text's answer.
     public let isBlank: Bool
 
-    /// Whether `twfeed post` may queue the status.
+    /// Whether the tweet may be posted: twitter-text accepts it and it is not blank.
     public var isPostable: Bool { valid && !isBlank }
 
     public init(
