@@ -51,7 +51,6 @@ let package = Package(
                 "TwfeedKit",
                 "TwfeedEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
