@@ -63,32 +63,6 @@ public struct ImageCandidate: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    static func registerImageMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v3: profile images") { db in
-            try db.execute(sql: """
-                CREATE TABLE profileImage (
-                    authorId INTEGER PRIMARY KEY,
-                    sourceURL TEXT NOT NULL,
-                    size TEXT NOT NULL,
-                    url TEXT NOT NULL,
-                    file TEXT,
-                    etag TEXT,
-                    lastModified TEXT,
-                    bytes INTEGER NOT NULL DEFAULT 0,
-                    fetchedAt DOUBLE,
-                    lastUsedAt DOUBLE NOT NULL,
-                    evictedAt DOUBLE,
-                    rejectedReason TEXT,
-                    rejectedPolicy TEXT,
-                    failures INTEGER NOT NULL DEFAULT 0,
-                    retryAt DOUBLE,
-                    lastError TEXT
-                );
-                CREATE INDEX profileImage_file ON profileImage(file);
-                """)
-        }
-    }
-
     /// Calls `onChange` after each commit that stored authors (a page, or our own
     /// status), so the image fetcher looks for new or changed pictures at once instead
     /// of polling. Runs until the returned observation is cancelled or released.

@@ -2,28 +2,6 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    static func registerOutboxMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v2: outbox") { db in
-            try db.execute(sql: """
-                CREATE TABLE outbox (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    text TEXT NOT NULL,
-                    replyToId INTEGER,
-                    state TEXT NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    createdAt DOUBLE NOT NULL,
-                    queuedAt DOUBLE NOT NULL,
-                    nextAttemptAt DOUBLE,
-                    lastAttemptAt DOUBLE,
-                    lastError TEXT,
-                    sentTweetId INTEGER,
-                    sentAt DOUBLE
-                );
-                CREATE INDEX outbox_state ON outbox(state, id);
-                """)
-        }
-    }
-
     /// Queues a status. Returns once the row is committed.
     public func enqueue(text: String, replyTo: TweetID?, now: Date) throws -> OutboxItem {
         try write { db in
