@@ -90,7 +90,6 @@ let package = Package(
                 "TwfeedEmulator",
                 "TwfeedSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import TwfeedEmulator
 import TwfeedKit
@@ -42,7 +43,7 @@ enum ImageCost {
         let home = daemon.syncers.first { $0.feed == .home }!
         let backfill = try await home.poll()
         precondition(backfill.complete, "home backfill did not complete")
-        let authors = try await database.reader.read { db in
+        let authors = try database.inspect { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM user WHERE profileImageURL IS NOT NULL")!
         }
         let fetcher = daemon.services.compactMap { $0 as? ImageFetcher }.first!

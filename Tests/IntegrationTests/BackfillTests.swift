@@ -23,14 +23,14 @@ struct BackfillTests {
             #expect(!truth.isEmpty)
         }
         // One row per tweet however many feeds carry it; some carry several.
-        let (rows, distinct, shared) = try await daemon.database.reader.read { db in
+        let (rows, distinct, shared) = try daemon.database.inspect { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM feedMembership")!,
              try Int.fetchOne(db, sql: "SELECT count(DISTINCT tweetId) FROM feedMembership")!,
              try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT tweetId FROM feedMembership GROUP BY tweetId HAVING count(*) > 1)")!)
         }
         #expect(rows > distinct)
         #expect(shared > 0)
-        let tweetRows = try await daemon.database.reader.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet")! }
+        let tweetRows = try daemon.database.inspect { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet")! }
         #expect(tweetRows >= distinct)
 
         // Retweets keep the original's full text; replies and quotes their links; authors apart.

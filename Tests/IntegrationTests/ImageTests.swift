@@ -18,9 +18,15 @@ struct ImageTests {
 
     /// Authors stored with a picture URL.
     static func authorIDs(_ database: AppDatabase) throws -> [String] {
-        try database.reader.read { db in
+        try database.inspect { db in
             try Int64.fetchAll(db, sql: "SELECT id FROM user WHERE profileImageURL IS NOT NULL ORDER BY id").map(String.init)
         }
+    }
+
+    /// What `twfeed feed` shows as an item's avatar: the cached file, if on disk.
+    static func avatarPath(_ config: TwfeedConfig) -> (String) -> String? {
+        let images = ImageStore(root: config.storage.imageCache)
+        return { images.exists($0) ? images.path(of: $0) : nil }
     }
 
     static func imageRequests(_ world: TestWorld) -> [EmulatorRequestRecord] {
@@ -59,7 +65,7 @@ struct ImageTests {
         #expect(onDisk.count == authors.count - 2)
 
         // Readers get the files: the library call and `twfeed feed --json`.
-        let items = try daemon.database.feedItems(.home, limit: 1000, imageCache: config.storage.imageCache)
+        let items = try daemon.database.feedItems(.home, limit: 1000, avatarPath: Self.avatarPath(config))
         for item in items {
             let path = try #require(item.avatarPath, "\(item.tweet.authorID)")
             let expected = try #require(world.emulator.profileImageBytes(ofUser: item.tweet.authorID.description))
@@ -217,7 +223,7 @@ struct ImageTests {
         #expect(try #require(status["images"]?["bytes"]?.int) <= 1 << 20)
         // Evicted pictures are not fetched back until their authors are seen again.
         #expect(try await fetcher.fetchDue().requests == 0)
-        let avatars = try Feed.allCases.flatMap { try daemon.database.feedItems($0, limit: 100, imageCache: config.storage.imageCache) }
+        let avatars = try Feed.allCases.flatMap { try daemon.database.feedItems($0, limit: 100, avatarPath: Self.avatarPath(config)) }
         #expect(Set(avatars.compactMap(\.avatarPath)).count == report.files)
 
         // Someone empties the cache folder: the janitor notices, the fetcher refills what was kept.

@@ -47,7 +47,7 @@ struct OutboxTests {
         defer { back.stop() }
         let target = try #require(back.allTweetIDs(.home).first)
         // Reply to a tweet the new emulator knows.
-        try await daemon.database.writer.write { try $0.execute(sql: "UPDATE outbox SET replyToId = ?", arguments: [Int64(target)!]) }
+        try daemon.database.tamper { try $0.execute(sql: "UPDATE outbox SET replyToId = ?", arguments: [Int64(target)!]) }
         clock.advance(to: retry)
         _ = try await daemon.flusher.flush()
         #expect(try daemon.database.outboxItem(item.id)?.state == .sent)
@@ -178,7 +178,7 @@ struct OutboxTests {
         #expect(posted.count == Set(posted).count, "a status was posted twice")
         #expect(Set(posted) == Set(texts))
         #expect(kills >= 1)
-        let check = try await database.reader.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+        let check = try database.inspect { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
     }
 }

@@ -89,12 +89,12 @@ struct ProcessTests {
         let truth = world.emulator.groundTruth(.home, dialect: .v2)
         #expect(try await eventually { try database.syncState(.home).newestID != nil })
         #expect(try database.memberIDs(.home).map(\.description) == truth)
-        let (rows, distinct) = try await database.reader.read { db in
+        let (rows, distinct) = try database.inspect { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM feedMembership WHERE feed = 'home'")!,
              try Int.fetchOne(db, sql: "SELECT count(DISTINCT tweetId) FROM feedMembership WHERE feed = 'home'")!)
         }
         #expect(rows == distinct)
-        let check = try await database.reader.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+        let check = try database.inspect { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
     }
 

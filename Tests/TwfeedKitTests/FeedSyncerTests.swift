@@ -78,7 +78,7 @@ struct FeedSyncerTests {
         // Same tweets through another feed: one row, two tags.
         fixture.api.state.withLock { $0.tweets[.mentions] = Array(ids.prefix(5)) }
         try await fixture.syncer(.mentions).poll()
-        let tweetRows = try await fixture.database.reader.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet") }
+        let tweetRows = try fixture.database.inspect { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet") }
         #expect(tweetRows == 20)
         let item = try #require(try fixture.database.feedItems(.mentions, limit: 1).first)
         #expect(item.feeds == [.home, .mentions])

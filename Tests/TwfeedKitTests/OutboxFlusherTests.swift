@@ -22,7 +22,7 @@ struct OutboxFlusherTests {
     func item(_ id: Int64) throws -> OutboxItem { try #require(try fixture.database.outboxItem(id)) }
 
     @Test func sentStatusesGoOutOldestFirstWithTheirTweetID() async throws {
-        try fixture.database.setAccountValues(["userId": "42"])
+        try fixture.database.saveAccount(Account(userID: TweetID(42)))
         let first = try enqueue("first")
         let second = try enqueue("a reply", replyTo: TweetID(77))
         _ = try await flusher.flush()
@@ -32,7 +32,7 @@ struct OutboxFlusherTests {
         #expect(try item(second).attempts == 1)
         #expect(fixture.api.state.withLock { $0.posted[1].replyTo } == TweetID(77))
         // Stored as ours.
-        let own = try await fixture.database.reader.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet WHERE authorId = 42") }
+        let own = try fixture.database.inspect { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet WHERE authorId = 42") }
         #expect(own == 2)
         #expect(fixture.sink.events("outbox.sent").count == 2)
     }
@@ -56,7 +56,7 @@ struct OutboxFlusherTests {
     @Test func aStatusFoundSendingAtStartIsRetriedAndPostedOnce() async throws {
         let id = try enqueue("interrupted")
         // As if the daemon was killed after marking it sending and after the API took it.
-        try fixture.database.transitionOutbox(id, from: [.pending], to: .sending, update: ["attempts": 1])
+        try fixture.database.transitionOutbox(id, from: [.pending], to: .sending, changes: [.attempts(1)])
         _ = try await fixture.api.post(text: "interrupted", replyTo: nil)
         try flusher.recoverInterrupted()
         #expect(try item(id).state == .pending)

@@ -47,7 +47,7 @@ public struct StatusReport: Sendable {
                 var readConfig = config
                 readConfig.storage.database = databasePath
                 var counts = try StatusBoard.counts(
-                    config: readConfig, database: AppDatabase.open(path: databasePath), now: now, previous: nil, full: true)
+                    config: readConfig, database: AppDatabase.openReader(path: databasePath), now: now, previous: nil, full: true)
                 if let published = snapshot?.counts {
                     // The running daemon knows which feeds its own config enables.
                     for (feed, entry) in published.feeds { counts.feeds[feed]?.enabled = entry.enabled }

@@ -22,15 +22,14 @@ public actor AccountResolver {
 
     public func userID() async throws -> TweetID {
         if let cached { return cached }
-        if try database.accountValue("accessToken") == tokenKey,
-           let stored = try database.accountValue("userId").flatMap(TweetID.init) {
-            cached = stored
-            return stored
+        if let stored = try database.account(), stored.accessToken == tokenKey {
+            cached = stored.userID
+            return stored.userID
         }
         if let lookup { return try await lookup.value }
         let task = Task { [api, database, tokenKey, logger] in
             let me = try await api.me()
-            try database.setAccountValues(["userId": me.id.description, "username": me.username, "accessToken": tokenKey])
+            try database.saveAccount(Account(userID: me.id, username: me.username, accessToken: tokenKey))
             logger.info("account.resolved", metadata: ["user_id": "\(me.id)", "username": "\(me.username)"])
             return me.id
         }

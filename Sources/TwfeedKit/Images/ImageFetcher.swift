@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import ServiceLifecycle
 
@@ -79,9 +78,8 @@ public struct ImageFetcher: Service {
     }
 
     public func run() async throws {
-        let observation = DatabaseRegionObservation(tracking: Table("user"))
-        let cancellable = observation.start(in: database.writer, onError: { _ in }, onChange: { [doorbell] _ in doorbell.ring() })
-        defer { cancellable.cancel() }
+        let observation = database.observeAuthorChanges { [doorbell] in doorbell.ring() }
+        defer { observation.cancel() }
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {

@@ -103,7 +103,7 @@ public struct OutboxFlusher: Service {
             }
             if maxAgeHours > 0, now.timeIntervalSince(head.queuedAt) > maxAgeHours * 3600 {
                 try database.transitionOutbox(head.id, from: [.pending], to: .expired,
-                                              update: ["lastError": "expired after \(Self.hours(now.timeIntervalSince(head.queuedAt))) h in the queue (maxAgeHours \(Self.hours(maxAgeHours * 3600)))"])
+                                              changes: [.lastError("expired after \(Self.hours(now.timeIntervalSince(head.queuedAt))) h in the queue (maxAgeHours \(Self.hours(maxAgeHours * 3600)))")])
                 logger.warning("outbox.expired", metadata: [
                     "id": "\(head.id)", "age_h": "\(Self.hours(now.timeIntervalSince(head.queuedAt)))",
                     "max_age_h": "\(Self.hours(maxAgeHours * 3600))",
@@ -114,7 +114,7 @@ public struct OutboxFlusher: Service {
             if let due = head.nextAttemptAt, due.timeIntervalSince(now) > 0.001 { return .until(due) }
             guard let sending = try database.transitionOutbox(
                 head.id, from: [.pending], to: .sending,
-                update: ["attempts": head.attempts + 1, "lastAttemptAt": now.timeIntervalSince1970])
+                changes: [.attempts(head.attempts + 1), .lastAttemptAt(now)])
             else { continue }  // cancelled meanwhile
             if let pause = try await send(sending) { return pause }
             watchdog?.working(Self.watchdogName)
@@ -156,14 +156,14 @@ public struct OutboxFlusher: Service {
             case .unauthorized:
                 // Not an attempt that counts: the status never reached the API's logic.
                 try database.transitionOutbox(item.id, from: [.sending], to: .pending,
-                                              update: ["attempts": item.attempts - 1, "lastError": error.description])
+                                              changes: [.attempts(item.attempts - 1), .lastError(error.description)])
                 logger.error("auth.failed", metadata: [
                     "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
                     "hint": "check the credentials file or run twfeed login",
                 ])
                 return .unauthorized
             case .rejected:
-                try database.transitionOutbox(item.id, from: [.sending], to: .failed, update: ["lastError": error.description])
+                try database.transitionOutbox(item.id, from: [.sending], to: .failed, changes: [.lastError(error.description)])
                 logger.error("outbox.failed", metadata: ["id": "\(item.id)", "status": "\(error.status)", "error": "\(error.message)"])
                 return nil
             }
@@ -176,17 +176,17 @@ public struct OutboxFlusher: Service {
 
     private func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) throws {
         let now = clock.now()
-        try database.transitionOutbox(item.id, from: [.sending], to: .sent, update: [
-            "sentTweetId": tweetID?.rawValue, "sentAt": now.timeIntervalSince1970, "lastError": note,
+        try database.transitionOutbox(item.id, from: [.sending], to: .sent, changes: [
+            .sentTweetID(tweetID), .sentAt(now), .lastError(note),
         ])
-        if let tweetID, let me = try database.accountValue("userId").flatMap(TweetID.init) {
+        if let tweetID, let me = try database.account()?.userID {
             try database.storeOwnTweet(Tweet(id: tweetID, authorID: me, createdAt: now, text: item.text, inReplyToID: item.replyToID), now: now)
         }
     }
 
     private func retryLater(_ item: OutboxItem, at date: Date, error: APIError) throws {
-        try database.transitionOutbox(item.id, from: [.sending], to: .pending, update: [
-            "nextAttemptAt": date.timeIntervalSince1970, "lastError": error.description,
+        try database.transitionOutbox(item.id, from: [.sending], to: .pending, changes: [
+            .nextAttemptAt(date), .lastError(error.description),
         ])
     }
 

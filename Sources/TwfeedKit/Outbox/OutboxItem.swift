@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TwfeedBase
 
 /// One status in the outbox.
@@ -18,20 +17,6 @@ public struct OutboxItem: Sendable, Equatable {
     public var lastError: String?
     public var sentTweetID: TweetID?
     public var sentAt: Date?
-
-    init(row: Row) {
-        id = row["id"]
-        text = row["text"]
-        replyToID = (row["replyToId"] as Int64?).map(TweetID.init)
-        state = OutboxState(rawValue: row["state"]) ?? .failed
-        attempts = row["attempts"]
-        createdAt = Date(timeIntervalSince1970: row["createdAt"])
-        queuedAt = Date(timeIntervalSince1970: row["queuedAt"])
-        nextAttemptAt = (row["nextAttemptAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        lastError = row["lastError"]
-        sentTweetID = (row["sentTweetId"] as Int64?).map(TweetID.init)
-        sentAt = (row["sentAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-    }
 
     /// INTERFACE.md's `outbox list --json` object.
     public var json: JSONValue {

@@ -63,30 +63,11 @@ public struct ImageCandidate: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    static func registerImageMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v3: profile images") { db in
-            try db.execute(sql: """
-                CREATE TABLE profileImage (
-                    authorId INTEGER PRIMARY KEY,
-                    sourceURL TEXT NOT NULL,
-                    size TEXT NOT NULL,
-                    url TEXT NOT NULL,
-                    file TEXT,
-                    etag TEXT,
-                    lastModified TEXT,
-                    bytes INTEGER NOT NULL DEFAULT 0,
-                    fetchedAt DOUBLE,
-                    lastUsedAt DOUBLE NOT NULL,
-                    evictedAt DOUBLE,
-                    rejectedReason TEXT,
-                    rejectedPolicy TEXT,
-                    failures INTEGER NOT NULL DEFAULT 0,
-                    retryAt DOUBLE,
-                    lastError TEXT
-                );
-                CREATE INDEX profileImage_file ON profileImage(file);
-                """)
-        }
+    /// Calls `onChange` after each commit that stored authors (a page, or our own
+    /// status), so the image fetcher looks for new or changed pictures at once instead
+    /// of polling. Runs until the returned observation is cancelled or released.
+    public func observeAuthorChanges(_ onChange: @escaping @Sendable () -> Void) -> StoreObservation {
+        observe(tables: ["user"], onChange: onChange)
     }
 
     /// Carries each author's last appearance in a stored page (`user.updatedAt`) over to
@@ -94,7 +75,7 @@ extension AppDatabase {
     /// hot path that stores pages.
     @discardableResult
     public func touchImagesFromAuthors() async throws -> Int {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(sql: """
                 UPDATE profileImage SET lastUsedAt = (SELECT updatedAt FROM user WHERE user.id = profileImage.authorId)
                 WHERE lastUsedAt < (SELECT updatedAt FROM user WHERE user.id = profileImage.authorId)
@@ -105,7 +86,7 @@ extension AppDatabase {
 
     /// Authors whose image needs a request now, most recently used first.
     public func imageCandidates(size: String, policy: String, now: Date, staleBefore: Date) async throws -> [ImageCandidate] {
-        try await reader.read { db in
+        try await read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT u.id AS uid, u.profileImageURL AS currentURL, u.updatedAt AS usedAt, p.*
                 FROM user u LEFT JOIN profileImage p ON p.authorId = u.id
@@ -129,7 +110,7 @@ extension AppDatabase {
 
     /// The earliest time a row becomes due by itself (revalidation or a retry), if any.
     public func nextImageDue(revalidateSeconds: Double) async throws -> Date? {
-        try await reader.read { db in
+        try await read { db in
             try Double.fetchOne(db, sql: """
                 SELECT min(t) FROM (
                     SELECT fetchedAt + ? AS t FROM profileImage WHERE file IS NOT NULL AND rejectedReason IS NULL
@@ -139,14 +120,14 @@ extension AppDatabase {
     }
 
     public func profileImage(_ authorID: TweetID) throws -> ProfileImageRecord? {
-        try reader.read { db in
+        try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM profileImage WHERE authorId = ?", arguments: [authorID.rawValue])
                 .map(ProfileImageRecord.init(row:))
         }
     }
 
     public func profileImages() throws -> [ProfileImageRecord] {
-        try reader.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM profileImage ORDER BY authorId").map(ProfileImageRecord.init(row:))
         }
     }
@@ -184,7 +165,7 @@ extension AppDatabase {
 
     /// A 304: the file stays; the clock for the next revalidation restarts.
     public func recordImageNotModified(_ subject: ImageSubject, etag: String?, lastModified: String?, now: Date) async throws {
-        try await writer.write { db in
+        try await write { db in
             try db.execute(sql: """
                 UPDATE profileImage SET fetchedAt = ?, etag = coalesce(?, etag), lastModified = coalesce(?, lastModified),
                     failures = 0, retryAt = NULL, lastError = NULL, lastUsedAt = max(lastUsedAt, ?)
@@ -207,7 +188,7 @@ extension AppDatabase {
     /// file of the same URL is kept meanwhile. Returns a file no row names any more.
     public func recordImageFailed(_ subject: ImageSubject, error: String, failures: Int, retryAt: Date, now: Date) async throws -> String? {
         // The same URL as the row's: only the failure is noted, the file stays.
-        let noted = try await writer.write { db in
+        let noted = try await write { db in
             try db.execute(sql: """
                 UPDATE profileImage SET failures = ?, retryAt = ?, lastError = ?, lastUsedAt = max(lastUsedAt, ?)
                 WHERE authorId = ? AND url = ? AND sourceURL = ?
@@ -225,7 +206,7 @@ extension AppDatabase {
     private func replaceImageRow(_ subject: ImageSubject, now: Date, values: [String: (any DatabaseValueConvertible)?]) async throws -> String? {
         let values = values.mapValues { $0?.databaseValue ?? .null }
         let newFile = String.fromDatabaseValue(values["file"] ?? .null)
-        return try await writer.write { db in
+        return try await write { db in
             let previous = try String.fetchOne(db, sql: "SELECT file FROM profileImage WHERE authorId = ?", arguments: [subject.authorID.rawValue])
             let columns = ["authorId", "sourceURL", "size", "url", "lastUsedAt"] + values.keys.sorted()
             var arguments: [DatabaseValue] = [
@@ -250,7 +231,7 @@ extension AppDatabase {
 
     /// Every row that names a file.
     public func imageFileRows() async throws -> [(authorID: TweetID, file: String, lastUsedAt: Date)] {
-        try await reader.read { db in
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT authorId, file, lastUsedAt FROM profileImage WHERE file IS NOT NULL").map { row in
                 (TweetID(row["authorId"] as Int64), row["file"], Date(timeIntervalSince1970: row["lastUsedAt"]))
             }
@@ -262,7 +243,7 @@ extension AppDatabase {
     /// validators go too, since a 304 would bring back nothing to show.
     public func clearImageFiles(_ files: [String], evictedAt: Date?) async throws {
         guard !files.isEmpty else { return }
-        try await writer.write { db in
+        try await write { db in
             let statement = try db.cachedStatement(sql: """
                 UPDATE profileImage SET file = NULL, etag = NULL, lastModified = NULL, bytes = 0, fetchedAt = NULL, evictedAt = ?
                 WHERE file = ?
@@ -275,7 +256,7 @@ extension AppDatabase {
 
     /// Distinct files the rows name, and their bytes.
     public func imageCacheTotals() async throws -> (files: Int, bytes: Int64) {
-        try await reader.read { db in
+        try await read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes
                 FROM (SELECT file, max(bytes) AS bytes FROM profileImage WHERE file IS NOT NULL GROUP BY file)

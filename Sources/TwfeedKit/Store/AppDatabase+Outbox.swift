@@ -2,31 +2,9 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    static func registerOutboxMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v2: outbox") { db in
-            try db.execute(sql: """
-                CREATE TABLE outbox (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    text TEXT NOT NULL,
-                    replyToId INTEGER,
-                    state TEXT NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    createdAt DOUBLE NOT NULL,
-                    queuedAt DOUBLE NOT NULL,
-                    nextAttemptAt DOUBLE,
-                    lastAttemptAt DOUBLE,
-                    lastError TEXT,
-                    sentTweetId INTEGER,
-                    sentAt DOUBLE
-                );
-                CREATE INDEX outbox_state ON outbox(state, id);
-                """)
-        }
-    }
-
     /// Queues a status. Returns once the row is committed.
     public func enqueue(text: String, replyTo: TweetID?, now: Date) throws -> OutboxItem {
-        try writer.write { db in
+        try write { db in
             try db.execute(
                 sql: "INSERT INTO outbox (text, replyToId, state, createdAt, queuedAt) VALUES (?, ?, 'pending', ?, ?)",
                 arguments: [text, replyTo?.rawValue, now.timeIntervalSince1970, now.timeIntervalSince1970])
@@ -35,20 +13,20 @@ extension AppDatabase {
     }
 
     public func outboxItems() throws -> [OutboxItem] {
-        try reader.read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(OutboxItem.init) }
+        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(OutboxItem.init(row:)) }
     }
 
     public func outboxItem(_ id: Int64) throws -> OutboxItem? {
-        try reader.read { db in try Self.outboxItem(id, db) }
+        try read { db in try Self.outboxItem(id, db) }
     }
 
     static func outboxItem(_ id: Int64, _ db: Database) throws -> OutboxItem? {
-        try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]).map(OutboxItem.init)
+        try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]).map(OutboxItem.init(row:))
     }
 
     /// Counts by state and the age of the oldest status still to go.
     public func outboxCounts(now: Date) throws -> ([String: Int], Double?) {
-        try reader.read { db in
+        try read { db in
             var counts: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM outbox GROUP BY state") {
                 counts[row["state"]] = row["n"]
@@ -59,16 +37,16 @@ extension AppDatabase {
     }
 
     /// Moves a status between states, only if it is in one of `from` (so a cancel and a
-    /// send cannot both win). Returns the updated item, or nil if it was not in `from`.
+    /// send cannot both win), applying `changes` in the same statement. Returns the
+    /// updated item, or nil if it was not in `from`.
     @discardableResult
     public func transitionOutbox(
-        _ id: Int64, from: [OutboxState], to state: OutboxState,
-        update: [String: (any DatabaseValueConvertible)?] = [:]
+        _ id: Int64, from: [OutboxState], to state: OutboxState, changes: [OutboxChange] = []
     ) throws -> OutboxItem? {
-        try writer.write { db in
+        try write { db in
             var assignments = ["state = ?"]
             var arguments: [(any DatabaseValueConvertible)?] = [state.rawValue]
-            for (column, value) in update.sorted(by: { $0.key < $1.key }) {
+            for (column, value) in changes.map(\.column).sorted(by: { $0.0 < $1.0 }) {
                 assignments.append("\(column) = ?")
                 arguments.append(value)
             }
@@ -84,11 +62,44 @@ extension AppDatabase {
     }
 }
 
+extension OutboxChange {
+    /// The column and value this change sets: the only place outbox column names live
+    /// outside the migration.
+    fileprivate var column: (String, (any DatabaseValueConvertible)?) {
+        switch self {
+        case .attempts(let count): ("attempts", count)
+        case .queuedAt(let date): ("queuedAt", date.timeIntervalSince1970)
+        case .nextAttemptAt(let date): ("nextAttemptAt", date?.timeIntervalSince1970)
+        case .lastAttemptAt(let date): ("lastAttemptAt", date.timeIntervalSince1970)
+        case .lastError(let message): ("lastError", message)
+        case .sentTweetID(let tweetID): ("sentTweetId", tweetID?.rawValue)
+        case .sentAt(let date): ("sentAt", date.timeIntervalSince1970)
+        }
+    }
+}
+
+extension OutboxItem {
+    init(row: Row) {
+        id = row["id"]
+        text = row["text"]
+        replyToID = (row["replyToId"] as Int64?).map(TweetID.init)
+        state = OutboxState(rawValue: row["state"]) ?? .failed
+        attempts = row["attempts"]
+        createdAt = Date(timeIntervalSince1970: row["createdAt"])
+        queuedAt = Date(timeIntervalSince1970: row["queuedAt"])
+        nextAttemptAt = (row["nextAttemptAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        lastError = row["lastError"]
+        sentTweetID = (row["sentTweetId"] as Int64?).map(TweetID.init)
+        sentAt = (row["sentAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+    }
+
+}
+
 extension AppDatabase {
     /// A status of ours that just went out, stored like any other tweet (no feed yet:
     /// the home poll tags it when it comes back).
     public func storeOwnTweet(_ tweet: Tweet, now: Date) throws {
-        try writer.write { db in
+        try write { db in
             _ = try Self.insert(TimelinePage(tweets: [], referencedTweets: [tweet], authors: [], nextPageToken: nil), feed: .home, now: now, db)
         }
     }
@@ -97,8 +108,8 @@ extension AppDatabase {
     /// from now.
     public func retryOutbox(_ id: Int64, now: Date) throws -> OutboxItem {
         guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
-        guard let updated = try transitionOutbox(id, from: [.failed, .expired], to: .pending, update: [
-            "queuedAt": now.timeIntervalSince1970, "attempts": 0, "nextAttemptAt": nil, "lastError": nil,
+        guard let updated = try transitionOutbox(id, from: [.failed, .expired], to: .pending, changes: [
+            .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
         ]) else {
             throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only failed or expired statuses can be retried")
         }

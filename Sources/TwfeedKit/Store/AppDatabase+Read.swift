@@ -21,11 +21,11 @@ extension AppDatabase {
     /// The feed's tweets, newest first. Reads only the database: works offline and
     /// while the daemon writes.
     ///
-    /// - Parameter imageCache: the cache folder; each item's `avatarPath` is the author's
-    ///   cached file there when it exists on disk (nil without a folder).
-    public func feedItems(_ feed: Feed, limit: Int, imageCache: String? = nil) throws -> [FeedItem] {
-        let images = imageCache.map { ImageStore(root: $0) }
-        return try reader.read { db in
+    /// - Parameter avatarPath: turns the author's cached image file (its name under the
+    ///   cache folder, as the database records it) into the path to show, or nil when it
+    ///   is not on disk. The store knows names, not the cache folder: the caller does.
+    public func feedItems(_ feed: Feed, limit: Int, avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
+        try read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT t.*, u.username, u.name, u.profileImageURL, p.file AS avatarFile,
                     (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = t.id) AS feeds
@@ -55,16 +55,14 @@ extension AppDatabase {
                 if let username = row["username"] as String? {
                     author = Author(id: tweet.authorID, username: username, name: row["name"], profileImageURL: row["profileImageURL"])
                 }
-                let avatar = (row["avatarFile"] as String?).flatMap { file in
-                    images.flatMap { $0.exists(file) ? $0.path(of: file) : nil }
-                }
+                let avatar = (row["avatarFile"] as String?).flatMap(avatarPath)
                 return FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar)
             }
         }
     }
 
     public func feedStats(_ feed: Feed) throws -> FeedStats {
-        try reader.read { db in
+        try read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT s.tweets, s.newest, (SELECT createdAt FROM tweet WHERE id = s.newest) AS newestCreatedAt
                 FROM (SELECT count(*) AS tweets, max(tweetId) AS newest FROM feedMembership WHERE feed = ?) s
@@ -79,7 +77,7 @@ extension AppDatabase {
     /// Every tweet id the feed holds, newest first (tests compare it with the
     /// emulator's ground truth).
     public func memberIDs(_ feed: Feed) throws -> [TweetID] {
-        try reader.read { db in
+        try read { db in
             try Int64.fetchAll(db, sql: "SELECT tweetId FROM feedMembership WHERE feed = ? ORDER BY tweetId DESC", arguments: [feed.rawValue])
                 .map(TweetID.init)
         }

@@ -9,7 +9,7 @@ extension AppDatabase {
     /// - Returns: how many of the page's tweets were new to the feed.
     @discardableResult
     public func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date) throws -> Int {
-        try writer.write { db in
+        try write { db in
             let added = try Self.insert(page, feed: feed, now: now, db)
             try state.save(db)
             return added
@@ -52,7 +52,7 @@ extension AppDatabase {
     /// Which of these ids the feed already holds.
     public func knownIDs(_ ids: [TweetID], feed: Feed) throws -> Set<TweetID> {
         guard !ids.isEmpty else { return [] }
-        return try reader.read { db in
+        return try read { db in
             let placeholders = databaseQuestionMarks(count: ids.count)
             let known = try Int64.fetchAll(
                 db, sql: "SELECT tweetId FROM feedMembership WHERE feed = ? AND tweetId IN (\(placeholders))",

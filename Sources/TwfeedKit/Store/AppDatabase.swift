@@ -3,25 +3,32 @@ import GRDB
 
 /// Owns the SQLite database: its connection (a WAL pool, so `twfeed feed` and
 /// `twfeed status` read while the daemon writes) and its migrations, which run on every
-/// open so an upgrade needs no separate step.
+/// writer open so an upgrade needs no separate step.
+///
+/// The store is sealed, like GRDB's demo `AppDatabase`: the connection is private and
+/// everything else goes through typed methods, so no other part of twfeed imports GRDB
+/// or knows a table or column name, and GRDB's errors become `TwfeedError`s here.
 public final class AppDatabase: Sendable {
-    public let writer: any DatabaseWriter
+    private let dbWriter: any DatabaseWriter
+    /// Names the database in error messages: the file, or "memory".
+    let path: String
 
-    public var reader: any DatabaseReader { writer }
-
-    init(_ writer: any DatabaseWriter) throws {
-        self.writer = writer
-        try Self.migrator.migrate(writer)
+    /// Internal for `openReader`, in its own file; callers open through the static methods.
+    init(_ dbWriter: any DatabaseWriter, path: String) {
+        self.dbWriter = dbWriter
+        self.path = path
     }
 
-    /// Opens (creating when needed) the database file.
+    /// Opens (creating when needed) the database file and migrates it: for the daemon
+    /// and the commands that write (`post`, `outbox retry/cancel`). Readers use
+    /// `openReader(path:)`.
     ///
     /// - Parameter durable: `synchronous=FULL`, for writers whose caller must know the
     ///   row survives a power loss once they return (`twfeed post`). The daemon uses
     ///   NORMAL, which survives a crash of the process.
-    public static func open(path: String, durable: Bool = false, readOnly: Bool = false) throws -> AppDatabase {
+    public static func open(path: String, durable: Bool = false) throws -> AppDatabase {
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty && !readOnly {
+        if !directory.isEmpty {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
@@ -30,81 +37,110 @@ public final class AppDatabase: Sendable {
         }
         var configuration = GRDB.Configuration()
         configuration.busyMode = .timeout(10)
-        configuration.readonly = readOnly
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durable ? "FULL" : "NORMAL")")
         }
-        if !readOnly {
-            // The database holds the user's timelines: private. SQLite gives the -wal and
-            // -shm files the main file's mode, so creating it 0600 is enough (changing
-            // the umask instead would race every other thread creating files).
-            let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd >= 0 { close(fd) }
-        }
-        do {
-            return try AppDatabase(try DatabasePool(path: path, configuration: configuration))
-        } catch let error as DatabaseError {
-            throw TwfeedError(.io, "\(path): cannot open the database: \(error.message ?? "\(error.resultCode)")")
+        // The database holds the user's timelines: private. SQLite gives the -wal and
+        // -shm files the main file's mode, so creating it 0600 is enough (changing
+        // the umask instead would race every other thread creating files).
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
+        return try mapErrors(path: path, "cannot open the database") {
+            let database = AppDatabase(try DatabasePool(path: path, configuration: configuration), path: path)
+            try migrator.migrate(database.dbWriter)
+            return database
         }
     }
 
     /// An empty database in memory, for tests.
     public static func inMemory() throws -> AppDatabase {
-        try AppDatabase(try DatabaseQueue())
+        try mapErrors(path: "memory", "cannot open the database") {
+            let database = AppDatabase(try DatabaseQueue(), path: "memory")
+            try migrator.migrate(database.dbWriter)
+            return database
+        }
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: users, tweets, feeds, sync state") { db in
-            try db.execute(sql: """
-                CREATE TABLE user (
-                    id INTEGER PRIMARY KEY,
-                    username TEXT NOT NULL,
-                    name TEXT NOT NULL,
-                    profileImageURL TEXT,
-                    updatedAt DOUBLE NOT NULL
-                );
-                CREATE TABLE tweet (
-                    id INTEGER PRIMARY KEY,
-                    authorId INTEGER NOT NULL,
-                    createdAt DOUBLE NOT NULL,
-                    text TEXT NOT NULL,
-                    inReplyToId INTEGER,
-                    retweetOfId INTEGER,
-                    quotedId INTEGER,
-                    conversationId INTEGER,
-                    raw TEXT NOT NULL,
-                    fetchedAt DOUBLE NOT NULL
-                );
-                CREATE INDEX tweet_author ON tweet(authorId);
-                CREATE TABLE feedMembership (
-                    feed TEXT NOT NULL,
-                    tweetId INTEGER NOT NULL REFERENCES tweet(id) ON DELETE CASCADE,
-                    addedAt DOUBLE NOT NULL,
-                    PRIMARY KEY (feed, tweetId)
-                ) WITHOUT ROWID;
-                CREATE TABLE syncState (
-                    feed TEXT PRIMARY KEY,
-                    newestId INTEGER,
-                    pendingTopId INTEGER,
-                    pendingBottomId INTEGER,
-                    lastPollAt DOUBLE,
-                    lastSuccessAt DOUBLE,
-                    lastError TEXT,
-                    failures INTEGER NOT NULL DEFAULT 0,
-                    rateLimitLimit INTEGER,
-                    rateLimitRemaining INTEGER,
-                    rateLimitResetAt DOUBLE,
-                    nextPollAt DOUBLE
-                );
-                CREATE TABLE account (
-                    key TEXT PRIMARY KEY,
-                    value TEXT NOT NULL
-                );
-                """)
+    // MARK: The store's own access
+
+    /// The one way the store's files reach the connection: they live in extensions in
+    /// other files, which cannot see `dbWriter`, and every access maps GRDB's errors to
+    /// `TwfeedError` here. Internal only because Swift has no folder-level access;
+    /// nothing outside Store/ imports GRDB, so nothing else can name `Database`.
+    func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try Self.mapErrors(path: path, "cannot read the database") { try dbWriter.read(value) }
+    }
+
+    func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await Self.mapErrors(path: path, "cannot read the database") { try await dbWriter.read(value) }
+    }
+
+    /// A read that lets GRDB's error through, for `openReader`, which must see SQLite's
+    /// result code to choose its fallback.
+    func dbWriterRead<T>(_ value: (Database) throws -> T) throws -> T {
+        try dbWriter.read(value)
+    }
+
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        try Self.mapErrors(path: path, "cannot write the database") { try dbWriter.write(updates) }
+    }
+
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await Self.mapErrors(path: path, "cannot write the database") { try await dbWriter.write(updates) }
+    }
+
+    /// Starts observing changes to `tables`, calling `onChange` after each commit that
+    /// touched them. Needs the writer (GRDB observes commits), hence here.
+    func observe(tables: [String], onChange: @escaping @Sendable () -> Void) -> StoreObservation {
+        let observation = DatabaseRegionObservation(tracking: tables.map { Table($0) })
+        return StoreObservation(observation.start(in: dbWriter, onError: { _ in }, onChange: { _ in onChange() }))
+    }
+
+    // MARK: Tests' door
+
+    /// Raw SQL for tests and the benchmark in this package (integrity checks, row
+    /// counts, forcing a state no typed method makes). `package`, so the product's users
+    /// cannot reach it; twfeed's own code does not call it.
+    package func inspect<T>(_ value: (Database) throws -> T) throws -> T {
+        try read(value)
+    }
+
+    /// Writes raw SQL, for tests that must put the database in a state the typed
+    /// methods never produce (`package` for the same reason as `inspect`).
+    package func tamper<T>(_ updates: (Database) throws -> T) throws -> T {
+        try write(updates)
+    }
+
+    // MARK: Errors
+
+    /// GRDB's errors stop here: the caller gets a `TwfeedError` naming the file.
+    static func mapErrors<T>(path: String, _ what: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw TwfeedError(.io, "\(path): \(what): \(error.message ?? "\(error.resultCode)")")
         }
-        registerOutboxMigration(&migrator)
-        registerImageMigration(&migrator)
-        return migrator
+    }
+
+    static func mapErrors<T>(path: String, _ what: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError {
+            throw TwfeedError(.io, "\(path): \(what): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+}
+
+/// A running observation of the store; `cancel()` (or releasing it) stops it. Keeps
+/// GRDB's cancellable type inside Store/.
+public final class StoreObservation: Sendable {
+    private let cancellable: AnyDatabaseCancellable
+
+    init(_ cancellable: AnyDatabaseCancellable) {
+        self.cancellable = cancellable
+    }
+
+    public func cancel() {
+        cancellable.cancel()
     }
 }

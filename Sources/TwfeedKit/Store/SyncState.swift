@@ -57,7 +57,7 @@ public struct SyncState: Sendable, Equatable {
 
 extension AppDatabase {
     public func syncState(_ feed: Feed) throws -> SyncState {
-        try reader.read { db in try Self.syncState(feed, db) }
+        try read { db in try Self.syncState(feed, db) }
     }
 
     static func syncState(_ feed: Feed, _ db: Database) throws -> SyncState {
@@ -68,20 +68,6 @@ extension AppDatabase {
     }
 
     public func saveSyncState(_ state: SyncState) throws {
-        try writer.write { db in try state.save(db) }
-    }
-
-    /// The account's own user id (needed by the v2 timeline paths), cached so the
-    /// daemon asks `/2/users/me` once, not on every start.
-    public func accountValue(_ key: String) throws -> String? {
-        try reader.read { db in try String.fetchOne(db, sql: "SELECT value FROM account WHERE key = ?", arguments: [key]) }
-    }
-
-    public func setAccountValues(_ values: [String: String]) throws {
-        try writer.write { db in
-            for (key, value) in values {
-                try db.execute(sql: "INSERT OR REPLACE INTO account (key, value) VALUES (?, ?)", arguments: [key, value])
-            }
-        }
+        try write { db in try state.save(db) }
     }
 }

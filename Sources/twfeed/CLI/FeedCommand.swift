@@ -29,8 +29,9 @@ struct FeedCommand: AsyncParsableCommand {
                 CommandLineEdge.printError("no tweets cached yet: \(config.storage.database) does not exist (start twfeed run)")
                 return
             }
-            let database = try AppDatabase.open(path: config.storage.database)
-            let items = try database.feedItems(feed, limit: limit, imageCache: config.storage.imageCache)
+            let database = try AppDatabase.openReader(path: config.storage.database)
+            let images = ImageStore(root: config.storage.imageCache)
+            let items = try database.feedItems(feed, limit: limit) { images.exists($0) ? images.path(of: $0) : nil }
             for item in items {
                 emit(json ? FeedPresenter.json(item).serialized : FeedPresenter.text(item))
             }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import TwfeedKit
 
 /// Options every command takes.
@@ -22,9 +21,6 @@ enum CommandLineEdge {
         } catch let error as TwfeedError {
             printError(error.message)
             throw ExitCode(error.code.exitCode)
-        } catch let error as DatabaseError {
-            printError("database: \(error.message ?? "\(error.resultCode)")")
-            throw ExitCode(TwfeedError.Code.io.exitCode)
         }
     }
 

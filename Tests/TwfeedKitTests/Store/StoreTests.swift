@@ -15,9 +15,9 @@ struct StoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("db/twfeed.sqlite").path
         let database = try AppDatabase.open(path: path)
-        let mode = try database.reader.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        let mode = try database.inspect { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
-        let tables = try database.reader.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        let tables = try database.inspect { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
         #expect(Set(tables).isSuperset(of: ["account", "feedMembership", "outbox", "syncState", "tweet", "user"]))
         // Private: the database holds the user's timelines.
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -42,7 +42,7 @@ struct StoreTests {
         let database = try AppDatabase.inMemory()
         try database.storePage(page([1]), feed: .home, state: SyncState(feed: .home), now: Date())
         try database.storePage(page([2], author: Author(id: TweetID(1), username: "a", name: "Renamed")), feed: .home, state: SyncState(feed: .home), now: Date())
-        let users = try database.reader.read { try Row.fetchAll($0, sql: "SELECT * FROM user") }
+        let users = try database.inspect { try Row.fetchAll($0, sql: "SELECT * FROM user") }
         #expect(users.count == 1)
         #expect(users.first?["name"] == "Renamed")
         #expect(try database.feedItems(.home, limit: 10).allSatisfy { $0.author?.name == "Renamed" })

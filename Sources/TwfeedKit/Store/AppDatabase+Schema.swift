@@ -1,0 +1,101 @@
+import GRDB
+
+extension AppDatabase {
+    /// Every migration this build knows, in order: the whole schema in one place.
+    /// Writers run the missing ones on open; readers only compare (`openReader`).
+    /// An identifier, once shipped, never changes: databases record it.
+    static let migrations: [(identifier: String, sql: String)] = [
+        ("v1: users, tweets, feeds, sync state", """
+        CREATE TABLE user (
+            id INTEGER PRIMARY KEY,
+            username TEXT NOT NULL,
+            name TEXT NOT NULL,
+            profileImageURL TEXT,
+            updatedAt DOUBLE NOT NULL
+        );
+        CREATE TABLE tweet (
+            id INTEGER PRIMARY KEY,
+            authorId INTEGER NOT NULL,
+            createdAt DOUBLE NOT NULL,
+            text TEXT NOT NULL,
+            inReplyToId INTEGER,
+            retweetOfId INTEGER,
+            quotedId INTEGER,
+            conversationId INTEGER,
+            raw TEXT NOT NULL,
+            fetchedAt DOUBLE NOT NULL
+        );
+        CREATE INDEX tweet_author ON tweet(authorId);
+        CREATE TABLE feedMembership (
+            feed TEXT NOT NULL,
+            tweetId INTEGER NOT NULL REFERENCES tweet(id) ON DELETE CASCADE,
+            addedAt DOUBLE NOT NULL,
+            PRIMARY KEY (feed, tweetId)
+        ) WITHOUT ROWID;
+        CREATE TABLE syncState (
+            feed TEXT PRIMARY KEY,
+            newestId INTEGER,
+            pendingTopId INTEGER,
+            pendingBottomId INTEGER,
+            lastPollAt DOUBLE,
+            lastSuccessAt DOUBLE,
+            lastError TEXT,
+            failures INTEGER NOT NULL DEFAULT 0,
+            rateLimitLimit INTEGER,
+            rateLimitRemaining INTEGER,
+            rateLimitResetAt DOUBLE,
+            nextPollAt DOUBLE
+        );
+        CREATE TABLE account (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """),
+        ("v2: outbox", """
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            text TEXT NOT NULL,
+            replyToId INTEGER,
+            state TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            createdAt DOUBLE NOT NULL,
+            queuedAt DOUBLE NOT NULL,
+            nextAttemptAt DOUBLE,
+            lastAttemptAt DOUBLE,
+            lastError TEXT,
+            sentTweetId INTEGER,
+            sentAt DOUBLE
+        );
+        CREATE INDEX outbox_state ON outbox(state, id);
+        """),
+        ("v3: profile images", """
+        CREATE TABLE profileImage (
+            authorId INTEGER PRIMARY KEY,
+            sourceURL TEXT NOT NULL,
+            size TEXT NOT NULL,
+            url TEXT NOT NULL,
+            file TEXT,
+            etag TEXT,
+            lastModified TEXT,
+            bytes INTEGER NOT NULL DEFAULT 0,
+            fetchedAt DOUBLE,
+            lastUsedAt DOUBLE NOT NULL,
+            evictedAt DOUBLE,
+            rejectedReason TEXT,
+            rejectedPolicy TEXT,
+            failures INTEGER NOT NULL DEFAULT 0,
+            retryAt DOUBLE,
+            lastError TEXT
+        );
+        CREATE INDEX profileImage_file ON profileImage(file);
+        """),
+    ]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in migrations {
+            migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import Testing
+@testable import TwfeedKit
+
+/// `AppDatabase.openReader`: what `feed`, `status` and `outbox list` open. It must never
+/// create, migrate or write the daemon's database.
+struct StoreReaderTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-reader-\(UUID())").path
+
+    func files(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
+    /// A database written by this build, its writer closed (so its -wal and -shm are gone).
+    func writtenDatabase() throws -> String {
+        let path = "\(folder)/twfeed.sqlite"
+        do {
+            let writer = try AppDatabase.open(path: path)
+            _ = try writer.enqueue(text: "queued", replyTo: nil, now: Date(timeIntervalSince1970: 1_800_000_000))
+        }
+        return path
+    }
+
+    @Test func aMissingDatabaseIsOneClearErrorAndNothingIsCreated() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/db/twfeed.sqlite"
+        #expect(throws: TwfeedError(.unavailable, "\(path): no database yet: run twfeed run")) {
+            try AppDatabase.openReader(path: path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    @Test func readsWhatTheWriterStored() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try writtenDatabase()
+        let reader = try AppDatabase.openReader(path: path)
+        #expect(try reader.outboxItems().map(\.text) == ["queued"])
+        #expect(throws: TwfeedError.self) { try reader.enqueue(text: "no", replyTo: nil, now: Date()) }
+    }
+
+    @Test func anOlderSchemaIsNotMigrated() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = "\(folder)/old.sqlite"
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try AppDatabase.migrator.migrate(queue, upTo: "v1: users, tweets, feeds, sync state")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: TwfeedError(.unavailable, "\(path): written by an older twfeed: run twfeed run once to upgrade it")) {
+            try AppDatabase.openReader(path: path)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the reader changed nothing")
+        let applied = try DatabaseQueue(path: path).read { try AppDatabase.migrator.appliedIdentifiers($0) }
+        #expect(applied == ["v1: users, tweets, feeds, sync state"])
+    }
+
+    @Test func aNewerSchemaIsAConfigurationError() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = "\(folder)/twfeed.sqlite"
+        do {
+            let writer = try AppDatabase.open(path: path)
+            try writer.tamper { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')") }
+        }
+        let error = #expect(throws: TwfeedError.self) { try AppDatabase.openReader(path: path) }
+        #expect(error?.code == .configuration)
+        #expect(error?.code.exitCode == 78)
+        #expect(error?.message.hasPrefix("\(path): written by a newer twfeed") == true)
+    }
+
+    /// The fallback for a read-only folder with no -shm: reads the file as it is and
+    /// leaves no -wal or -shm behind.
+    @Test func theImmutableOpenReadsAndCreatesNoFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try writtenDatabase()
+        #expect(files(folder) == ["twfeed.sqlite"])
+        let reader = try AppDatabase.openImmutable(path: path)
+        #expect(try reader.outboxItems().map(\.text) == ["queued"])
+        #expect(files(folder) == ["twfeed.sqlite"])
+        #expect(AppDatabase.immutableURI("/a b/c?d#e.sqlite") == "file:/a%20b/c%3Fd%23e.sqlite?immutable=1")
+    }
+
+    /// The real case, where permissions apply (not as root, for whom chmod changes nothing).
+    @Test(.enabled(if: geteuid() != 0, "root ignores file permissions"))
+    func aReadOnlyFolderAndFileAreRead() throws {
+        let path = try writtenDatabase()
+        defer {
+            chmod(folder, 0o700)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        chmod(path, 0o400)
+        chmod(folder, 0o500)
+        let reader = try AppDatabase.openReader(path: path)
+        #expect(try reader.outboxItems().map(\.text) == ["queued"])
+        #expect(files(folder) == ["twfeed.sqlite"])
+    }
+}
