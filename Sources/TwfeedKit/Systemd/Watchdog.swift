@@ -1,11 +1,10 @@
 import Foundation
-import Logging
-import ServiceLifecycle
 import Synchronization
 
 /// Knows whether the loops that do the work are making progress.
 ///
-/// Each loop (a feed poller, the outbox flusher) checks in: `working` when it starts
+/// Each loop (a feed poller, the outbox flusher) checks in through the `CheckIn` it
+/// was built with: `working` when it starts
 /// or advances a piece of work (a page stored, a status sent), `waiting(until:)` when
 /// it goes to sleep. A loop is hung when it has been working without progress for
 /// longer than `hangAfter` (every request has a timeout, so no step may take that
@@ -18,7 +17,46 @@ public final class Watchdog: Sendable {
         case waiting(until: Date)
     }
 
-    private let phases = Mutex<[String: Phase]>([:])
+    /// A watched loop, by what it does (not by a string each side spells).
+    public enum Loop: Hashable, Sendable, CustomStringConvertible {
+        case poll(Feed)
+        case outbox
+
+        /// The name the `watchdog.stalled` event lists.
+        public var description: String {
+            switch self {
+            case .poll(let feed): "poll.\(feed.rawValue)"
+            case .outbox: "outbox"
+            }
+        }
+    }
+
+    /// The one way a loop reports to the watchdog: handed to the loop at construction,
+    /// so the loop neither knows its name nor whether anyone watches.
+    public struct CheckIn: Sendable {
+        let watchdog: Watchdog?
+        public let loop: Loop?
+
+        /// For a loop that nobody watches (tests, tools).
+        public static let unwatched = CheckIn(watchdog: nil, loop: nil)
+
+        /// Starts (or advances) a piece of work.
+        public func working() {
+            if let watchdog, let loop { watchdog.working(loop) }
+        }
+
+        /// Going to sleep until `date`.
+        public func waiting(until date: Date) {
+            if let watchdog, let loop { watchdog.waiting(loop, until: date) }
+        }
+
+        /// The loop has ended (shutdown); it is no longer watched.
+        public func leave() {
+            if let watchdog, let loop { watchdog.leave(loop) }
+        }
+    }
+
+    private let phases = Mutex<[Loop: Phase]>([:])
     let clock: any WallClock
     public let hangAfter: Double
 
@@ -27,29 +65,31 @@ public final class Watchdog: Sendable {
         self.hangAfter = hangAfter
     }
 
-    /// Starts (or advances) a piece of work.
-    public func working(_ name: String) {
+    /// What `loop` is given to check in with.
+    public func checkIn(_ loop: Loop) -> CheckIn {
+        CheckIn(watchdog: self, loop: loop)
+    }
+
+    func working(_ loop: Loop) {
         let now = clock.now()
-        phases.withLock { $0[name] = .working(since: now) }
+        phases.withLock { $0[loop] = .working(since: now) }
     }
 
-    /// Going to sleep until `date`.
-    public func waiting(_ name: String, until date: Date) {
-        phases.withLock { $0[name] = .waiting(until: date) }
+    func waiting(_ loop: Loop, until date: Date) {
+        phases.withLock { $0[loop] = .waiting(until: date) }
     }
 
-    /// The loop has ended (shutdown); it is no longer watched.
-    public func leave(_ name: String) {
-        _ = phases.withLock { $0.removeValue(forKey: name) }
+    func leave(_ loop: Loop) {
+        _ = phases.withLock { $0.removeValue(forKey: loop) }
     }
 
     /// The loops that are hung now, by name, sorted.
     public func hung(now: Date) -> [String] {
         phases.withLock { phases in
-            phases.compactMap { name, phase -> String? in
+            phases.compactMap { loop, phase -> String? in
                 switch phase {
-                case .working(let since): now.timeIntervalSince(since) > hangAfter ? name : nil
-                case .waiting(let until): now.timeIntervalSince(until) > hangAfter ? name : nil
+                case .working(let since): now.timeIntervalSince(since) > hangAfter ? loop.description : nil
+                case .waiting(let until): now.timeIntervalSince(until) > hangAfter ? loop.description : nil
                 }
             }.sorted()
         }
@@ -59,47 +99,5 @@ public final class Watchdog: Sendable {
     /// pipelined page waits for at most two of them, plus storing.
     public static func hangAfter(config: TwfeedConfig) -> Double {
         config.api.timeoutSeconds * 2 + 30
-    }
-}
-
-/// Sends `WATCHDOG=1` every `interval` (half of `WATCHDOG_USEC`) while no watched loop
-/// is hung. Time comes from the injected clock.
-public struct WatchdogPinger: Service {
-    let watchdog: Watchdog
-    let notifier: any Notifier
-    let interval: Double
-    let logger: Logger
-
-    public init(watchdog: Watchdog, notifier: any Notifier, interval: Double, logger: Logger) {
-        self.watchdog = watchdog
-        self.notifier = notifier
-        self.interval = interval
-        self.logger = logger
-    }
-
-    public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            var reported: [String] = []
-            while !Task.isCancelled {
-                let now = watchdog.clock.now()
-                let hung = watchdog.hung(now: now)
-                if hung.isEmpty {
-                    notifier.watchdog()
-                    if !reported.isEmpty {
-                        logger.notice("watchdog.recovered", metadata: ["loops": "\(reported.joined(separator: ","))"])
-                    }
-                } else if hung != reported {
-                    logger.error("watchdog.stalled", metadata: [
-                        "loops": "\(hung.joined(separator: ","))", "hang_after_s": "\(Int(watchdog.hangAfter))",
-                    ])
-                }
-                reported = hung
-                do {
-                    try await watchdog.clock.sleep(for: interval)
-                } catch {
-                    return
-                }
-            }
-        }
     }
 }
