@@ -15,12 +15,12 @@ struct OutboxTests {
         let item = try daemon.database.enqueue(text: "accepted, then the line went dead", replyTo: nil, now: clock.now())
         world.emulator.inject(.acceptThenReset, times: 1, pathContains: dialect == "v2" ? "/2/tweets" : "update.json")
 
-        let pause = try await daemon.flusher.flush()
+        let pause = try await daemon.flusher!.flush()
         #expect(try daemon.database.outboxItem(item.id)?.state == .pending)
         #expect(world.emulator.postedStatuses.count == 1)
         guard case .until(let retry) = pause else { Issue.record("expected a retry"); return }
         clock.advance(to: retry)
-        _ = try await daemon.flusher.flush()
+        _ = try await daemon.flusher!.flush()
 
         let settled = try #require(try daemon.database.outboxItem(item.id))
         #expect(settled.state == .sent)
@@ -35,7 +35,7 @@ struct OutboxTests {
         let clock = ManualClock(now: Date())
         let daemon = try world.daemon(clock: clock)
         let item = try daemon.database.enqueue(text: "written in a tunnel", replyTo: TweetID(7), now: clock.now())
-        guard case .until(let retry) = try await daemon.flusher.flush() else { Issue.record("expected a retry"); return }
+        guard case .until(let retry) = try await daemon.flusher!.flush() else { Issue.record("expected a retry"); return }
         let waiting = try #require(try daemon.database.outboxItem(item.id))
         #expect(waiting.state == .pending)
         #expect(waiting.lastError?.contains("no answer") == true)
@@ -49,7 +49,7 @@ struct OutboxTests {
         // Reply to a tweet the new emulator knows.
         try daemon.database.tamper { try $0.execute(sql: "UPDATE outbox SET replyToId = ?", arguments: [Int64(target)!]) }
         clock.advance(to: retry)
-        _ = try await daemon.flusher.flush()
+        _ = try await daemon.flusher!.flush()
         #expect(try daemon.database.outboxItem(item.id)?.state == .sent)
         #expect(back.postedStatuses.map(\.text) == ["written in a tunnel"])
         #expect(back.postedStatuses.first?.inReplyToID == target)
@@ -61,7 +61,7 @@ struct OutboxTests {
         let daemon = try world.daemon(clock: clock)
         let old = try daemon.database.enqueue(text: "yesterday's news", replyTo: nil, now: clock.now().addingTimeInterval(-25 * 3600))
         let fresh = try daemon.database.enqueue(text: "today's news", replyTo: nil, now: clock.now())
-        _ = try await daemon.flusher.flush()
+        _ = try await daemon.flusher!.flush()
         #expect(try daemon.database.outboxItem(old.id)?.state == .expired)
         #expect(try daemon.database.outboxItem(fresh.id)?.state == .sent)
         #expect(world.emulator.postedStatuses.map(\.text) == ["today's news"])
@@ -73,7 +73,7 @@ struct OutboxTests {
         let clock = ManualClock(now: Date())
         let daemon = try world.daemon(clock: clock)
         let item = try daemon.database.enqueue(text: "to nobody", replyTo: TweetID(12345), now: clock.now())
-        _ = try await daemon.flusher.flush()
+        _ = try await daemon.flusher!.flush()
         let failed = try #require(try daemon.database.outboxItem(item.id))
         #expect(failed.state == .failed)
         #expect(failed.lastError?.contains("403") == true)

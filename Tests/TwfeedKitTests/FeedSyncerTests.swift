@@ -119,11 +119,13 @@ struct FeedSyncerTests {
         #expect(outcome.error?.status == 429)
         let state = try fixture.database.syncState(.home)
         #expect(state.nextPollAt == reset)
+        #expect(outcome.nextPollAt == reset)  // the outcome carries the schedule the poller follows
         #expect(state.rateLimit?.remaining == 0)
         #expect(fixture.sink.events("poll.rate_limited").count == 1)
         // Polling early does not send a request.
         let early = try await fixture.syncer().poll()
         #expect(early.requests == 0)
+        #expect(early.nextPollAt == reset)
         #expect(fixture.api.requestCount == 1)
     }
 
@@ -144,6 +146,19 @@ struct FeedSyncerTests {
         #expect(delays[3] >= 60 && delays[3] <= 120)
         #expect(try fixture.database.syncState(.home).failures == 4)
         #expect(Backoff.transient.delay(afterFailures: 50, random: 1) == 900)
+    }
+
+    /// The outbox's configuration of the same type: 30 s doubling to an hour, plus up to
+    /// a fifth as jitter, never above the hour.
+    @Test func theOutboxBackoffAddsUpToAFifthAndKeepsItsCap() {
+        let outbox = OutboxFlusher.retry
+        #expect(outbox.delay(afterFailures: 1, random: 0) == 30)
+        #expect(outbox.delay(afterFailures: 1, random: 1) == 36)
+        #expect(outbox.delay(afterFailures: 3, random: 0.5) == 132)
+        #expect(outbox.delay(afterFailures: 8, random: 1) == 3600)
+        #expect(outbox.delay(afterFailures: 50, random: 0) == 3600)
+        #expect(Backoff.unauthorized.delay(afterFailures: 1, random: 0) == 450)
+        #expect(Backoff.unauthorized.delay(afterFailures: 9, random: 1) == 3600)
     }
 
     @Test func unauthorizedIsLoggedAsAnAuthProblemAndBacksOffLong() async throws {

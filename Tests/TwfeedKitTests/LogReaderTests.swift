@@ -16,7 +16,7 @@ struct LogReaderTests {
 
     @Test(arguments: ["warn", "warning", "WARN"])
     func levelWarnKeepsOnlyWarningsAndErrors(name: String) throws {
-        let level: TwfeedConfig.Log.Level? = LogFilter.level(name)
+        let level: Logger.Level? = LogFilter.level(name)
         #expect(level == .warning)
         let filter = LogFilter(minimumLevel: level)
         #expect(Self.lines.filter(filter.matches) == [Self.lines[2], Self.lines[3], Self.lines[4]])

@@ -22,15 +22,16 @@ struct WatchdogTests {
         let clock = ManualClock()
         let watchdog = Watchdog(clock: clock, hangAfter: 90)
         let start = clock.now()
-        watchdog.working("poll.home")
-        watchdog.waiting("outbox", until: start.addingTimeInterval(60))
+        let home = watchdog.checkIn(.poll(.home))
+        home.working()
+        watchdog.checkIn(.outbox).waiting(until: start.addingTimeInterval(60))
         #expect(watchdog.hung(now: start.addingTimeInterval(90)) == [])
         #expect(watchdog.hung(now: start.addingTimeInterval(91)) == ["poll.home"])
         #expect(watchdog.hung(now: start.addingTimeInterval(151)) == ["outbox", "poll.home"])
         clock.advance(by: 100)
-        watchdog.working("poll.home")  // a page stored: progress
+        home.working()  // a page stored: progress
         #expect(watchdog.hung(now: clock.now()) == [])
-        watchdog.leave("poll.home")
+        home.leave()
         #expect(watchdog.hung(now: start.addingTimeInterval(1000)) == ["outbox"])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Finds, reads and validates `config.json`.
 ///
@@ -93,6 +94,14 @@ private struct Reader {
         return bool
     }
 
+    /// A string naming one of a closed set; else `unknown <noun> "<text>" (use <choices>)`.
+    func choice<T>(_ value: JSONValue, _ keyPath: String, noun: String, choices: String,
+                   _ parse: (String) -> T?) throws -> T {
+        let text = try string(value, keyPath)
+        guard let result = parse(text) else { throw fail(keyPath, "unknown \(noun) \"\(text)\" (use \(choices))") }
+        return result
+    }
+
     func format(_ number: Double) -> String {
         number == number.rounded() ? String(Int(number)) : String(number)
     }
@@ -103,11 +112,8 @@ private struct Reader {
         if let api = top["api"] {
             let fields = try object(api, "api", allowed: ["dialect", "baseURL", "timeoutSeconds"])
             if let value = fields["dialect"] {
-                let text = try string(value, "api.dialect")
-                guard let dialect = TwfeedConfig.Dialect(rawValue: text) else {
-                    throw fail("api.dialect", "unknown dialect \"\(text)\" (use \"v2\" or \"v1.1\")")
-                }
-                config.api.dialect = dialect
+                config.api.dialect = try choice(value, "api.dialect", noun: "dialect", choices: #""v2" or "v1.1""#,
+                                                TwfeedConfig.Dialect.init(rawValue:))
             }
             if let value = fields["baseURL"], value != .null {
                 let text = try string(value, "api.baseURL")
@@ -157,11 +163,12 @@ private struct Reader {
             ])
             if let value = fields["enabled"] { config.images.enabled = try bool(value, "images.enabled") }
             if let value = fields["size"] {
-                let size = try string(value, "images.size")
-                guard ["normal", "bigger", "400x400", "original"].contains(size) else {
-                    throw fail("images.size", "unknown size \"\(size)\" (use normal, bigger, 400x400 or original)")
+                // The sizes are `ImagePolicy.Size`'s: listed there only.
+                let names = ImagePolicy.Size.allCases.map(\.rawValue)
+                let list = names.dropLast().joined(separator: ", ") + " or " + names.last!
+                config.images.size = try choice(value, "images.size", noun: "size", choices: list) {
+                    ImagePolicy.Size(rawValue: $0)?.rawValue
                 }
-                config.images.size = size
             }
             if let value = fields["maxCacheMB"] {
                 config.images.maxCacheMB = Int(try number(value, "images.maxCacheMB", minimum: 1))
@@ -197,19 +204,13 @@ private struct Reader {
         if let log = top["log"] {
             let fields = try object(log, "log", allowed: ["level", "format", "file"])
             if let value = fields["level"] {
-                let text = try string(value, "log.level")
-                let aliases = ["warn": "warning", "err": "error"]
-                guard let level = TwfeedConfig.Log.Level(rawValue: aliases[text] ?? text) else {
-                    throw fail("log.level", "unknown level \"\(text)\" (use trace, debug, info, notice, warning, error or critical)")
-                }
-                config.log.level = level
+                config.log.level = try choice(value, "log.level", noun: "level",
+                                              choices: "trace, debug, info, notice, warning, error or critical",
+                                              Logger.Level.init(configName:))
             }
             if let value = fields["format"] {
-                let text = try string(value, "log.format")
-                guard let format = TwfeedConfig.Log.Format(rawValue: text) else {
-                    throw fail("log.format", "unknown format \"\(text)\" (use logfmt or json)")
-                }
-                config.log.format = format
+                config.log.format = try choice(value, "log.format", noun: "format", choices: "logfmt or json",
+                                               TwfeedConfig.Log.Format.init(rawValue:))
             }
             if let value = fields["file"], value != .null {
                 config.log.file = ConfigLoader.expand(try string(value, "log.file"), environment)

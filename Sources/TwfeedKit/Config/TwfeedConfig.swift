@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Everything `config.json` can say, with INTERFACE.md's defaults.
 public struct TwfeedConfig: Sendable, Equatable {
@@ -46,16 +47,10 @@ public struct TwfeedConfig: Sendable, Equatable {
     }
 
     public struct Log: Sendable, Equatable {
-        public enum Level: String, Sendable, Equatable, CaseIterable, Comparable {
-            case trace, debug, info, notice, warning, error, critical
-
-            private var rank: Int { Self.allCases.firstIndex(of: self)! }
-            public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
-        }
-
         public enum Format: String, Sendable, Equatable { case logfmt, json }
 
-        public var level: Level = .info
+        /// swift-log's own level type: what the config names is what the logger filters.
+        public var level: Logger.Level = .info
         public var format: Format = .logfmt
         public var file: String?
     }

@@ -3,17 +3,22 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// The running twfeed: every long-running part as a `Service` in one `ServiceGroup`.
+/// The running twfeed: one `Service` that owns its inner `ServiceGroup` (as
+/// Hummingbird's `Application` does), holding every long-running part.
 ///
-/// Built by `Daemon.build` from a config, so the command line, the demo and the tests
-/// all assemble it the same way and differ only in what they inject (transport,
-/// clock, log sink).
-public struct Daemon: Sendable {
+/// Built by `Daemon.build` (signed in) or `Daemon.signedOut` from a config, so `twfeed
+/// run`'s reload supervisor, the demo, the tests and the benchmark all assemble and run
+/// it the same way and differ only in what they inject (transport, clock, notifier,
+/// log sink). Run on its own it is the whole process's daemon (`daemon.start`, the
+/// wake socket, the group, `daemon.stop`); under `DaemonSupervisor` each reload
+/// generation is one `Daemon`, run through `openWakeSocket` and `runServices`.
+public struct Daemon: Service {
     public let config: TwfeedConfig
     public let database: AppDatabase
     public let services: [any Service]
     public let syncers: [FeedSyncer]
-    public let flusher: OutboxFlusher
+    /// Nil while signed out: nothing is posted.
+    public let flusher: OutboxFlusher?
     /// Rung when a status is queued; `twfeed post` rings it through the wake socket.
     public let doorbell: Doorbell
     let wakePath: String?
@@ -23,100 +28,77 @@ public struct Daemon: Sendable {
     /// The working loops check in here; the pinger feeds systemd while none is hung.
     public let watchdog: Watchdog
     let statusPath: String?
+    /// Built once, with the services; run once.
+    private let group: ServiceGroup
 
-    public struct Dependencies: Sendable {
-        public var transport: any HTTPTransport
-        public var clock: any WallClock
-        /// systemd's notification socket, when the daemon runs under it.
-        public var notifier: (any Notifier)?
+    init(config: TwfeedConfig, database: AppDatabase, services: [any Service], syncers: [FeedSyncer],
+         flusher: OutboxFlusher?, doorbell: Doorbell, wakePath: String?, logger: Logger, board: StatusBoard,
+         watchdog: Watchdog, statusPath: String?, gracefulShutdownSignals: [UnixSignal]) {
+        self.config = config
+        self.database = database
+        self.services = services
+        self.syncers = syncers
+        self.flusher = flusher
+        self.doorbell = doorbell
+        self.wakePath = wakePath
+        self.logger = logger
+        self.board = board
+        self.watchdog = watchdog
+        self.statusPath = statusPath
+        var groupConfig = ServiceGroupConfiguration(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: gracefulShutdownSignals,
+            logger: Logger(label: "twfeed.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() }))
+        // The services shut down gracefully within two seconds.
+        groupConfig.maximumGracefulShutdownDuration = .seconds(2)
+        group = ServiceGroup(configuration: groupConfig)
+    }
 
-        public init(transport: any HTTPTransport = CurlTransport(), clock: any WallClock = SystemClock(),
-                    notifier: (any Notifier)? = nil) {
-            self.transport = transport
-            self.clock = clock
-            self.notifier = notifier
+    /// Runs until a graceful shutdown (a signal it was built to trap, the enclosing
+    /// group's, or `triggerGracefulShutdown`), then stops its services.
+    public func run() async throws {
+        Self.logStart(config: config, logger: logger)
+        let wakeSocket = try openWakeSocket()
+        defer { statusPath.map { _ = unlink($0) } }
+        try await runServices(wakeSocket: wakeSocket)
+        Self.logStop(logger: logger)
+    }
+
+    /// Starts listening for `twfeed post`'s wake-ups; nil when this daemon has no
+    /// wake path. Separate from `runServices` so the supervisor can open it before
+    /// telling systemd READY, and decide what a failure means.
+    func openWakeSocket() throws -> WakeSocket? {
+        try wakePath.map { try WakeSocket(listeningAt: $0, doorbell: doorbell) }
+    }
+
+    /// Runs the services' group to its end, then closes `wakeSocket`.
+    func runServices(wakeSocket: WakeSocket?) async throws {
+        defer { wakeSocket?.close() }
+        let group = group
+        try await withGracefulShutdownHandler {
+            try await group.run()
+        } onGracefulShutdown: {
+            Task { await group.triggerGracefulShutdown() }
         }
     }
 
-    public static func build(
-        config: TwfeedConfig, credentials: Credentials, database: AppDatabase,
-        dependencies: Dependencies = Dependencies(), statusPath: String? = nil, wakePath: String? = nil,
-        board: StatusBoard? = nil, logger: Logger
-    ) throws -> Daemon {
-        guard credentials.hasAccessToken else {
-            throw TwfeedError(.configuration, "\(config.credentials): no access token; run twfeed login")
-        }
-        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: dependencies.transport)
-        let account = AccountResolver(api: api, database: database, accessToken: credentials.accessToken ?? "", logger: logger)
-        var services: [any Service] = []
-        var syncers: [FeedSyncer] = []
-        let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
-        board.reconfigure(config: config, database: database, signedOut: false)
-        let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
-        for feed in config.enabledFeeds {
-            var syncer = FeedSyncer(
-                feed: feed, api: api, account: account, database: database, clock: dependencies.clock,
-                interval: config.feeds[feed]!.intervalSeconds, logger: logger)
-            syncer.onProgress = { watchdog.working("poll.\(feed.rawValue)") }
-            syncers.append(syncer)
-            services.append(FeedPoller(syncer: syncer, database: database, clock: dependencies.clock, logger: logger,
-                                       watchdog: watchdog, onCycle: { board.record($0, $1) }))
-        }
-        let doorbell = Doorbell()
-        let flusher = OutboxFlusher(
-            api: api, database: database, clock: dependencies.clock, doorbell: doorbell,
-            flushInterval: config.outbox.flushIntervalSeconds, maxAgeHours: config.outbox.maxAgeHours,
-            logger: logger).watched(by: watchdog)
-        services.append(flusher)
-        if config.images.enabled {
-            let images = ImageServices.make(config: config, database: database, clock: dependencies.clock, logger: logger)
-            services += [images.fetcher, images.janitor] as [any Service]
-        }
-        services += monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
-                                       dependencies: dependencies, logger: logger)
-        return Daemon(
-            config: config, database: database, services: services, syncers: syncers, flusher: flusher,
-            doorbell: doorbell, wakePath: wakePath, logger: logger, board: board, watchdog: watchdog,
-            statusPath: statusPath)
+    /// Stops the services gracefully (a reload or a stop).
+    public func triggerGracefulShutdown() async {
+        await group.triggerGracefulShutdown()
     }
 
-    /// The heartbeat (snapshot file and `STATUS=`) and, under a systemd watchdog, the
-    /// pinger: what runs whether or not the daemon is signed in.
-    static func monitoringServices(board: StatusBoard, watchdog: Watchdog, statusPath: String?,
-                                   dependencies: Dependencies, logger: Logger) -> [any Service] {
-        var services: [any Service] = []
-        if statusPath != nil || dependencies.notifier != nil {
-            services.append(Heartbeat(path: statusPath, board: board, clock: dependencies.clock,
-                                      notifier: dependencies.notifier, logger: logger))
-        }
-        if let notifier = dependencies.notifier, let interval = notifier.watchdogInterval {
-            services.append(WatchdogPinger(watchdog: watchdog, notifier: notifier, interval: interval, logger: logger))
-        }
-        return services
-    }
-
-    /// Runs until SIGTERM or SIGINT (or cancellation), then shuts down gracefully.
-    public func run(signals: [UnixSignal] = [.sigterm, .sigint]) async throws {
+    /// `daemon.start`: once per process, by whoever runs it (this service on its own,
+    /// or the reload supervisor before its first generation).
+    static func logStart(config: TwfeedConfig, logger: Logger) {
         logger.info("daemon.start", metadata: [
             "pid": "\(getpid())", "dialect": "\(config.api.dialect.rawValue)",
             "feeds": "\(config.enabledFeeds.map(\.rawValue).joined(separator: ","))",
             "database": "\(config.storage.database)",
         ])
-        let wakeSocket = try wakePath.map { try WakeSocket(listeningAt: $0, doorbell: doorbell) }
-        defer { wakeSocket?.close() }
-        let group = Self.serviceGroup(services, signals: signals)
-        defer { statusPath.map { _ = unlink($0) } }
-        try await group.run()
-        logger.info("daemon.stop", metadata: ["pid": "\(getpid())"])
     }
 
-    /// The services as one group that shuts down gracefully within two seconds.
-    static func serviceGroup(_ services: [any Service], signals: [UnixSignal]) -> ServiceGroup {
-        var groupConfig = ServiceGroupConfiguration(
-            services: services.map { .init(service: $0) },
-            gracefulShutdownSignals: signals,
-            logger: Logger(label: "twfeed.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() }))
-        groupConfig.maximumGracefulShutdownDuration = .seconds(2)
-        return ServiceGroup(configuration: groupConfig)
+    /// `daemon.stop`: the graceful shutdown finished.
+    static func logStop(logger: Logger) {
+        logger.info("daemon.stop", metadata: ["pid": "\(getpid())"])
     }
 }

@@ -5,10 +5,10 @@ import UnixSignals
 
 /// `twfeed run`: the daemon for the life of the process, across reloads.
 ///
-/// It runs one generation of services at a time (built by `Daemon.build` from the
-/// current config and credentials). On SIGHUP it loads the config and credentials
-/// again; if they are invalid it logs `daemon.reload_failed` and keeps the running
-/// generation, else it tells systemd `RELOADING=1`, stops the generation gracefully,
+/// It runs one generation at a time: a `Daemon` service built (by `Daemon.build`, or
+/// `Daemon.signedOut`) from the current config and credentials. On SIGHUP it loads
+/// the config and credentials again; if they are invalid it logs
+/// `daemon.reload_failed` and keeps the running generation, else it tells systemd `RELOADING=1`, stops the generation gracefully,
 /// starts the next one and says `READY=1`. The database, the status board and (unless
 /// `log` changed) the log setup carry over. SIGUSR1 reopens the log file; SIGTERM and
 /// SIGINT stop gracefully (`STOPPING=1`). The supervisor traps all four itself, so no
@@ -89,8 +89,7 @@ public final class DaemonSupervisor: Sendable {
 
     /// A running generation.
     private struct Generation {
-        var group: ServiceGroup
-        var wakeSocket: WakeSocket?
+        var daemon: Daemon
         var statusPath: String
     }
 
@@ -100,11 +99,7 @@ public final class DaemonSupervisor: Sendable {
         current.logs.redactor.register(current.credentials.secrets)
         let notifier = dependencies.notifier
         let (events, sink) = AsyncStream<Event>.makeStream()
-        current.logs.logger.info("daemon.start", metadata: [
-            "pid": "\(getpid())", "dialect": "\(current.config.api.dialect.rawValue)",
-            "feeds": "\(current.config.enabledFeeds.map(\.rawValue).joined(separator: ","))",
-            "database": "\(current.config.storage.database)",
-        ])
+        Daemon.logStart(config: current.config, logger: current.logs.logger)
         var failure: (any Error)?
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
@@ -139,7 +134,7 @@ public final class DaemonSupervisor: Sendable {
                 case .success(let next):
                     notifier?.reloading()
                     pending = .reload(next, reason: reason, changed: Self.changes(from: current, to: next))
-                    await generation.group.triggerGracefulShutdown()
+                    await generation.daemon.triggerGracefulShutdown()
                 }
             }
 
@@ -163,9 +158,8 @@ public final class DaemonSupervisor: Sendable {
                     let wasReloading = pending != nil
                     pending = .stop
                     notifier?.stopping()
-                    if !wasReloading { await generation.group.triggerGracefulShutdown() }
+                    if !wasReloading { await generation.daemon.triggerGracefulShutdown() }
                 case .ended(let error):
-                    generation.wakeSocket?.close()
                     switch pending {
                     case .reload(let next, let reason, let changed)?:
                         if let error { current.logs.logger.error("daemon.service_failed", metadata: ["error": "\(error)"]) }
@@ -210,49 +204,39 @@ public final class DaemonSupervisor: Sendable {
             current.logs.logger.critical("daemon.failed", metadata: ["pid": "\(getpid())", "error": "\(failure)"])
             throw failure
         }
-        current.logs.logger.info("daemon.stop", metadata: ["pid": "\(getpid())"])
+        Daemon.logStop(logger: current.logs.logger)
     }
 
-    /// Builds a generation's services and starts its group.
+    /// Builds a generation's daemon and starts it.
     private func start(_ inputs: Inputs, sink: AsyncStream<Event>.Continuation,
                        tasks: inout ThrowingTaskGroup<Void, any Error>, firstStart: Bool) throws -> Generation {
         let config = inputs.config
         let logger = inputs.logs.logger
         let statusPath = StatusSnapshot.path(config: config, environment: environment)
-        let wakePath = WakeSocket.path(config: config, environment: environment)
-        var services: [any Service]
-        var wakeSocket: WakeSocket?
-        if inputs.credentials.hasAccessToken {
-            let daemon = try Daemon.build(
+        let daemon = inputs.credentials.hasAccessToken
+            ? try Daemon.build(
                 config: config, credentials: inputs.credentials, database: inputs.database, dependencies: dependencies,
-                statusPath: statusPath, wakePath: wakePath, board: board, logger: logger)
-            services = daemon.services
-            do {
-                wakeSocket = try WakeSocket(listeningAt: wakePath, doorbell: daemon.doorbell)
-            } catch let error as TwfeedError {
-                if firstStart { throw error }
-                logger.warning("wake.failed", metadata: ["path": "\(wakePath)", "error": "\(error.message)"])
-            }
-        } else {
-            board.reconfigure(config: config, database: inputs.database, signedOut: true)
-            let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
-            services = Daemon.monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
-                                                 dependencies: dependencies, logger: logger)
-            logger.warning("auth.signed_out", metadata: [
-                "credentials": "\(config.credentials)",
-                "hint": "no access token: not polling or posting; run twfeed login, then reload",
-            ])
+                statusPath: statusPath, wakePath: WakeSocket.path(config: config, environment: environment), board: board,
+                gracefulShutdownSignals: [], logger: logger)
+            : Daemon.signedOut(
+                config: config, database: inputs.database, dependencies: dependencies, statusPath: statusPath,
+                board: board, gracefulShutdownSignals: [], logger: logger)
+        var wakeSocket: WakeSocket?
+        do {
+            wakeSocket = try daemon.openWakeSocket()
+        } catch let error as TwfeedError {
+            if firstStart { throw error }
+            logger.warning("wake.failed", metadata: ["path": "\(daemon.wakePath ?? "")", "error": "\(error.message)"])
         }
-        let group = Daemon.serviceGroup(services, signals: [])
-        tasks.addTask {
+        tasks.addTask { [wakeSocket] in
             do {
-                try await group.run()
+                try await daemon.runServices(wakeSocket: wakeSocket)
                 sink.yield(.ended(nil))
             } catch {
                 sink.yield(.ended(error))
             }
         }
-        return Generation(group: group, wakeSocket: wakeSocket, statusPath: statusPath)
+        return Generation(daemon: daemon, statusPath: statusPath)
     }
 
     /// The next config and credentials, or why they cannot be used (one line).
@@ -285,25 +269,5 @@ public final class DaemonSupervisor: Sendable {
             changed.append("credentials")
         }
         return changed.isEmpty ? "none" : changed.joined(separator: ",")
-    }
-}
-
-/// Identifies a file's content cheaply: device, inode, size and modification time. A
-/// rewrite through a rename (as `Credentials.write` does) always changes the inode.
-struct FileFingerprint: Equatable, Sendable {
-    var device: UInt64 = 0
-    var inode: UInt64 = 0
-    var size: Int64 = -1
-    var modified: Int = 0
-    var modifiedNanoseconds: Int = 0
-
-    init(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        modified = info.st_mtim.tv_sec
-        modifiedNanoseconds = info.st_mtim.tv_nsec
     }
 }

@@ -4,9 +4,11 @@ import ServiceLifecycle
 
 /// Runs a feed's syncer on its schedule for the life of the daemon.
 ///
-/// The schedule lives in the database (`nextPollAt`), so a restart keeps the rate-limit
-/// waits and backoffs it had. On graceful shutdown the wait or the request in flight is
-/// cancelled; a transaction that has begun always completes.
+/// The schedule has one owner: each poll's outcome says when to poll next, and the
+/// poller sleeps until then. The syncer also stores that time (`nextPollAt`), which is
+/// read once at start, so a restart keeps the rate-limit waits and backoffs it had.
+/// On graceful shutdown the wait or the request in flight is cancelled; a transaction
+/// that has begun always completes.
 public struct FeedPoller: Service {
     let syncer: FeedSyncer
     let database: AppDatabase
@@ -15,37 +17,37 @@ public struct FeedPoller: Service {
     let onCycle: @Sendable (Feed, PollOutcome) async -> Void
     /// Told when this loop works and when it sleeps, so a hung poll stops the
     /// systemd watchdog's pings.
-    let watchdog: Watchdog?
+    let checkIn: Watchdog.CheckIn
 
     public init(syncer: FeedSyncer, database: AppDatabase, clock: any WallClock, logger: Logger,
-                watchdog: Watchdog? = nil,
+                checkIn: Watchdog.CheckIn = .unwatched,
                 onCycle: @escaping @Sendable (Feed, PollOutcome) async -> Void = { _, _ in }) {
         self.syncer = syncer
         self.database = database
         self.clock = clock
         self.logger = logger
-        self.watchdog = watchdog
+        self.checkIn = checkIn
         self.onCycle = onCycle
     }
 
-    public var watchdogName: String { "poll.\(syncer.feed.rawValue)" }
-
     public func run() async throws {
-        let name = watchdogName
-        watchdog?.working(name)
-        defer { watchdog?.leave(name) }
+        checkIn.working()
+        defer { checkIn.leave() }
         try await cancelWhenGracefulShutdown {
+            // The stored schedule, once: what the previous run (or generation) decided.
+            var next = try database.syncState(syncer.feed).nextPollAt
             while !Task.isCancelled {
-                let due = try database.syncState(syncer.feed).nextPollAt ?? clock.now()
-                watchdog?.waiting(name, until: due)
+                let due = next ?? clock.now()
+                checkIn.waiting(until: due)
                 do {
                     try await clock.sleep(until: due)
                 } catch is CancellationError {
                     return
                 }
-                watchdog?.working(name)
+                checkIn.working()
                 do {
-                    let outcome = try await syncer.poll()
+                    let outcome = try await syncer.poll(onProgress: checkIn.working)
+                    next = outcome.nextPollAt
                     await onCycle(syncer.feed, outcome)
                 } catch is CancellationError {
                     return
@@ -53,8 +55,9 @@ public struct FeedPoller: Service {
                     // The database itself failed: log and try again later rather than
                     // tearing the daemon down.
                     logger.error("poll.store_failed", metadata: ["feed": "\(syncer.feed.rawValue)", "error": "\(error)"])
-                    watchdog?.waiting(name, until: clock.now().addingTimeInterval(60))
+                    checkIn.waiting(until: clock.now().addingTimeInterval(60))
                     try? await clock.sleep(for: 60)
+                    next = nil
                 }
             }
         }

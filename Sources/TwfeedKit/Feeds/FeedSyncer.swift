@@ -10,6 +10,9 @@ public struct PollOutcome: Sendable, Equatable {
     /// The range (or walk) reached its end; false when paused by a rate limit or an error.
     public var complete = false
     public var error: APIError?
+    /// When this feed should be polled next (interval, rate-limit reset or backoff):
+    /// the poller sleeps until then. Also stored, for `status` and for a restart.
+    public var nextPollAt: Date?
 }
 
 /// Brings one feed up to date: the sync controller between the API and the store.
@@ -29,8 +32,6 @@ public struct FeedSyncer: Sendable {
     let logger: Logger
     /// A safety net against a server that never stops handing out page tokens.
     var maxPagesPerPoll = 100
-    /// Called after each stored page: the daemon's watchdog counts it as progress.
-    public var onProgress: @Sendable () -> Void = {}
 
     public init(feed: Feed, api: any TwitterAPI, account: AccountResolver, database: AppDatabase,
                 clock: any WallClock, interval: Double, logger: Logger) {
@@ -44,14 +45,16 @@ public struct FeedSyncer: Sendable {
     }
 
     /// Polls once and records the outcome, including when to poll next.
+    /// `onProgress` is called after each stored page (the watchdog counts it as progress).
     @discardableResult
-    public func poll() async throws -> PollOutcome {
+    public func poll(onProgress: @Sendable () -> Void = {}) async throws -> PollOutcome {
         var state = try database.syncState(feed)
         let started = clock.now()
         var outcome = PollOutcome()
         if let wait = rateLimitWait(state, now: started) {
             state.nextPollAt = wait
             try database.saveSyncState(state)
+            outcome.nextPollAt = wait
             logger.info("poll.deferred", metadata: ["feed": "\(feed.rawValue)", "until": "\(Timestamp.iso8601(wait))", "reason": "rate-limit"])
             return outcome
         }
@@ -60,9 +63,9 @@ public struct FeedSyncer: Sendable {
         do {
             let userID = try await account.userID()
             if api.supportsSinceID(feed) {
-                try await syncRange(&state, userID: userID, outcome: &outcome)
+                try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
             } else {
-                try await walk(&state, userID: userID, outcome: &outcome)
+                try await walk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
             }
             let now = clock.now()
             state.lastSuccessAt = now
@@ -70,6 +73,7 @@ public struct FeedSyncer: Sendable {
             state.failures = 0
             state.nextPollAt = outcome.complete ? now.addingTimeInterval(interval) : (rateLimitWait(state, now: now) ?? now)
             try database.saveSyncState(state)
+            outcome.nextPollAt = state.nextPollAt
             logger.info("poll.done", metadata: [
                 "feed": "\(feed.rawValue)", "new": "\(outcome.newTweets)", "pages": "\(outcome.pages)",
                 "requests": "\(outcome.requests)", "complete": "\(outcome.complete)",
@@ -90,24 +94,25 @@ public struct FeedSyncer: Sendable {
                 failed.rateLimit = RateLimit(limit: failed.rateLimit?.limit ?? 0, remaining: 0, resetAt: reset)
                 failed.nextPollAt = max(reset, now)
                 logger.warning("poll.rate_limited", metadata: ["feed": "\(feed.rawValue)", "until": "\(Timestamp.iso8601(failed.nextPollAt!))"])
-            case .unauthorized:
+            case .unauthorized, .transient, .rejected:
                 failed.failures += 1
-                let delay = Backoff.unauthorized.delay(afterFailures: failed.failures)
+                let unauthorized = error.kind == .unauthorized
+                let delay = (unauthorized ? Backoff.unauthorized : .transient).delay(afterFailures: failed.failures)
                 failed.nextPollAt = now.addingTimeInterval(delay)
-                logger.error("auth.failed", metadata: [
-                    "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
-                    "retry_in_s": "\(Int(delay))", "hint": "check the credentials file or run twfeed login",
-                ])
-            case .transient, .rejected:
-                failed.failures += 1
-                let delay = Backoff.transient.delay(afterFailures: failed.failures)
-                failed.nextPollAt = now.addingTimeInterval(delay)
-                logger.warning("poll.failed", metadata: [
-                    "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
-                    "failures": "\(failed.failures)", "retry_in_s": "\(Int(delay))",
-                ])
+                if unauthorized {
+                    logger.error("auth.failed", metadata: [
+                        "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
+                        "retry_in_s": "\(Int(delay))", "hint": "check the credentials file or run twfeed login",
+                    ])
+                } else {
+                    logger.warning("poll.failed", metadata: [
+                        "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
+                        "failures": "\(failed.failures)", "retry_in_s": "\(Int(delay))",
+                    ])
+                }
             }
             try database.saveSyncState(failed)
+            outcome.nextPollAt = failed.nextPollAt
         }
         return outcome
     }
@@ -122,7 +127,8 @@ public struct FeedSyncer: Sendable {
     ///
     /// The next page is requested while the current one is being stored, so the
     /// network and SQLite overlap; pages are still committed strictly in order.
-    private func syncRange(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome) async throws {
+    private func syncRange(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome,
+                           onProgress: () -> Void) async throws {
         let floor = state.pendingBottom
         let since = state.newestID
         func fetch(_ token: String?) -> Task<TimelinePage, any Error> {
@@ -164,7 +170,8 @@ public struct FeedSyncer: Sendable {
     /// a page that brings nothing new. A walk cut short is marked pending and the next
     /// one goes on below where it stopped, so a first run's interrupted backfill is
     /// completed rather than forgotten.
-    private func walk(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome) async throws {
+    private func walk(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome,
+                      onProgress: () -> Void) async throws {
         var token: String?
         var walkTop: TweetID?
         let resumeBelow = state.pendingBottom

@@ -91,7 +91,7 @@ public struct ImageJanitor: Service {
         let scan = store.scan()
         let me = getpid()
         // Our own are files being staged right now; a dead writer's are leftovers.
-        for temporary in scan.temporaries where temporary.pid != me && !Self.processAlive(temporary.pid) {
+        for temporary in scan.temporaries where temporary.pid != me && !ProcessLiveness.isAlive(temporary.pid) {
             store.removeTemporary(temporary.file)
             report.temporaryFiles += 1
         }
@@ -131,9 +131,5 @@ public struct ImageJanitor: Service {
         report.files = lastUse.count - report.evictedFiles
         report.bytes = total
         return report
-    }
-
-    static func processAlive(_ pid: Int32) -> Bool {
-        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
     }
 }

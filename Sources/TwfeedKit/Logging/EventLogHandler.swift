@@ -42,10 +42,7 @@ public struct EventLogHandler: LogHandler {
     }
 
     public static func levelName(_ level: Logger.Level) -> String {
-        switch level {
-        case .warning: "warn"
-        default: level.rawValue
-        }
+        level.lineName
     }
 
     static func format(timestamp: Date, level: Logger.Level, event: String, fields: Logger.Metadata, format: TwfeedConfig.Log.Format) -> String {

@@ -1,22 +1,21 @@
 import Foundation
 import Glibc
+import Logging
 
 /// `twfeed logs`'s filter: a minimum level and an `event` glob, for logfmt and JSON
 /// lines alike (with or without a syslog `<N>` prefix).
 public struct LogFilter: Sendable, Equatable {
-    public var minimumLevel: TwfeedConfig.Log.Level?
+    public var minimumLevel: Logger.Level?
     public var eventPattern: String?
 
-    public init(minimumLevel: TwfeedConfig.Log.Level? = nil, eventPattern: String? = nil) {
+    public init(minimumLevel: Logger.Level? = nil, eventPattern: String? = nil) {
         self.minimumLevel = minimumLevel
         self.eventPattern = eventPattern
     }
 
     /// Reads a level as users write it: `warn` and `warning`, `err` and `error`, any case.
-    public static func level(_ text: String) -> TwfeedConfig.Log.Level? {
-        let lowered = text.lowercased()
-        let aliases = ["warn": "warning", "err": "error", "crit": "critical", "fatal": "critical"]
-        return TwfeedConfig.Log.Level(rawValue: aliases[lowered] ?? lowered)
+    public static func level(_ text: String) -> Logger.Level? {
+        Logger.Level(userName: text)
     }
 
     public func matches(_ line: String) -> Bool {

@@ -19,7 +19,7 @@ public struct LogSetup: Sendable {
         }
         if let extraSink { sinks.append(extraSink) }
         let sink: any LogSink = sinks.count == 1 ? sinks[0] : MultiSink(sinks)
-        let level = Self.level(config.level)
+        let level = config.level
         let format = config.format
         logger = Logger(label: "twfeed") { _ in EventLogHandler(level: level, format: format, sink: sink, redactor: redactor) }
         self.redactor = redactor
@@ -31,9 +31,5 @@ public struct LogSetup: Sendable {
         self.logger = logger
         self.redactor = redactor
         self.file = file
-    }
-
-    public static func level(_ level: TwfeedConfig.Log.Level) -> Logger.Level {
-        Logger.Level(rawValue: level.rawValue) ?? .info
     }
 }

@@ -19,16 +19,13 @@ public struct OutboxFlusher: Service {
     let maxAgeHours: Double
     let logger: Logger
     /// Told when this loop works and when it sleeps (see `Watchdog`).
-    var watchdog: Watchdog?
-    public static let watchdogName = "outbox"
+    let checkIn: Watchdog.CheckIn
 
-    /// Retries after network errors and 5xx: 30 s, doubling, at most an hour, plus up to
-    /// a fifth more as jitter (never less than the base).
-    public static let retryBase: Double = 30
-    public static let retryCap: Double = 3600
+    /// Retries after network errors and 5xx (see `Backoff.outbox`).
+    public static let retry = Backoff.outbox
 
     public init(api: any TwitterAPI, database: AppDatabase, clock: any WallClock, doorbell: Doorbell,
-                flushInterval: Double, maxAgeHours: Double, logger: Logger) {
+                flushInterval: Double, maxAgeHours: Double, logger: Logger, checkIn: Watchdog.CheckIn = .unwatched) {
         self.api = api
         self.database = database
         self.clock = clock
@@ -36,6 +33,7 @@ public struct OutboxFlusher: Service {
         self.flushInterval = flushInterval
         self.maxAgeHours = maxAgeHours
         self.logger = logger
+        self.checkIn = checkIn
     }
 
     public enum Pause: Sendable, Equatable {
@@ -45,20 +43,13 @@ public struct OutboxFlusher: Service {
         case unauthorized
     }
 
-    /// The same flusher, reporting to a watchdog.
-    public func watched(by watchdog: Watchdog?) -> OutboxFlusher {
-        var copy = self
-        copy.watchdog = watchdog
-        return copy
-    }
-
     public func run() async throws {
-        watchdog?.working(Self.watchdogName)
-        defer { watchdog?.leave(Self.watchdogName) }
+        checkIn.working()
+        defer { checkIn.leave() }
         try recoverInterrupted()
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                watchdog?.working(Self.watchdogName)
+                checkIn.working()
                 let pause: Pause
                 do {
                     pause = try await flush()
@@ -72,12 +63,12 @@ public struct OutboxFlusher: Service {
                 switch pause {
                 case .until(let date):
                     let wake = min(date, now.addingTimeInterval(flushInterval))
-                    watchdog?.waiting(Self.watchdogName, until: wake)
+                    checkIn.waiting(until: wake)
                     await doorbell.wait(until: wake, clock: clock)
                 case .unauthorized:
                     // Only a new status (or a restart with new credentials) tries again.
                     let wake = now.addingTimeInterval(Backoff.unauthorized.cap)
-                    watchdog?.waiting(Self.watchdogName, until: wake)
+                    checkIn.waiting(until: wake)
                     await doorbell.wait(until: wake, clock: clock)
                 }
             }
@@ -117,7 +108,7 @@ public struct OutboxFlusher: Service {
                 changes: [.attempts(head.attempts + 1), .lastAttemptAt(now)])
             else { continue }  // cancelled meanwhile
             if let pause = try await send(sending) { return pause }
-            watchdog?.working(Self.watchdogName)
+            checkIn.working()
         }
     }
 
@@ -141,12 +132,12 @@ public struct OutboxFlusher: Service {
             }
             switch error.kind {
             case .rateLimited:
-                let reset = max(error.rateLimit?.resetAt ?? now.addingTimeInterval(Self.retryBase), now)
+                let reset = max(error.rateLimit?.resetAt ?? now.addingTimeInterval(Self.retry.base), now)
                 try retryLater(item, at: reset, error: error)
                 logger.warning("outbox.rate_limited", metadata: ["id": "\(item.id)", "until": "\(Timestamp.iso8601(reset))"])
                 return .until(reset)
             case .transient:
-                let delay = Self.retryDelay(attempts: item.attempts)
+                let delay = Self.retry.delay(afterFailures: item.attempts)
                 try retryLater(item, at: now.addingTimeInterval(delay), error: error)
                 logger.warning("outbox.retry", metadata: [
                     "id": "\(item.id)", "attempts": "\(item.attempts)", "error": "\(error.message)",
@@ -188,14 +179,6 @@ public struct OutboxFlusher: Service {
         try database.transitionOutbox(item.id, from: [.sending], to: .pending, changes: [
             .nextAttemptAt(date), .lastError(error.description),
         ])
-    }
-
-    /// 30 s after the first failed attempt, doubling, capped at an hour, with up to 20 %
-    /// added as jitter so a fleet of daemons does not retry in step.
-    public static func retryDelay(attempts: Int, random: Double = Double.random(in: 0 ... 1)) -> Double {
-        let exponent = Double(max(0, min(attempts - 1, 20)))
-        let full = min(retryCap, retryBase * pow(2, exponent))
-        return min(retryCap, full * (1 + 0.2 * random))
     }
 
     static func hours(_ seconds: Double) -> String {

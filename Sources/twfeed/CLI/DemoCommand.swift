@@ -49,13 +49,13 @@ struct DemoCommand: AsyncParsableCommand {
             let database = try AppDatabase.open(path: config.storage.database)
             let statusPath = StatusSnapshot.path(config: config)
             let daemon = try Daemon.build(config: config, credentials: credentials, database: database,
-                                          statusPath: statusPath, logger: logs.logger)
+                                          statusPath: statusPath, gracefulShutdownSignals: [], logger: logs.logger)
 
             // The daemon's services poll at once on a fresh database. Once every feed
             // has completed a poll, queue a status as `twfeed post` does and watch the
             // outbox send it, then show what is stored while the daemon still runs.
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await daemon.run(signals: []) }
+                group.addTask { try await daemon.run() }
                 let giveUp = Date().addingTimeInterval(60)
                 func waitFor(_ condition: () throws -> Bool) async throws {
                     while try !condition() && Date() < giveUp { try await Task.sleep(for: .milliseconds(50)) }

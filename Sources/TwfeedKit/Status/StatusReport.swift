@@ -8,6 +8,15 @@ public struct StatusReport: Sendable {
         case healthy = 0
         case degraded = 1
         case notRunning = 3
+
+        /// The name `status --json` gives the health (the raw value is the exit code).
+        public var name: String {
+            switch self {
+            case .healthy: "healthy"
+            case .degraded: "degraded"
+            case .notRunning: "not-running"
+            }
+        }
     }
 
     public struct FeedStatus: Sendable {
@@ -46,7 +55,7 @@ public struct StatusReport: Sendable {
                 // The same counts the daemon's heartbeat puts in the snapshot, read fresh.
                 var readConfig = config
                 readConfig.storage.database = databasePath
-                var counts = try StatusBoard.counts(
+                var counts = try StatusSnapshot.Counts.read(
                     config: readConfig, database: AppDatabase.openReader(path: databasePath), now: now, previous: nil, full: true)
                 if let published = snapshot?.counts {
                     // The running daemon knows which feeds its own config enables.
@@ -67,7 +76,7 @@ public struct StatusReport: Sendable {
         let feeds = Feed.allCases.map {
             FeedStatus(feed: $0, enabled: config.feeds[$0]?.enabled ?? false, stats: FeedStats(tweets: 0), sync: SyncState(feed: $0))
         }
-        let (files, bytes) = Self.directorySize(config.storage.imageCache)
+        let (files, bytes) = StatusSnapshot.Counts.directorySize(config.storage.imageCache)
         return StatusReport(
             snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: [:],
             oldestPendingAgeSeconds: nil, imageFiles: files, imageBytes: bytes,
@@ -141,30 +150,11 @@ public struct StatusReport: Sendable {
                 "lastCycle": running ? (snapshot?.lastCycle.map { .string($0) } ?? .null) : .null,
             ]),
             "countsFrom": .string(countsFrom),
-            "health": .string(["healthy", "degraded", "", "not-running"][Int(health.rawValue)]),
+            "health": .string(health.name),
             "feeds": .object(feedObjects),
             "outbox": .object(outboxObject),
             "images": .object(["files": int(imageFiles), "bytes": .number(String(imageBytes))]),
             "database": .object(["path": .string(databasePath), "bytes": .number(String(databaseBytes))]),
         ])
-    }
-
-    static func fileSize(_ path: String) -> Int64 {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
-    }
-
-    static func directorySize(_ path: String) -> (Int, Int64) {
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return (0, 0) }
-        var files = 0
-        var bytes: Int64 = 0
-        while let name = enumerator.nextObject() as? String {
-            var info = stat()
-            if stat("\(path)/\(name)", &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
-                files += 1
-                bytes += Int64(info.st_size)
-            }
-        }
-        return (files, bytes)
     }
 }

@@ -63,7 +63,7 @@ public final class StatusBoard: Sendable {
             return (state.config, state.database, due || state.cycleSinceLastLine, state.snapshot.counts)
         }
         var counts = previous
-        if let database, let fresh = try? Self.counts(config: config, database: database, now: now, previous: previous, full: full) {
+        if let database, let fresh = try? StatusSnapshot.Counts.read(config: config, database: database, now: now, previous: previous, full: full) {
             counts = fresh
         }
         return state.withLock { state in
@@ -103,27 +103,5 @@ public final class StatusBoard: Sendable {
         let pending = (state.snapshot.counts?.outbox["pending"] ?? 0) + (state.snapshot.counts?.outbox["sending"] ?? 0)
         parts.append("outbox \(pending) pending")
         return parts.joined(separator: " · ")
-    }
-
-    static func counts(config: TwfeedConfig, database: AppDatabase, now: Date, previous: StatusSnapshot.Counts?,
-                       full: Bool) throws -> StatusSnapshot.Counts {
-        let full = full || previous == nil
-        var feeds = previous?.feeds ?? [:]
-        if full {
-            for feed in Feed.allCases {
-                feeds[feed.rawValue] = StatusSnapshot.FeedCounts(
-                    enabled: config.feeds[feed]?.enabled ?? false,
-                    stats: try database.feedStats(feed), sync: try database.syncState(feed))
-            }
-        }
-        let (outbox, oldestAge) = try database.outboxCounts(now: now)
-        var files = previous?.imageFiles ?? 0
-        var bytes = previous?.imageBytes ?? 0
-        if full { (files, bytes) = StatusReport.directorySize(config.storage.imageCache) }
-        let path = config.storage.database
-        return StatusSnapshot.Counts(
-            at: now, feeds: feeds, outbox: outbox, oldestPendingAt: oldestAge.map { now.addingTimeInterval(-$0) },
-            imageFiles: files, imageBytes: bytes, databasePath: path,
-            databaseBytes: StatusReport.fileSize(path) + StatusReport.fileSize(path + "-wal"))
     }
 }

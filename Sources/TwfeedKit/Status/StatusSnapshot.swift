@@ -133,6 +133,6 @@ public struct StatusSnapshot: Codable, Sendable, Equatable {
 
     /// Whether the process that wrote the snapshot still exists.
     public var processAlive: Bool {
-        kill(pid, 0) == 0 || errno == EPERM
+        ProcessLiveness.isAlive(pid)
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// The factory: a config (and credentials) in, a `Daemon` out.
+extension Daemon {
+    public struct Dependencies: Sendable {
+        public var transport: any HTTPTransport
+        public var clock: any WallClock
+        /// systemd's notification socket, when the daemon runs under it.
+        public var notifier: (any Notifier)?
+
+        public init(transport: any HTTPTransport = CurlTransport(), clock: any WallClock = SystemClock(),
+                    notifier: (any Notifier)? = nil) {
+            self.transport = transport
+            self.clock = clock
+            self.notifier = notifier
+        }
+    }
+
+    /// The signed-in daemon: pollers, the outbox, the image services, and monitoring.
+    public static func build(
+        config: TwfeedConfig, credentials: Credentials, database: AppDatabase,
+        dependencies: Dependencies = Dependencies(), statusPath: String? = nil, wakePath: String? = nil,
+        board: StatusBoard? = nil, gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint], logger: Logger
+    ) throws -> Daemon {
+        guard credentials.hasAccessToken else {
+            throw TwfeedError(.configuration, "\(config.credentials): no access token; run twfeed login")
+        }
+        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: dependencies.transport)
+        let account = AccountResolver(api: api, database: database, accessToken: credentials.accessToken ?? "", logger: logger)
+        var services: [any Service] = []
+        var syncers: [FeedSyncer] = []
+        let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
+        board.reconfigure(config: config, database: database, signedOut: false)
+        let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
+        for feed in config.enabledFeeds {
+            let syncer = FeedSyncer(
+                feed: feed, api: api, account: account, database: database, clock: dependencies.clock,
+                interval: config.feeds[feed]!.intervalSeconds, logger: logger)
+            syncers.append(syncer)
+            services.append(FeedPoller(syncer: syncer, database: database, clock: dependencies.clock, logger: logger,
+                                       checkIn: watchdog.checkIn(.poll(feed)), onCycle: { board.record($0, $1) }))
+        }
+        let doorbell = Doorbell()
+        let flusher = OutboxFlusher(
+            api: api, database: database, clock: dependencies.clock, doorbell: doorbell,
+            flushInterval: config.outbox.flushIntervalSeconds, maxAgeHours: config.outbox.maxAgeHours,
+            logger: logger, checkIn: watchdog.checkIn(.outbox))
+        services.append(flusher)
+        if config.images.enabled {
+            let images = ImageServices.make(config: config, database: database, clock: dependencies.clock, logger: logger)
+            services += [images.fetcher, images.janitor] as [any Service]
+        }
+        services += monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
+                                       dependencies: dependencies, logger: logger)
+        return Daemon(
+            config: config, database: database, services: services, syncers: syncers, flusher: flusher,
+            doorbell: doorbell, wakePath: wakePath, logger: logger, board: board, watchdog: watchdog,
+            statusPath: statusPath, gracefulShutdownSignals: gracefulShutdownSignals)
+    }
+
+    /// The daemon without an access token: it neither polls nor posts, keeps its status
+    /// snapshot (which says so) and waits for credentials.
+    public static func signedOut(
+        config: TwfeedConfig, database: AppDatabase, dependencies: Dependencies = Dependencies(),
+        statusPath: String? = nil, board: StatusBoard? = nil,
+        gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint], logger: Logger
+    ) -> Daemon {
+        let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
+        board.reconfigure(config: config, database: database, signedOut: true)
+        let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
+        let services = monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
+                                          dependencies: dependencies, logger: logger)
+        logger.warning("auth.signed_out", metadata: [
+            "credentials": "\(config.credentials)",
+            "hint": "no access token: not polling or posting; run twfeed login, then reload",
+        ])
+        return Daemon(
+            config: config, database: database, services: services, syncers: [], flusher: nil,
+            doorbell: Doorbell(), wakePath: nil, logger: logger, board: board, watchdog: watchdog,
+            statusPath: statusPath, gracefulShutdownSignals: gracefulShutdownSignals)
+    }
+
+    /// The heartbeat (snapshot file and `STATUS=`) and, under a systemd watchdog, the
+    /// pinger: what runs whether or not the daemon is signed in.
+    static func monitoringServices(board: StatusBoard, watchdog: Watchdog, statusPath: String?,
+                                   dependencies: Dependencies, logger: Logger) -> [any Service] {
+        var services: [any Service] = []
+        if statusPath != nil || dependencies.notifier != nil {
+            services.append(Heartbeat(path: statusPath, board: board, clock: dependencies.clock,
+                                      notifier: dependencies.notifier, logger: logger))
+        }
+        if let notifier = dependencies.notifier, let interval = notifier.watchdogInterval {
+            services.append(WatchdogPinger(watchdog: watchdog, notifier: notifier, interval: interval, logger: logger))
+        }
+        return services
+    }
+}
