@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import Testing
 @testable import TwfeedKit
+import TwfeedTesting
 
 struct DaemonServiceTests {
     /// The daemon is one `Service` owning its own group (as Hummingbird's `Application`):
