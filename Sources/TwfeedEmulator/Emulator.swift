@@ -124,6 +124,51 @@ public final class Emulator: Sendable {
         core.setRateLimit(limit, for: endpoint)
     }
 
+    // MARK: The server's clock and duplicate window
+
+    /// The emulator's clock (this machine's plus `clockSkewSeconds`): what its `Date`
+    /// header, rate-limit resets, tweet times and duplicate window go by.
+    public var now: Date { core.now }
+
+    /// How far the emulator's clock is ahead of this machine's (negative: behind).
+    public var clockSkewSeconds: Double { core.state.withLock { $0.clockSkewSeconds } }
+
+    /// Sets the server's clock `seconds` ahead of this machine's (negative: behind), from
+    /// the next request on; a test moves it forward to let a duplicate window or a
+    /// rate-limit window pass without sleeping. Not finite counts as 0.
+    public func setClockSkew(seconds: Double) {
+        core.state.withLock { $0.clockSkewSeconds = EmulatorState.skew(seconds) }
+    }
+
+    /// How long a repeated text is refused as a duplicate (0: never).
+    public var duplicateWindowSeconds: Double { core.state.withLock { $0.duplicateWindowSeconds } }
+
+    /// Sets the duplicate window (0 turns the duplicate check off; negative or not finite counts as 0).
+    public func setDuplicateWindow(seconds: Double) {
+        core.state.withLock { $0.duplicateWindowSeconds = max(0, EmulatorState.finite(seconds)) }
+    }
+
+    /// The account's own tweets (statuses posted here included), newest first, as the
+    /// own-posts timelines serve them.
+    public func ownTweetIDs() -> [String] {
+        core.state.withLock { $0.store.reachableOwnTweets() }.map { String($0) }
+    }
+
+    /// Another user retweets one of the account's OLD tweets now (`id`, or by default the
+    /// oldest own original nobody retweeted yet), so it joins retweets-of-me below every
+    /// newer tweet's id: v1.1 `retweets_of_me` lists it by its id (under a client's
+    /// `since_id`), v2 `reposts_of_me` lists it first (most recently reposted first). Its
+    /// retweet count goes up. Returns the retweeted tweet's id; nil if `id` is not an
+    /// existing original of the account's.
+    @discardableResult
+    public func retweetOldTweet(_ id: String? = nil) -> String? {
+        let original: UInt64?? = id.map { UInt64($0) }
+        if case .some(nil) = original { return nil }
+        return core.state.withLock { state in
+            state.store.retweetOld(original ?? nil, now: state.now)
+        }.map { String($0) }
+    }
+
     /// The PIN the authorize page shows for a request token (nil if unknown or used).
     public func pin(forRequestToken token: String) -> String? {
         core.state.withLock { $0.tokens.pin(token) }

@@ -63,6 +63,17 @@ public struct EmulatorConfiguration: Sendable {
     /// of them followed), for a home feed with many distinct authors (1,000 and more:
     /// the image cache benchmark). 0 keeps the corpus alone.
     public var extraUsers = 0
+    /// How long the API refuses a status whose text repeats one of the account's own
+    /// tweets: the real duplicate check covers recent posts only (a window, not forever),
+    /// so it cannot be what makes a retry safe. 0 turns the check off. Settable later
+    /// with `Emulator.setDuplicateWindow(seconds:)` or `POST /_emulator/duplicate-window`.
+    public var duplicateWindowSeconds: Double = 86_400
+    /// How far the emulator's clock is ahead of this machine's (negative: behind). It moves
+    /// everything the server's clock decides: the `Date` header, `x-rate-limit-reset`,
+    /// tweet times, the duplicate window and the OAuth timestamp check (a skew beyond
+    /// `timestampToleranceSeconds` gets 401 code 135, as on the real API). Settable later
+    /// with `Emulator.setClockSkew(seconds:)` or `POST /_emulator/clock`.
+    public var clockSkewSeconds: Double = 0
 
     public init() {}
 }

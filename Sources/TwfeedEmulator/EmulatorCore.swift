@@ -11,12 +11,16 @@ final class EmulatorCore: Sendable {
 
     init(configuration: EmulatorConfiguration) {
         self.configuration = configuration
-        let store = TweetStore(seed: configuration.seed, tweetsPerFeed: configuration.tweetsPerFeed, now: Date(),
-                               extraUsers: configuration.extraUsers)
-        state = Mutex(EmulatorState(
+        let skew = EmulatorState.skew(configuration.clockSkewSeconds)
+        let store = TweetStore(seed: configuration.seed, tweetsPerFeed: configuration.tweetsPerFeed,
+                               now: Date().addingTimeInterval(skew), extraUsers: configuration.extraUsers)
+        var initial = EmulatorState(
             store: store,
             limiter: RateLimiter(windowSeconds: configuration.rateLimitWindowSeconds),
-            tokens: TokenRegistry(configured: configuration.credentials)))
+            tokens: TokenRegistry(configured: configuration.credentials))
+        initial.clockSkewSeconds = skew
+        initial.duplicateWindowSeconds = max(0, EmulatorState.finite(configuration.duplicateWindowSeconds))
+        state = Mutex(initial)
         verifier = OAuthVerifier(
             consumerKey: configuration.credentials.consumerKey,
             consumerSecret: configuration.credentials.consumerSecret,
@@ -31,14 +35,18 @@ final class EmulatorCore: Sendable {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.path == "/_emulator" || request.path.hasPrefix("/_emulator/") {
-            return ControlRoutes.handle(request, core: self)
+            var response = ControlRoutes.handle(request, core: self)
+            response.setHeader("Date", HTTPResponse.httpDate(now))
+            return response
         }
         let route = Route(method: request.method, path: request.path)
-        let now = Date()
         return state.withLock { state in
+            let now = state.now
             let fault = state.faults.take(path: request.path, isAPI: route.isAPI)
             var response = answer(route, request, fault: fault, now: now, state: &state)
-            if let fault { Self.applyDelivery(fault, to: &response) }
+            if let fault { Self.applyDelivery(fault, to: &response, now: now) }
+            // The server's clock, so a client can measure its own clock's skew against it.
+            response.setHeader("Date", HTTPResponse.httpDate(now))
             state.record(request, route: route, status: response.status, fault: fault, now: now)
             return response
         }
@@ -68,6 +76,23 @@ final class EmulatorCore: Sendable {
             if let endpoint = route.rateLimited {
                 response.headers += state.limiter.peek(endpoint, dialect, token: claimedToken, now: now, exhausted: true).headers
             }
+            return response
+        case .rateLimitedWithoutHeaders?:
+            return ErrorBody.tooManyRequests(dialect)
+        case .rateLimitedWithPastReset(let secondsAgo)?:
+            var response = ErrorBody.tooManyRequests(dialect)
+            let limit = route.rateLimited.map { state.limiter.limit($0, dialect) } ?? 15
+            // Bounded, so no value handed to the fault can trap here.
+            let ago = secondsAgo.isFinite ? min(max(1, secondsAgo), 1e9) : 60
+            let reset = Int(now.timeIntervalSince1970.rounded(.down)) - Int(ago)
+            response.headers += RateLimitStatus(limit: limit, remaining: 0, reset: reset, allowed: false).headers
+            return response
+        case .badRateLimitHeader(let value, let header, true)?:
+            var response = ErrorBody.tooManyRequests(dialect)
+            if let endpoint = route.rateLimited {
+                response.headers += state.limiter.peek(endpoint, dialect, token: claimedToken, now: now, exhausted: true).headers
+            }
+            Self.spoilRateLimitHeaders(&response, value: value, header: header)
             return response
         case .authFailure?:
             var response = ErrorBody.unauthorized(dialect, .couldNotAuthenticate)
@@ -128,6 +153,8 @@ final class EmulatorCore: Sendable {
         case .v2Home(let user): V2Routes.timeline(.home, userID: user, context: context, store: state.store)
         case .v2Mentions(let user): V2Routes.timeline(.mentions, userID: user, context: context, store: state.store)
         case .v2RepostsOfMe: V2Routes.timeline(.retweets, userID: nil, context: context, store: state.store)
+        case .v2OwnPosts(let user): V2Routes.timeline(.ownPosts, userID: user, context: context, store: state.store)
+        case .v11UserTimeline: V11Routes.userTimeline(context, store: state.store)
         case .v2Post: V2Routes.post(context, state: &state)
         case .v11Home: V11Routes.timeline(.home, context: context, store: state.store)
         case .v11Mentions: V11Routes.timeline(.mentions, context: context, store: state.store)
@@ -139,8 +166,10 @@ final class EmulatorCore: Sendable {
     }
 
     /// Faults that spoil an answer already computed (the request was processed).
-    private static func applyDelivery(_ fault: Fault, to response: inout HTTPResponse) {
+    private static func applyDelivery(_ fault: Fault, to response: inout HTTPResponse, now: Date) {
         switch fault {
+        case .badRateLimitHeader(let value, let header, false):
+            spoilRateLimitHeaders(&response, value: value, header: header)
         case .slow(let seconds):
             response.delay = max(0, seconds)
         case .resetMidBody:
@@ -154,16 +183,24 @@ final class EmulatorCore: Sendable {
         case .malformedJSON:
             if !(200..<300).contains(response.status) { response.status = 200 }
             response.body = Array("{\"data\":[{\"id\":\"1\",\"text\":<html><body>502 Bad Gateway</body></html>".utf8)
-        case .status, .rateLimited, .authFailure:
+        case .status, .rateLimited, .authFailure, .rateLimitedWithoutHeaders, .rateLimitedWithPastReset,
+             .badRateLimitHeader:
             break
         }
+    }
+
+    /// Replaces (or adds) the named `x-rate-limit-*` headers with `value`, verbatim.
+    private static func spoilRateLimitHeaders(_ response: inout HTTPResponse, value: String, header: RateLimitHeader) {
+        for name in header.headerNames { response.setHeader(name, value) }
     }
 
     // MARK: Operations shared by `Emulator` and the control routes
 
     func addTweets(to feed: EmulatorFeed, count: Int) -> [String] {
-        state.withLock { $0.store.addTweets(to: feed, count: count, now: Date()) }.map { String($0) }
+        state.withLock { $0.store.addTweets(to: feed, count: count, now: $0.now) }.map { String($0) }
     }
+
+    var now: Date { state.withLock { $0.now } }
 
     func groundTruth(_ feed: EmulatorFeed, dialect: EmulatorDialect) -> [String] {
         state.withLock { $0.store.groundTruth(feed, dialect) }.map { String($0) }
@@ -182,7 +219,7 @@ final class EmulatorCore: Sendable {
     func addTweets(to feed: EmulatorFeed, count: Int, by author: UInt64) -> [String]? {
         state.withLock { state -> [UInt64]? in
             guard state.store.user(author) != nil else { return nil }
-            return state.store.addTweets(to: feed, count: count, now: Date(), author: author)
+            return state.store.addTweets(to: feed, count: count, now: state.now, author: author)
         }?.map { String($0) }
     }
 
@@ -197,7 +234,7 @@ final class EmulatorCore: Sendable {
     /// A new picture behind the same URL (new ETag and Last-Modified).
     func changeProfileImageBytes(ofUser id: UInt64, custom: (bytes: [UInt8], contentType: String)? = nil) -> Bool {
         guard state.withLock({ $0.store.user(id) }) != nil else { return false }
-        images.changeBytes(userID: id, custom: custom, now: Date())
+        images.changeBytes(userID: id, custom: custom, now: now)
         return true
     }
 

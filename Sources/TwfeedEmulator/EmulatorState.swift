@@ -13,6 +13,19 @@ struct EmulatorState {
     var posted: [PostedStatus] = []
     /// `host:port` used in OAuth base strings when a request has no Host header.
     var authority = "127.0.0.1"
+    /// The emulator's clock is this machine's plus this (`EmulatorConfiguration.clockSkewSeconds`).
+    var clockSkewSeconds: Double = 0
+    /// `EmulatorConfiguration.duplicateWindowSeconds`; 0 = no duplicate check.
+    var duplicateWindowSeconds: Double = 86_400
+
+    /// The emulator's clock: what the server believes the time is.
+    var now: Date { Date().addingTimeInterval(clockSkewSeconds) }
+
+    /// A finite value, or 0 (a setting must never make the clock or a window infinite).
+    static func finite(_ value: Double) -> Double { value.isFinite ? value : 0 }
+
+    /// A clock skew within ±10⁹ s (about 31 years), so every date stays printable.
+    static func skew(_ value: Double) -> Double { min(max(finite(value), -1e9), 1e9) }
 
     /// Request records kept (oldest dropped first), so a long demo cannot grow without bound.
     static let maxRecords = 100_000

@@ -40,6 +40,13 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Seed of the generated data (same seed, same tweets).")
     var seed: UInt64 = 1
 
+    @Option(help: "Seconds a repeated status text is refused as a duplicate (0: no duplicate check).")
+    var duplicateWindow: Double = 86_400
+
+    /// Unconditional, so that `--clock-skew -120` reads the negative number as the value.
+    @Option(parsing: .unconditional, help: "Seconds the emulator's clock runs ahead of this machine's (negative: behind).")
+    var clockSkew: Double = 0
+
     @Option(help: "Write the demo credentials as twfeed's credentials file (mode 0600) to FILE.")
     var writeCredentials: String?
 
@@ -54,6 +61,12 @@ struct EmulatorCommand: AsyncParsableCommand {
         guard tweets >= 0 else { throw ValidationError("--tweets must not be negative") }
         guard windowSeconds >= 1 else { throw ValidationError("--window-seconds must be at least 1") }
         if let newTweetEvery, !(newTweetEvery > 0) { throw ValidationError("--new-tweet-every must be positive") }
+        guard duplicateWindow.isFinite, duplicateWindow >= 0 else {
+            throw ValidationError("--duplicate-window must be 0 or more seconds")
+        }
+        guard clockSkew.isFinite, abs(clockSkew) <= 1e9 else {
+            throw ValidationError("--clock-skew must be within ±1000000000 seconds")
+        }
     }
 
     func run() async throws {
@@ -64,6 +77,8 @@ struct EmulatorCommand: AsyncParsableCommand {
         settings.rateLimitWindowSeconds = windowSeconds
         settings.newTweetIntervalSeconds = newTweetEvery
         settings.seed = seed
+        settings.duplicateWindowSeconds = duplicateWindow
+        settings.clockSkewSeconds = clockSkew
         let emulator = Emulator(configuration: settings)
         do {
             try emulator.start()

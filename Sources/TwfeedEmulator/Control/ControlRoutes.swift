@@ -18,6 +18,11 @@ import Synchronization
 ///   `"change-bytes"`, or `"bad"` with `"bad":"wrong-type|mismatched-type|oversize|
 ///   oversize-unannounced|redirect-disallowed|redirect-loop|slow"` (and `"seconds"`), for
 ///   a `"user"` or a `"path"`; `DELETE /_emulator/images` ends the bad answers.
+/// - `GET  /_emulator/clock` → `{"now":"<ISO 8601>","skewSeconds":N}`; `POST /_emulator/clock`
+///   `{"skewSeconds":-120}` sets the server's clock that far from this machine's.
+/// - `POST /_emulator/duplicate-window` `{"seconds":60}` (0: no duplicate check).
+/// - `POST /_emulator/retweet-old` `{}` or `{"id":"<tweet id>"}` → `{"id":"<retweeted tweet>"}`.
+/// - `GET  /_emulator/own-tweets` → `{"ids":[...]}`: the account's own tweets, newest first.
 enum ControlRoutes {
     static func handle(_ request: HTTPRequest, core: EmulatorCore) -> HTTPResponse {
         let parts = request.path.split(separator: "/").map(String.init).dropFirst()  // drop "_emulator"
@@ -27,6 +32,8 @@ enum ControlRoutes {
                 "GET /_emulator/truth/:feed?dialect=v2|v1.1", "POST /_emulator/tweets", "POST /_emulator/faults",
                 "DELETE /_emulator/faults", "POST /_emulator/rate-limits", "GET /_emulator/stats",
                 "GET /_emulator/pin?oauth_token=...", "POST /_emulator/images", "DELETE /_emulator/images",
+                "GET /_emulator/clock", "POST /_emulator/clock", "POST /_emulator/duplicate-window",
+                "POST /_emulator/retweet-old", "GET /_emulator/own-tweets",
             ].map(JSONValue.string)))]))
         case ("GET", let path) where path.count == 2 && path[0] == "truth":
             guard let feed = EmulatorFeed(rawValue: path[1]) else { return error(404, "unknown feed \(path[1])") }
@@ -45,8 +52,11 @@ enum ControlRoutes {
             return ids(core.addTweets(to: feed, count: count))
         case ("POST", ["faults"]):
             guard let body = JSONBody.object(request.body), let name = body["fault"] as? String ?? (body["fault"] as? NSNumber)?.stringValue,
-                  let fault = Fault(controlName: name, seconds: (body["seconds"] as? NSNumber)?.doubleValue) else {
-                return error(400, "expected {\"fault\":\"503|500|slow|reset|truncated|malformed|429|auth|accept-then-reset\",\"times\":1,\"path\":\"...\",\"seconds\":5}")
+                  let fault = Fault(controlName: name, seconds: (body["seconds"] as? NSNumber)?.doubleValue,
+                                    value: body["value"] as? String, header: body["header"] as? String) else {
+                return error(400, "expected {\"fault\":\"503|500|slow|reset|truncated|malformed|429|auth|accept-then-reset|"
+                    + "429-no-headers|429-past-reset|bad-header|429-bad-header\",\"times\":1,\"path\":\"...\",\"seconds\":5,"
+                    + "\"value\":\"inf\",\"header\":\"limit|remaining|reset|all\"}")
             }
             let times = (body["times"] as? NSNumber)?.intValue ?? 1
             core.inject(fault, times: times, pathContains: body["path"] as? String)
@@ -66,6 +76,33 @@ enum ControlRoutes {
         case ("DELETE", ["images"]):
             core.images.clearBad()
             return .json(200, .object([("ok", .bool(true))]))
+        case ("GET", ["clock"]):
+            return clock(core)
+        case ("POST", ["clock"]):
+            guard let body = JSONBody.object(request.body), let skew = (body["skewSeconds"] as? NSNumber)?.doubleValue,
+                  skew.isFinite else {
+                return error(400, "expected {\"skewSeconds\":N}")
+            }
+            core.state.withLock { $0.clockSkewSeconds = EmulatorState.skew(skew) }
+            return clock(core)
+        case ("POST", ["duplicate-window"]):
+            guard let body = JSONBody.object(request.body), let seconds = (body["seconds"] as? NSNumber)?.doubleValue,
+                  seconds.isFinite, seconds >= 0 else {
+                return error(400, "expected {\"seconds\":N} (0 or more; 0 turns the duplicate check off)")
+            }
+            core.state.withLock { $0.duplicateWindowSeconds = seconds }
+            return .json(200, .object([("ok", .bool(true)), ("seconds", .number(String(seconds)))]))
+        case ("POST", ["retweet-old"]):
+            let body = JSONBody.object(request.body) ?? [:]
+            let requested = body["id"] as? String
+            let original = requested.flatMap(UInt64.init)
+            if requested != nil, original == nil { return error(400, "expected {\"id\":\"<tweet id>\"} or {}") }
+            guard let id = core.state.withLock({ $0.store.retweetOld(original, now: $0.now) }) else {
+                return error(404, "no such original tweet of the account")
+            }
+            return .json(200, .object([("ok", .bool(true)), ("id", .string(String(id)))]))
+        case ("GET", ["own-tweets"]):
+            return ids(core.state.withLock { $0.store.reachableOwnTweets() }.map { String($0) })
         case ("GET", ["stats"]):
             return .json(200, stats(core))
         case ("GET", ["pin"]):
@@ -104,6 +141,11 @@ enum ControlRoutes {
         }
     }
 
+    private static func clock(_ core: EmulatorCore) -> HTTPResponse {
+        let (now, skew) = core.state.withLock { ($0.now, $0.clockSkewSeconds) }
+        return .json(200, .object([("now", .string(Timestamp.iso8601Milliseconds(now))), ("skewSeconds", .number(String(skew)))]))
+    }
+
     private static func ids(_ ids: [String]) -> HTTPResponse {
         .json(200, .object([("ids", .array(ids.map(JSONValue.string)))]))
     }
@@ -121,7 +163,7 @@ enum ControlRoutes {
                 byPath[record.path, default: 0] += 1
             }
             var requests: [(String, JSONValue)] = [("total", .int(state.records.count))]
-            for name in ["home", "mentions", "retweets", "post", "me", "oauth", "images", "unknown"] {
+            for name in ["home", "mentions", "retweets", "post", "me", "ownPosts", "oauth", "images", "unknown"] {
                 requests.append((name, .int(byEndpoint[name] ?? 0)))
             }
             let posted: [JSONValue] = state.posted.map { status in

@@ -9,7 +9,7 @@ public struct EmulatorRequestRecord: Sendable {
     public let query: String
     /// The status answered; for a reset connection, the status that would have been sent.
     public let status: Int
-    /// "home", "mentions", "retweets", "post", "me", "oauth", "images" or "unknown".
+    /// "home", "mentions", "retweets", "post", "me", "ownPosts", "oauth", "images" or "unknown".
     public let endpoint: String
     /// The dialect of an API endpoint (nil for OAuth, images and unknown paths).
     public let dialect: EmulatorDialect?

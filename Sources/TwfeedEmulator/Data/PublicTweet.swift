@@ -12,4 +12,6 @@ public struct PublicTweet: Sendable, Equatable {
     public let inReplyToID: String?
     public let retweetOfID: String?
     public let quotedID: String?
+    /// How many times others retweeted it (`public_metrics.retweet_count`, v1.1 `retweet_count`).
+    public let retweetCount: Int
 }

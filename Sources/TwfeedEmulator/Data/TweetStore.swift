@@ -26,8 +26,12 @@ struct TweetStore: Sendable {
     private(set) var tweets: [UInt64: StoredTweet] = [:]
     /// Each feed's tweet ids, oldest first (ascending).
     private(set) var feeds: [EmulatorFeed: [UInt64]] = [.home: [], .mentions: [], .retweets: []]
-    /// Texts of the account user's statuses, for duplicate detection.
-    private var myTexts: Set<String> = []
+    /// The account user's newest status per text, for duplicate detection (by id, so the
+    /// time the window is measured from moves with `shiftAllDates`).
+    private var myTexts: [String: UInt64] = [:]
+    /// Every tweet the account user wrote (originals and replies), oldest first: the
+    /// own-posts timelines (`GET /2/users/:id/tweets`, `statuses/user_timeline`).
+    private(set) var ownTweetIDs: [UInt64] = []
     /// The account user's latest originals: targets for replies and retweets.
     var myRecentOriginals: [UInt64] = []
     /// Recent tweets by others: targets for replies, quotes and retweets.
@@ -129,7 +133,8 @@ struct TweetStore: Sendable {
         )
         tweets[id] = tweet
         if author == Self.accountID, retweetOf == nil {
-            myTexts.insert(Self.duplicateKey(text))
+            myTexts[Self.duplicateKey(text)] = id
+            ownTweetIDs.append(id)
         }
         for target in [replyTo?.tweet, retweetOf, quoting].compactMap({ $0 }) {
             referenced.insert(target)
@@ -178,8 +183,25 @@ struct TweetStore: Sendable {
 
     /// The feed's slots a client of `dialect` can page through, newest first. Deleted
     /// tweets keep their slot: they count when a page is cut, then are dropped.
+    ///
+    /// Retweets of me are kept in the order they were last retweeted (`retweetOld` moves a
+    /// tweet to the top). v2 `reposts_of_me` serves that order, most recently reposted
+    /// first: x-api.md has clients walk it "from the newest", and an activity list is
+    /// ordered by the activity. v1.1 `retweets_of_me` serves the same tweets by tweet id,
+    /// as its `since_id`/`max_id` paging needs: an old tweet retweeted today sits below
+    /// `since_id` there.
     func reachableSlots(_ feed: EmulatorFeed, _ dialect: EmulatorDialect) -> [UInt64] {
-        Array((feeds[feed] ?? []).suffix(Self.reach(feed, dialect)).reversed())
+        let ids = feeds[feed] ?? []
+        if feed == .retweets, dialect == .v1_1 {
+            return Array(ids.sorted().suffix(Self.reach(feed, dialect)).reversed())
+        }
+        return Array(ids.suffix(Self.reach(feed, dialect)).reversed())
+    }
+
+    /// The account's own tweets, newest first, as far as the own-posts timelines reach
+    /// (the latest 3,200 in both dialects, as documented).
+    func reachableOwnTweets() -> [UInt64] {
+        Array(ownTweetIDs.suffix(3_200).reversed())
     }
 
     /// What a perfect client collects from the feed, newest first.
@@ -198,14 +220,19 @@ struct TweetStore: Sendable {
         text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Checks a status the way the API does, in the API's order.
-    func validatePost(text: String, replyTo: UInt64?) -> PostRejection? {
+    /// Checks a status the way the API does, in the API's order. A text is a duplicate
+    /// only while an earlier status with it is younger than `duplicateWindow` seconds
+    /// (0: never), as the real check covers recent posts only.
+    func validatePost(text: String, replyTo: UInt64?, now: Date, duplicateWindow: Double) -> PostRejection? {
         if Self.duplicateKey(text).isEmpty { return .empty }
         if TweetText.weightedLength(text) > 280 { return .tooLong }
         if let target = replyTo, tweets[target] == nil || tweets[target]?.deleted == true {
             return .replyTargetMissing
         }
-        if myTexts.contains(Self.duplicateKey(text)) { return .duplicate }
+        if duplicateWindow > 0, let earlier = myTexts[Self.duplicateKey(text)].flatMap({ tweets[$0] }),
+           now.timeIntervalSince(earlier.createdAt) < duplicateWindow {
+            return .duplicate
+        }
         return nil
     }
 
@@ -232,6 +259,6 @@ struct TweetStore: Sendable {
             authorUsername: author.username, createdAt: tweet.createdAt,
             inReplyToID: tweet.inReplyToTweetID.map { String($0) },
             retweetOfID: tweet.retweetedID.map { String($0) },
-            quotedID: tweet.quotedID.map { String($0) })
+            quotedID: tweet.quotedID.map { String($0) }, retweetCount: tweet.retweetCount)
     }
 }

@@ -22,6 +22,17 @@ public enum Fault: Sendable, Equatable {
     /// The request is processed (a POST stores its status), then the connection is
     /// reset before any answer: the client cannot know it succeeded.
     case acceptThenReset
+    /// The dialect's 429 with no `x-rate-limit-*` header at all (a proxy's or a degraded
+    /// server's answer): a client must still wait, not retry at once.
+    case rateLimitedWithoutHeaders
+    /// The dialect's 429 whose `x-rate-limit-reset` is this many seconds before the
+    /// server's clock (as when the local clock runs ahead of the server's).
+    case rateLimitedWithPastReset(secondsAgo: Double)
+    /// The answer's `x-rate-limit-*` header(s) say `value` verbatim (`inf`, `NaN`, `-5`,
+    /// `1e19`, `99999999999999999999`, empty…). With `rateLimited`, the answer is the
+    /// dialect's 429 (the request is not processed); without, the request is processed
+    /// normally (a 200) and only the header is spoiled.
+    case badRateLimitHeader(value: String, header: RateLimitHeader = .reset, rateLimited: Bool)
 
     /// The name used by `POST /_emulator/faults` and in request records.
     public var controlName: String {
@@ -34,13 +45,27 @@ public enum Fault: Sendable, Equatable {
         case .rateLimited: "429"
         case .authFailure: "auth"
         case .acceptThenReset: "accept-then-reset"
+        case .rateLimitedWithoutHeaders: "429-no-headers"
+        case .rateLimitedWithPastReset: "429-past-reset"
+        case .badRateLimitHeader(_, _, let rateLimited): rateLimited ? "429-bad-header" : "bad-header"
         }
     }
 
     /// Parses a control-route name: "503", "500" (any status), "slow" (with `seconds`,
-    /// default 5), "reset", "truncated", "malformed", "429", "auth", "accept-then-reset".
-    public init?(controlName: String, seconds: Double? = nil) {
+    /// default 5), "reset", "truncated", "malformed", "429", "auth", "accept-then-reset",
+    /// "429-no-headers", "429-past-reset" (`seconds` ago, default 60), "bad-header" and
+    /// "429-bad-header" (with `value`, default "inf", and `header`: limit, remaining,
+    /// reset (the default) or all).
+    public init?(controlName: String, seconds: Double? = nil, value: String? = nil, header: String? = nil) {
         switch controlName.lowercased() {
+        case "429-no-headers": self = .rateLimitedWithoutHeaders
+        case "429-past-reset":
+            let ago = seconds ?? 60
+            guard ago.isFinite, ago > 0 else { return nil }
+            self = .rateLimitedWithPastReset(secondsAgo: ago)
+        case "bad-header", "429-bad-header":
+            guard let which = RateLimitHeader(rawValue: header ?? "reset") else { return nil }
+            self = .badRateLimitHeader(value: value ?? "inf", header: which, rateLimited: controlName.hasPrefix("429"))
         case "429", "ratelimited", "rate-limited": self = .rateLimited
         case "slow": self = .slow(seconds: seconds ?? 5)
         case "reset", "reset-mid-body": self = .resetMidBody
@@ -51,6 +76,20 @@ public enum Fault: Sendable, Equatable {
         default:
             guard let code = Int(controlName), (400...599).contains(code) else { return nil }
             self = .status(code)
+        }
+    }
+}
+
+/// Which `x-rate-limit-*` header a `Fault.badRateLimitHeader` spoils.
+public enum RateLimitHeader: String, Sendable, CaseIterable {
+    case limit, remaining, reset, all
+
+    var headerNames: [String] {
+        switch self {
+        case .limit: ["x-rate-limit-limit"]
+        case .remaining: ["x-rate-limit-remaining"]
+        case .reset: ["x-rate-limit-reset"]
+        case .all: ["x-rate-limit-limit", "x-rate-limit-remaining", "x-rate-limit-reset"]
         }
     }
 }

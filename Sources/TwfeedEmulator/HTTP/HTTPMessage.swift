@@ -113,7 +113,10 @@ struct HTTPResponse: Sendable {
             text += "\(header.name): \(header.value)\r\n"
         }
         if let contentLength { text += "Content-Length: \(contentLength)\r\n" }
-        text += "Date: \(Self.httpDate(Date()))\r\n"
+        // The emulator's handler sets Date from its own (possibly skewed) clock.
+        if !headers.contains(where: { $0.name.lowercased() == "date" }) {
+            text += "Date: \(Self.httpDate(Date()))\r\n"
+        }
         text += "Server: twfeed-emulator\r\n"
         text += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
         text += "\r\n"

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The rate-limited API endpoints, by the keys `Emulator.setRateLimit` takes.
+/// The rate-limited API endpoints, by the keys `Emulator.setRateLimit` takes
+/// (`ownPosts`: `GET /2/users/:id/tweets` and `statuses/user_timeline`).
 enum RateLimitedEndpoint: String, Sendable, CaseIterable {
-    case home, mentions, retweets, post, me
+    case home, mentions, retweets, post, me, ownPosts
 }
 
 /// What the `x-rate-limit-*` headers report for one request.
@@ -34,11 +35,16 @@ struct RateLimiter {
         case (.v2, .retweets): 75
         case (.v2, .post): 100
         case (.v2, .me): 75
+        // The own-posts reads: 900 per 15 minutes per user, the figure the v2 docs gave
+        // for `GET /2/users/:id/tweets` and v1.1's for `statuses/user_timeline` (x-api.md:
+        // the per-user figure has changed over time; clients must read the headers).
+        case (.v2, .ownPosts): 900
         case (.v1_1, .home): 15
         case (.v1_1, .mentions): 75
         case (.v1_1, .retweets): 75
         case (.v1_1, .post): 100
         case (.v1_1, .me): 75
+        case (.v1_1, .ownPosts): 900
         }
     }
 

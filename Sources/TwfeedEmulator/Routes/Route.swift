@@ -4,10 +4,12 @@ enum Route: Equatable {
     case v2Home(userID: String)
     case v2Mentions(userID: String)
     case v2RepostsOfMe
+    case v2OwnPosts(userID: String)
     case v2Post
     case v11Home
     case v11Mentions
     case v11RetweetsOfMe
+    case v11UserTimeline
     case v11VerifyCredentials
     case v11Update
     case oauthRequestToken
@@ -31,6 +33,8 @@ enum Route: Equatable {
                     self = .v2Home(userID: parts[2])
                 } else if get, parts.count == 4, parts[1] == "users", parts[3] == "mentions" {
                     self = .v2Mentions(userID: parts[2])
+                } else if get, parts.count == 4, parts[1] == "users", parts[3] == "tweets" {
+                    self = .v2OwnPosts(userID: parts[2])
                 } else {
                     self = .notFound(.v2)
                 }
@@ -40,6 +44,7 @@ enum Route: Equatable {
             case "statuses/home_timeline.json" where get: self = .v11Home
             case "statuses/mentions_timeline.json" where get: self = .v11Mentions
             case "statuses/retweets_of_me.json" where get: self = .v11RetweetsOfMe
+            case "statuses/user_timeline.json" where get: self = .v11UserTimeline
             case "account/verify_credentials.json" where get: self = .v11VerifyCredentials
             case "statuses/update.json" where post: self = .v11Update
             default: self = .notFound(.v1_1)
@@ -65,7 +70,7 @@ enum Route: Equatable {
     /// The error dialect of the answer (OAuth and unknown paths answer like v1.1).
     var dialect: EmulatorDialect {
         switch self {
-        case .v2Me, .v2Home, .v2Mentions, .v2RepostsOfMe, .v2Post: .v2
+        case .v2Me, .v2Home, .v2Mentions, .v2RepostsOfMe, .v2OwnPosts, .v2Post: .v2
         case .notFound(let dialect): dialect
         default: .v1_1
         }
@@ -78,6 +83,7 @@ enum Route: Equatable {
         case .v2Home, .v11Home: .home
         case .v2Mentions, .v11Mentions: .mentions
         case .v2RepostsOfMe, .v11RetweetsOfMe: .retweets
+        case .v2OwnPosts, .v11UserTimeline: .ownPosts
         case .v2Post, .v11Update: .post
         default: nil
         }

@@ -6,13 +6,17 @@ enum V11Routes {
     /// than `since_id` (exclusive) and not newer than `max_id` (inclusive). As on the real
     /// API, `count` is applied first and deleted tweets removed after, so pages run short.
     static func timeline(_ feed: EmulatorFeed, context: RequestContext, store: TweetStore) -> HTTPResponse {
-        let limit = feed == .retweets ? 100 : 200
+        page(store.reachableSlots(feed, .v1_1), limit: feed == .retweets ? 100 : 200, context: context, store: store)
+    }
+
+    /// One page cut from `reachable` (newest first) by `count`, `since_id` and `max_id`.
+    private static func page(_ reachable: [UInt64], limit: Int, context: RequestContext, store: TweetStore) -> HTTPResponse {
         let count = min(limit, max(1, context.parameter("count").flatMap { Int($0) } ?? 20))
         let sinceID = context.parameter("since_id").flatMap { UInt64($0) }
         let maxID = context.parameter("max_id").flatMap { UInt64($0) }
         let excludeReplies = ["true", "1", "t"].contains(context.parameter("exclude_replies")?.lowercased() ?? "")
         let includeRetweets = !["false", "0", "f"].contains(context.parameter("include_rts")?.lowercased() ?? "")
-        let slots = store.reachableSlots(feed, .v1_1).lazy.filter { id in
+        let slots = reachable.lazy.filter { id in
             if let sinceID, id <= sinceID { return false }
             if let maxID, id > maxID { return false }
             return true
@@ -22,6 +26,24 @@ enum V11Routes {
             .filter { !$0.deleted && !(excludeReplies && $0.isReply) && !(!includeRetweets && $0.isRetweet) }
             .map { PayloadV11.status($0, store: store, options: options, imageBase: context.imageBase) }
         return .json(200, .array(Array(statuses)))
+    }
+
+    /// `GET statuses/user_timeline.json`: the account's own tweets (statuses posted through
+    /// the emulator included), newest first, `count` ≤ 200 (default 20), `since_id`
+    /// exclusive, `max_id` inclusive, reaching the latest 3,200. Without `user_id` and
+    /// `screen_name` it is the signed-in user's. Another user's timeline answers as v1.1
+    /// does for a protected account (401 "Not authorized."), an unknown one code 34: the
+    /// emulator keeps only the account's own tweets.
+    static func userTimeline(_ context: RequestContext, store: TweetStore) -> HTTPResponse {
+        let userID = context.parameter("user_id"), screenName = context.parameter("screen_name")
+        let isAccount = (userID.map { $0 == String(TweetStore.accountID) } ?? true)
+            && (screenName.map { $0.lowercased() == TweetStore.accountUsername } ?? true)
+        guard isAccount else {
+            let known = userID.flatMap(UInt64.init).flatMap(store.user) ?? screenName.flatMap(store.user(named:))
+            guard known != nil else { return ErrorBody.v11(404, code: 34, message: "Sorry, that page does not exist.") }
+            return .json(401, .object([("request", .string(context.request.path)), ("error", .string("Not authorized."))]))
+        }
+        return page(store.reachableOwnTweets(), limit: 200, context: context, store: store)
     }
 
     static func verifyCredentials(_ context: RequestContext, store: TweetStore) -> HTTPResponse {
@@ -42,7 +64,8 @@ enum V11Routes {
             }
             replyTo = id
         }
-        if let rejection = state.store.validatePost(text: text, replyTo: replyTo) {
+        if let rejection = state.store.validatePost(text: text, replyTo: replyTo, now: context.now,
+                                                        duplicateWindow: state.duplicateWindowSeconds) {
             switch rejection {
             case .empty: return ErrorBody.v11(403, code: 170, message: "Missing required parameter: status.")
             case .tooLong: return ErrorBody.v11(403, code: 186, message: "Status is over 280 characters.")

@@ -7,23 +7,6 @@ enum V2Routes {
         "expansions", "tweet.fields", "user.fields", "media.fields", "poll.fields", "place.fields",
     ]
 
-    /// The query parameters each endpoint accepts; anything else (v1.1's `count`, or
-    /// `since_id` on reposts_of_me) is a 400, as on the real API.
-    static func allowedParameters(_ feed: EmulatorFeed) -> Set<String> {
-        switch feed {
-        case .home:
-            fieldParameters.union(["max_results", "since_id", "until_id", "pagination_token", "start_time", "end_time", "exclude"])
-        case .mentions:
-            fieldParameters.union(["max_results", "since_id", "until_id", "pagination_token", "start_time", "end_time"])
-        case .retweets:
-            fieldParameters.union(["max_results", "pagination_token"])
-        }
-    }
-
-    static func maxResultsRange(_ feed: EmulatorFeed) -> ClosedRange<Int> {
-        feed == .mentions ? 5...100 : 1...100
-    }
-
     static func unknownParameterErrors(_ query: [(name: String, value: String)], allowed: Set<String>) -> [ErrorBody.ParameterError] {
         query.filter { !allowed.contains($0.name) }.map { item in
             .init(parameter: item.name, value: item.value,
@@ -48,14 +31,14 @@ enum V2Routes {
     /// One page of home, mentions or reposts_of_me, newest first. The page is cut from the
     /// feed's reachable slots first; deleted and `exclude`d tweets are removed afterwards,
     /// so a page can be short (even empty) and still have a `next_token`.
-    static func timeline(_ feed: EmulatorFeed, userID: String?, context: RequestContext, store: TweetStore) -> HTTPResponse {
+    static func timeline(_ feed: V2TimelineSource, userID: String?, context: RequestContext, store: TweetStore) -> HTTPResponse {
         let query = context.request.queryItems
-        var errors = unknownParameterErrors(query, allowed: allowedParameters(feed))
+        var errors = unknownParameterErrors(query, allowed: feed.allowedParameters)
         let fields = V2Fields(query: query, errors: &errors)
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
 
         var maxResults = 10
-        let range = maxResultsRange(feed)
+        let range = feed.maxResultsRange
         if let text = value("max_results") {
             if let number = Int(text), range.contains(number) {
                 maxResults = number
@@ -106,14 +89,16 @@ enum V2Routes {
         }
         guard errors.isEmpty else { return ErrorBody.invalidRequest(errors) }
         if let userID, userID != String(TweetStore.accountID) {
-            return ErrorBody.problem(403, title: "Forbidden",
-                                     detail: "You can only request timelines of the authenticated user.")
+            return otherUser(userID, feed: feed, store: store)
         }
 
-        let candidates = store.reachableSlots(feed, .v2).lazy.filter { id in
+        let all = feed.slots(store)
+        // By position (reposts_of_me) the token is the offset of the next page's first slot.
+        let start = feed.pagesByPosition ? Int(clamping: min(tokenBound ?? 0, UInt64(all.count))) : 0
+        let candidates = all[start...].lazy.filter { id in
             if let sinceID, id <= sinceID { return false }
             if let untilID, id >= untilID { return false }
-            if let tokenBound, id >= tokenBound { return false }
+            if !feed.pagesByPosition, let tokenBound, id >= tokenBound { return false }
             if startTime != nil || endTime != nil, let tweet = store.tweets[id] {
                 if let startTime, tweet.createdAt < startTime { return false }
                 if let endTime, tweet.createdAt > endTime { return false }
@@ -125,8 +110,29 @@ enum V2Routes {
         let tweets = slots.compactMap { store.tweets[$0] }.filter { tweet in
             !tweet.deleted && !(excludeReplies && tweet.isReply) && !(excludeRetweets && tweet.isRetweet)
         }
-        let next = hasMore ? slots.last.map(PaginationToken.encode) : nil
+        let next = !hasMore ? nil
+            : feed.pagesByPosition ? PaginationToken.encode(UInt64(start + slots.count)) : slots.last.map(PaginationToken.encode)
         return .json(200, PayloadV2.page(tweets, nextToken: next, fields: fields, store: store, imageBase: context.imageBase))
+    }
+
+    /// Another user's timeline. Home and mentions exist only for the authenticated user
+    /// (403, as on the real API). Others' own posts are public on the real API, but the
+    /// emulator keeps only the account's: a known user gets a 403 saying so, an unknown
+    /// one the real API's 200 with a not-found error and no `data`.
+    private static func otherUser(_ userID: String, feed: V2TimelineSource, store: TweetStore) -> HTTPResponse {
+        guard feed == .ownPosts else {
+            return ErrorBody.problem(403, title: "Forbidden",
+                                     detail: "You can only request timelines of the authenticated user.")
+        }
+        if let id = UInt64(userID), store.user(id) != nil {
+            return ErrorBody.problem(403, title: "Forbidden",
+                                     detail: "The emulator serves the authenticated user's own posts only.")
+        }
+        return .json(200, .object([("errors", .array([.object([
+            ("value", .string(userID)), ("detail", .string("Could not find user with id: [\(userID)].")),
+            ("title", .string("Not Found Error")), ("resource_type", .string("user")), ("parameter", .string("id")),
+            ("resource_id", .string(userID)), ("type", .string("https://api.twitter.com/2/problems/resource-not-found")),
+        ])]))]))
     }
 
     // MARK: POST /2/tweets
@@ -149,7 +155,8 @@ enum V2Routes {
             }
             replyTo = id
         }
-        if let rejection = state.store.validatePost(text: text, replyTo: replyTo) {
+        if let rejection = state.store.validatePost(text: text, replyTo: replyTo, now: context.now,
+                                                        duplicateWindow: state.duplicateWindowSeconds) {
             switch rejection {
             case .empty:
                 return ErrorBody.invalidRequest([.init(parameter: "text", value: text,

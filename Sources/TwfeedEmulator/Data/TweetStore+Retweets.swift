@@ -1,0 +1,37 @@
+import Foundation
+
+/// Retweets of old tweets: what makes a client that only looks above `since_id` miss them.
+extension TweetStore {
+    /// Another user retweets one of the account's tweets now: `original` if given (it must
+    /// be the account's own original), else the oldest own original nobody retweeted yet
+    /// that the retweets feed still reaches (else the oldest one already there, retweeted
+    /// again). The tweet's retweet count goes up, and it moves to the top of the retweets
+    /// feed's repost order (v2); v1.1 keeps listing it by its id, below newer tweets.
+    /// Returns the retweeted tweet's id, or nil when there is no such tweet of mine.
+    mutating func retweetOld(_ original: UInt64?, now: Date) -> UInt64? {
+        let current = feeds[.retweets] ?? []
+        let target: UInt64
+        if let original {
+            guard let tweet = tweets[original], tweet.authorID == Self.accountID, !tweet.isRetweet, !tweet.deleted else {
+                return nil
+            }
+            target = original
+        } else {
+            let listed = Set(current)
+            let reach = Self.reach(.retweets, .v1_1)
+            // A tweet below the reach of v1.1's id-ordered list could never be seen there.
+            let floor = current.count >= reach ? current.sorted().suffix(reach).first ?? 0 : 0
+            let mine = ownTweetIDs.filter { tweets[$0]?.isReply == false && tweets[$0]?.deleted == false }
+            guard let pick = mine.first(where: { !listed.contains($0) && $0 > floor }) ?? current.min() else {
+                return nil
+            }
+            target = pick
+        }
+        let retweeter = rng.pick(Array(otherUserIDs))
+        guard createRetweet(by: retweeter, of: target, at: Self.wholeSeconds(max(now, lastDate))) != nil else {
+            return nil
+        }
+        replaceFeed(.retweets, with: current.filter { $0 != target } + [target])
+        return target
+    }
+}
