@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,6 +75,10 @@ public struct EmulatorConfiguration: Sendable {
     /// `timestampToleranceSeconds` gets 401 code 135, as on the real API). Settable later
     /// with `Emulator.setClockSkew(seconds:)` or `POST /_emulator/clock`.
     public var clockSkewSeconds: Double = 0
+    /// This machine's clock as the emulator reads it (the skew is added on top). Tests
+    /// that compare two emulators give both the same fixed clock, so their seeded data
+    /// cannot differ by the second in which each was made.
+    public var clock: @Sendable () -> Date = { Date() }
 
     public init() {}
 }

@@ -13,12 +13,13 @@ final class EmulatorCore: Sendable {
         self.configuration = configuration
         let skew = EmulatorState.skew(configuration.clockSkewSeconds)
         let store = TweetStore(seed: configuration.seed, tweetsPerFeed: configuration.tweetsPerFeed,
-                               now: Date().addingTimeInterval(skew), extraUsers: configuration.extraUsers)
+                               now: configuration.clock().addingTimeInterval(skew), extraUsers: configuration.extraUsers)
         var initial = EmulatorState(
             store: store,
             limiter: RateLimiter(windowSeconds: configuration.rateLimitWindowSeconds),
             tokens: TokenRegistry(configured: configuration.credentials))
         initial.clockSkewSeconds = skew
+        initial.clock = configuration.clock
         initial.duplicateWindowSeconds = max(0, EmulatorState.finite(configuration.duplicateWindowSeconds))
         state = Mutex(initial)
         verifier = OAuthVerifier(

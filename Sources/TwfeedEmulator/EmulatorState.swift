@@ -15,11 +15,13 @@ struct EmulatorState {
     var authority = "127.0.0.1"
     /// The emulator's clock is this machine's plus this (`EmulatorConfiguration.clockSkewSeconds`).
     var clockSkewSeconds: Double = 0
+    /// `EmulatorConfiguration.clock`: this machine's time, before the skew.
+    var clock: @Sendable () -> Date = { Date() }
     /// `EmulatorConfiguration.duplicateWindowSeconds`; 0 = no duplicate check.
     var duplicateWindowSeconds: Double = 86_400
 
     /// The emulator's clock: what the server believes the time is.
-    var now: Date { Date().addingTimeInterval(clockSkewSeconds) }
+    var now: Date { clock().addingTimeInterval(clockSkewSeconds) }
 
     /// A finite value, or 0 (a setting must never make the clock or a window infinite).
     static func finite(_ value: Double) -> Double { value.isFinite ? value : 0 }

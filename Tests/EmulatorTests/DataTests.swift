@@ -6,6 +6,10 @@ import TwfeedEmulator
     @Test func sameSeedSameData() {
         var configuration = EmulatorConfiguration()
         configuration.tweetsPerFeed = 50
+        // Ids grow with time: both emulators read one fixed clock, or they could be made
+        // in different seconds and differ for that reason alone.
+        let start = Date()
+        configuration.clock = { start }
         let a = Emulator(configuration: configuration), b = Emulator(configuration: configuration)
         for feed in EmulatorFeed.allCases {
             #expect(a.allTweetIDs(feed) == b.allTweetIDs(feed))
