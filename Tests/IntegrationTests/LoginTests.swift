@@ -64,7 +64,10 @@ struct LoginTests {
         #expect(signedOut == Credentials(consumerKey: demo.consumerKey, consumerSecret: demo.consumerSecret))
         func log() -> String { (try? String(contentsOfFile: world.logPath, encoding: .utf8)) ?? "" }
         #expect(await eventually { log().contains("event=auth.signed_out") })
-        #expect(log().contains("event=daemon.reload changed=credentials pid=\(process.processIdentifier) reason=signal signed_in=false"))
+        // The reload line may reach the file just after the sign-out line: wait for it too.
+        #expect(await eventually {
+            log().contains("event=daemon.reload changed=credentials pid=\(process.processIdentifier) reason=signal signed_in=false")
+        })
         var report: JSONValue = .null
         #expect(try await eventually {
             let (status, json) = try world.status()
