@@ -45,6 +45,9 @@ struct ProcessTests {
     @Test func usageErrorsExit64() throws {
         #expect(try Binary.run(["feed", "sideways"]).status == 64)
         #expect(try Binary.run(["feed", "home", "--limit", "0"]).status == 64)
+        let badBefore = try Binary.run(["feed", "home", "--before", "12abc"])
+        #expect(badBefore.status == 64)
+        #expect(badBefore.stderr.contains("--before: 12abc is not a tweet id"))
         #expect(try Binary.run(["frobnicate"]).status == 64)
     }
 
@@ -119,6 +122,11 @@ struct ProcessTests {
             return try #require(object["id"]?.string)
         }
         #expect(ids == Array(world.emulator.groundTruth(.home, dialect: .v2).prefix(5)))
+        // --before pages back from the last id shown, with no gap and no repeat.
+        let next = try Binary.run(["feed", "home", "--limit", "3", "--before", ids[4], "--json", "--config", world.configPath])
+        #expect(next.status == 0, "\(next.stderr)")
+        let nextIDs = try next.stdout.split(separator: "\n").map { try JSONValue.parse(String($0))["id"]?.string }
+        #expect(nextIDs == Array(world.emulator.groundTruth(.home, dialect: .v2).dropFirst(5).prefix(3)))
         let human = try Binary.run(["feed", "mentions", "--limit", "2", "--config", world.configPath])
         #expect(human.status == 0)
         #expect(human.stdout.contains("@"))

@@ -78,7 +78,7 @@ public struct OutboxFlusher: Service {
     /// A status left `sending` by a crash goes back in line; the duplicate rule settles
     /// whether it had gone out.
     public func recoverInterrupted() throws {
-        for item in try database.outboxItems() where item.state == .sending {
+        for item in try database.outboxItems(state: .sending) {
             try database.transitionOutbox(item.id, from: [.sending], to: .pending)
             logger.notice("outbox.recovered", metadata: ["id": "\(item.id)", "attempts": "\(item.attempts)"])
         }
@@ -89,7 +89,7 @@ public struct OutboxFlusher: Service {
         while true {
             try Task.checkCancellation()
             let now = clock.now()
-            guard let head = try database.outboxItems().first(where: { $0.state == .pending }) else {
+            guard let head = try database.outboxItems(state: .pending, limit: 1).first else {
                 return .until(now.addingTimeInterval(flushInterval))
             }
             if maxAgeHours > 0, now.timeIntervalSince(head.queuedAt) > maxAgeHours * 3600 {

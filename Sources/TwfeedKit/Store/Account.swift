@@ -29,7 +29,7 @@ extension AppDatabase {
     public func account() throws -> Account? {
         try read { db in
             var values: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM account") {
+            for row in try Row.fetchAll(db, sql: ReaderQueries.account.sql) {
                 values[row["key"]] = row["value"]
             }
             guard let userID = values[AccountKey.userID].flatMap(TweetID.init) else { return nil }

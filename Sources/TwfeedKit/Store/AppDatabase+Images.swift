@@ -87,18 +87,9 @@ extension AppDatabase {
     /// Authors whose image needs a request now, most recently used first.
     public func imageCandidates(size: String, policy: String, now: Date, staleBefore: Date) async throws -> [ImageCandidate] {
         try await read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT u.id AS uid, u.profileImageURL AS currentURL, u.updatedAt AS usedAt, p.*
-                FROM user u LEFT JOIN profileImage p ON p.authorId = u.id
-                WHERE u.profileImageURL IS NOT NULL AND u.profileImageURL != ''
-                  AND (p.authorId IS NULL OR p.sourceURL != u.profileImageURL OR p.size != :size
-                       OR (p.rejectedReason IS NOT NULL AND p.rejectedPolicy IS NOT :policy)
-                       OR (p.rejectedReason IS NULL AND (p.retryAt IS NULL OR p.retryAt <= :now) AND (
-                              (p.file IS NULL AND (p.evictedAt IS NULL OR p.lastUsedAt > p.evictedAt))
-                           OR (p.file IS NOT NULL AND (p.fetchedAt IS NULL OR p.fetchedAt <= :stale)))))
-                ORDER BY max(u.updatedAt, coalesce(p.lastUsedAt, 0)) DESC, u.id
-                """, arguments: ["size": size, "policy": policy, "now": now.timeIntervalSince1970,
-                                  "stale": staleBefore.timeIntervalSince1970])
+            let rows = try Row.fetchAll(db, sql: ReaderQueries.imageCandidates.sql, arguments: [
+                "size": size, "policy": policy, "now": now.timeIntervalSince1970, "stale": staleBefore.timeIntervalSince1970,
+            ])
             return rows.map { row in
                 ImageCandidate(
                     authorID: TweetID(row["uid"] as Int64), sourceURL: row["currentURL"],
@@ -111,24 +102,20 @@ extension AppDatabase {
     /// The earliest time a row becomes due by itself (revalidation or a retry), if any.
     public func nextImageDue(revalidateSeconds: Double) async throws -> Date? {
         try await read { db in
-            try Double.fetchOne(db, sql: """
-                SELECT min(t) FROM (
-                    SELECT fetchedAt + ? AS t FROM profileImage WHERE file IS NOT NULL AND rejectedReason IS NULL
-                    UNION ALL SELECT retryAt FROM profileImage WHERE retryAt IS NOT NULL AND rejectedReason IS NULL)
-                """, arguments: [revalidateSeconds]).map(Date.init(timeIntervalSince1970:))
+            try Double.fetchOne(db, sql: ReaderQueries.nextImageDue.sql, arguments: ["revalidate": revalidateSeconds]).map(Date.init(timeIntervalSince1970:))
         }
     }
 
     public func profileImage(_ authorID: TweetID) throws -> ProfileImageRecord? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM profileImage WHERE authorId = ?", arguments: [authorID.rawValue])
+            try Row.fetchOne(db, sql: ReaderQueries.profileImage.sql, arguments: [authorID.rawValue])
                 .map(ProfileImageRecord.init(row:))
         }
     }
 
     public func profileImages() throws -> [ProfileImageRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM profileImage ORDER BY authorId").map(ProfileImageRecord.init(row:))
+            try Row.fetchAll(db, sql: ReaderQueries.profileImages.sql).map(ProfileImageRecord.init(row:))
         }
     }
 
@@ -207,7 +194,7 @@ extension AppDatabase {
         let values = values.mapValues { $0?.databaseValue ?? .null }
         let newFile = String.fromDatabaseValue(values["file"] ?? .null)
         return try await write { db in
-            let previous = try String.fetchOne(db, sql: "SELECT file FROM profileImage WHERE authorId = ?", arguments: [subject.authorID.rawValue])
+            let previous = try String.fetchOne(db, sql: ReaderQueries.imageFileOf.sql, arguments: [subject.authorID.rawValue])
             let columns = ["authorId", "sourceURL", "size", "url", "lastUsedAt"] + values.keys.sorted()
             var arguments: [DatabaseValue] = [
                 subject.authorID.rawValue.databaseValue, subject.sourceURL.databaseValue, subject.size.databaseValue,
@@ -222,7 +209,7 @@ extension AppDatabase {
                 ON CONFLICT(authorId) DO UPDATE SET \(updates.joined(separator: ", "))
                 """, arguments: StatementArguments(arguments))
             guard let previous, previous != newFile else { return nil }
-            let users = try Int.fetchOne(db, sql: "SELECT count(*) FROM profileImage WHERE file = ?", arguments: [previous]) ?? 0
+            let users = try Int.fetchOne(db, sql: ReaderQueries.imageFileUsers.sql, arguments: [previous]) ?? 0
             return users == 0 ? previous : nil
         }
     }
@@ -232,7 +219,7 @@ extension AppDatabase {
     /// Every row that names a file.
     public func imageFileRows() async throws -> [(authorID: TweetID, file: String, lastUsedAt: Date)] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT authorId, file, lastUsedAt FROM profileImage WHERE file IS NOT NULL").map { row in
+            try Row.fetchAll(db, sql: ReaderQueries.imageFileRows.sql).map { row in
                 (TweetID(row["authorId"] as Int64), row["file"], Date(timeIntervalSince1970: row["lastUsedAt"]))
             }
         }
@@ -257,10 +244,7 @@ extension AppDatabase {
     /// Distinct files the rows name, and their bytes.
     public func imageCacheTotals() async throws -> (files: Int, bytes: Int64) {
         try await read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes
-                FROM (SELECT file, max(bytes) AS bytes FROM profileImage WHERE file IS NOT NULL GROUP BY file)
-                """)!
+            let row = try Row.fetchOne(db, sql: ReaderQueries.imageCacheTotals.sql)!
             return (row["files"], row["bytes"])
         }
     }

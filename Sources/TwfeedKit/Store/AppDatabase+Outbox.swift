@@ -13,7 +13,15 @@ extension AppDatabase {
     }
 
     public func outboxItems() throws -> [OutboxItem] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map(OutboxItem.init(row:)) }
+        try read { db in try Row.fetchAll(db, sql: ReaderQueries.outboxAll.sql).map(OutboxItem.init(row:)) }
+    }
+
+    /// The statuses in one state, oldest first, through the (state, id) index: the
+    /// flusher's per-pass read, which must not grow with the sent history.
+    public func outboxItems(state: OutboxState, limit: Int = Int.max) throws -> [OutboxItem] {
+        try read { db in
+            try Row.fetchAll(db, sql: ReaderQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:))
+        }
     }
 
     public func outboxItem(_ id: Int64) throws -> OutboxItem? {
@@ -21,17 +29,18 @@ extension AppDatabase {
     }
 
     static func outboxItem(_ id: Int64, _ db: Database) throws -> OutboxItem? {
-        try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE id = ?", arguments: [id]).map(OutboxItem.init(row:))
+        try Row.fetchOne(db, sql: ReaderQueries.outboxItem.sql, arguments: [id]).map(OutboxItem.init(row:))
     }
 
-    /// Counts by state and the age of the oldest status still to go.
+    /// Counts by state (kept by triggers in outboxCount) and the age of the oldest
+    /// status still to go.
     public func outboxCounts(now: Date) throws -> ([String: Int], Double?) {
         try read { db in
             var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM outbox GROUP BY state") {
-                counts[row["state"]] = row["n"]
+            for row in try Row.fetchAll(db, sql: ReaderQueries.outboxCounts.sql) {
+                counts[row["state"]] = row["statuses"]
             }
-            let oldest = try Double.fetchOne(db, sql: "SELECT min(queuedAt) FROM outbox WHERE state IN ('pending', 'sending')")
+            let oldest = try Double.fetchOne(db, sql: ReaderQueries.outboxOldestWaiting.sql)
             return (counts, oldest.map { now.timeIntervalSince1970 - $0 })
         }
     }

@@ -24,19 +24,14 @@ extension AppDatabase {
     /// - Parameter avatarPath: turns the author's cached image file (its name under the
     ///   cache folder, as the database records it) into the path to show, or nil when it
     ///   is not on disk. The store knows names, not the cache folder: the caller does.
-    public func feedItems(_ feed: Feed, limit: Int, avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
+    /// - Parameter before: only tweets with a smaller id (paging: the last id shown), or
+    ///   nil for the newest.
+    public func feedItems(_ feed: Feed, limit: Int, before: TweetID? = nil,
+                          avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT t.*, u.username, u.name, u.profileImageURL, p.file AS avatarFile,
-                    (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = t.id) AS feeds
-                FROM feedMembership m
-                JOIN tweet t ON t.id = m.tweetId
-                LEFT JOIN user u ON u.id = t.authorId
-                LEFT JOIN profileImage p ON p.authorId = t.authorId
-                WHERE m.feed = ?
-                ORDER BY t.id DESC
-                LIMIT ?
-                """, arguments: [feed.rawValue, limit])
+            let rows = try Row.fetchAll(db, sql: ReaderQueries.feedItems.sql, arguments: [
+                "feed": feed.rawValue, "before": before?.rawValue ?? Int64.max, "limit": limit,
+            ])
             return rows.map { row in
                 let tweet = Tweet(
                     id: TweetID(row["id"] as Int64),
@@ -61,14 +56,13 @@ extension AppDatabase {
         }
     }
 
+    /// O(log n): the count is kept by triggers (feedCount), the newest id is the primary
+    /// key's last entry.
     public func feedStats(_ feed: Feed) throws -> FeedStats {
         try read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT s.tweets, s.newest, (SELECT createdAt FROM tweet WHERE id = s.newest) AS newestCreatedAt
-                FROM (SELECT count(*) AS tweets, max(tweetId) AS newest FROM feedMembership WHERE feed = ?) s
-                """, arguments: [feed.rawValue])!
+            let row = try Row.fetchOne(db, sql: ReaderQueries.feedStats.sql, arguments: ["feed": feed.rawValue])!
             return FeedStats(
-                tweets: row["tweets"],
+                tweets: row["tweets"] ?? 0,
                 newestID: (row["newest"] as Int64?).map(TweetID.init),
                 newestCreatedAt: (row["newestCreatedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
         }
@@ -78,7 +72,7 @@ extension AppDatabase {
     /// emulator's ground truth).
     public func memberIDs(_ feed: Feed) throws -> [TweetID] {
         try read { db in
-            try Int64.fetchAll(db, sql: "SELECT tweetId FROM feedMembership WHERE feed = ? ORDER BY tweetId DESC", arguments: [feed.rawValue])
+            try Int64.fetchAll(db, sql: ReaderQueries.memberIDs.sql, arguments: [feed.rawValue])
                 .map(TweetID.init)
         }
     }

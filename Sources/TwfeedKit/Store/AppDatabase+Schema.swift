@@ -89,6 +89,7 @@ extension AppDatabase {
         );
         CREATE INDEX profileImage_file ON profileImage(file);
         """),
+        ("v4: reader indexes and counts", readerIndexesAndCounts),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -53,9 +53,8 @@ extension AppDatabase {
     public func knownIDs(_ ids: [TweetID], feed: Feed) throws -> Set<TweetID> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
-            let placeholders = databaseQuestionMarks(count: ids.count)
             let known = try Int64.fetchAll(
-                db, sql: "SELECT tweetId FROM feedMembership WHERE feed = ? AND tweetId IN (\(placeholders))",
+                db, sql: ReaderQueries.knownIDs(count: ids.count).sql,
                 arguments: StatementArguments([feed.rawValue] + ids.map(\.rawValue)))
             return Set(known.map(TweetID.init))
         }

@@ -61,7 +61,7 @@ extension AppDatabase {
     }
 
     static func syncState(_ feed: Feed, _ db: Database) throws -> SyncState {
-        if let row = try Row.fetchOne(db, sql: "SELECT * FROM syncState WHERE feed = ?", arguments: [feed.rawValue]) {
+        if let row = try Row.fetchOne(db, sql: ReaderQueries.syncState.sql, arguments: [feed.rawValue]) {
             return SyncState(row: row, feed: feed)
         }
         return SyncState(feed: feed)

@@ -1,0 +1,120 @@
+/// One read the store runs. Every SELECT the store's read methods run is one of these,
+/// listed in `ReaderQueries.all`, so the query-plan test runs EXPLAIN QUERY PLAN on each
+/// against a populated database: a new read cannot escape it.
+struct ReaderQuery: Sendable {
+    let name: String
+    let sql: String
+    /// Why this query may walk a whole table or sort, or nil: it must cost O(limit) or
+    /// O(log n) (a SEARCH through an index, no temp B-tree).
+    let allowance: Allowance?
+
+    struct Allowance: Sendable {
+        /// The tables (as the plan names them: alias or table) it may SCAN.
+        let scans: Set<String>
+        /// Whether it may sort in a temp B-tree.
+        let sorts: Bool
+        let why: String
+    }
+
+    init(_ name: String, _ sql: String, allowance: Allowance? = nil) {
+        self.name = name
+        self.sql = sql
+        self.allowance = allowance
+    }
+}
+
+/// The store's reads, in one place (see `ReaderQuery`). Named arguments where a value is
+/// used twice; ids are INTEGER, times Unix seconds (docs/SCHEMA.md).
+enum ReaderQueries {
+    /// A feed, newest first, from below `:before` (Int64.max for the top): walks the
+    /// (feed, tweetId) primary key backwards and stops after `:limit` rows. The per-row
+    /// feed list reads the (tweetId, feed) index. Ordering by `t.id` instead would sort
+    /// every joined row before LIMIT applied.
+    static let feedItems = ReaderQuery("feedItems", """
+        SELECT t.*, u.username, u.name, u.profileImageURL, p.file AS avatarFile,
+            (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = m.tweetId) AS feeds
+        FROM feedMembership m
+        JOIN tweet t ON t.id = m.tweetId
+        LEFT JOIN user u ON u.id = t.authorId
+        LEFT JOIN profileImage p ON p.authorId = t.authorId
+        WHERE m.feed = :feed AND m.tweetId < :before
+        ORDER BY m.tweetId DESC
+        LIMIT :limit
+        """)
+
+    /// `status`: the count the triggers keep (feedCount), the newest id from the primary
+    /// key's last entry, its time by the tweet's primary key.
+    static let feedStats = ReaderQuery("feedStats", """
+        SELECT (SELECT tweets FROM feedCount WHERE feed = :feed) AS tweets,
+            (SELECT max(tweetId) FROM feedMembership WHERE feed = :feed) AS newest,
+            (SELECT createdAt FROM tweet WHERE id = (SELECT max(tweetId) FROM feedMembership WHERE feed = :feed)) AS newestCreatedAt
+        """)
+
+    static let memberIDs = ReaderQuery("memberIDs", "SELECT tweetId FROM feedMembership WHERE feed = ? ORDER BY tweetId DESC")
+
+    /// The syncer's per-page check; `count` placeholders after the feed.
+    static func knownIDs(count: Int) -> ReaderQuery {
+        ReaderQuery("knownIDs", "SELECT tweetId FROM feedMembership WHERE feed = ? AND tweetId IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
+    }
+
+    static let syncState = ReaderQuery("syncState", "SELECT * FROM syncState WHERE feed = ?")
+    static let account = ReaderQuery("account", "SELECT key, value FROM account")
+
+    static let outboxAll = ReaderQuery("outboxAll", "SELECT * FROM outbox ORDER BY id", allowance: .init(
+        scans: ["outbox"], sorts: false, why: "`outbox list` shows every status; in id order, no sort"))
+    /// The flusher's per-pass reads: by the (state, id) index, oldest first.
+    static let outboxInState = ReaderQuery("outboxInState", "SELECT * FROM outbox WHERE state = ? ORDER BY id LIMIT ?")
+    static let outboxItem = ReaderQuery("outboxItem", "SELECT * FROM outbox WHERE id = ?")
+    /// Counts the triggers keep (outboxCount: one row per state).
+    static let outboxCounts = ReaderQuery("outboxCounts", "SELECT state, statuses FROM outboxCount WHERE statuses > 0")
+    static let outboxOldestWaiting = ReaderQuery("outboxOldestWaiting",
+        "SELECT min(queuedAt) FROM outbox WHERE state IN ('pending', 'sending')")
+
+    static let imageCandidates = ReaderQuery("imageCandidates", """
+        SELECT u.id AS uid, u.profileImageURL AS currentURL, u.updatedAt AS usedAt, p.*
+        FROM user u LEFT JOIN profileImage p ON p.authorId = u.id
+        WHERE u.profileImageURL IS NOT NULL AND u.profileImageURL != ''
+          AND (p.authorId IS NULL OR p.sourceURL != u.profileImageURL OR p.size != :size
+               OR (p.rejectedReason IS NOT NULL AND p.rejectedPolicy IS NOT :policy)
+               OR (p.rejectedReason IS NULL AND (p.retryAt IS NULL OR p.retryAt <= :now) AND (
+                      (p.file IS NULL AND (p.evictedAt IS NULL OR p.lastUsedAt > p.evictedAt))
+                   OR (p.file IS NOT NULL AND (p.fetchedAt IS NULL OR p.fetchedAt <= :stale)))))
+        ORDER BY max(u.updatedAt, coalesce(p.lastUsedAt, 0)) DESC, u.id
+        """, allowance: .init(scans: ["u"], sorts: true, why: """
+            the image fetcher's cycle compares every author with its image row: O(authors) \
+            per cycle, not per tweet (follow-up: only authors changed since the last cycle)
+            """))
+    /// By the two partial indexes: the earliest revalidation and the earliest retry.
+    static let nextImageDue = ReaderQuery("nextImageDue", """
+        SELECT min(t) FROM (
+            SELECT min(fetchedAt) + :revalidate AS t FROM profileImage
+                WHERE file IS NOT NULL AND rejectedReason IS NULL AND fetchedAt IS NOT NULL
+            UNION ALL SELECT min(retryAt) FROM profileImage WHERE retryAt IS NOT NULL AND rejectedReason IS NULL)
+        """)
+    static let profileImage = ReaderQuery("profileImage", "SELECT * FROM profileImage WHERE authorId = ?")
+    static let profileImages = ReaderQuery("profileImages", "SELECT * FROM profileImage ORDER BY authorId", allowance: .init(
+        scans: ["profileImage"], sorts: false, why: "every row, for tests and diagnostics; in key order"))
+    static let imageFileRows = ReaderQuery("imageFileRows",
+        "SELECT authorId, file, lastUsedAt FROM profileImage WHERE file IS NOT NULL", allowance: .init(
+        scans: ["profileImage"], sorts: false, why: "the janitor weighs every cached file, only once the cache is over its cap"))
+    static let imageCacheTotals = ReaderQuery("imageCacheTotals", """
+        SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes
+        FROM (SELECT file, max(bytes) AS bytes FROM profileImage WHERE file IS NOT NULL GROUP BY file)
+        """)
+    static let imageFileUsers = ReaderQuery("imageFileUsers", "SELECT count(*) FROM profileImage WHERE file = ?")
+    static let imageFileOf = ReaderQuery("imageFileOf", "SELECT file FROM profileImage WHERE authorId = ?")
+
+    /// The views' common questions (docs/SCHEMA.md), so the views stay instant too.
+    static let timelineView = ReaderQuery("timelineView",
+        "SELECT * FROM timeline WHERE feed = 'home' ORDER BY tweet_id DESC LIMIT 20")
+    static let feedCountsView = ReaderQuery("feedCountsView", "SELECT * FROM feed_counts")
+    static let postsView = ReaderQuery("postsView", "SELECT * FROM posts WHERE state = 'pending' ORDER BY id")
+
+    static let all: [ReaderQuery] = [
+        feedItems, feedStats, memberIDs, knownIDs(count: 3), syncState, account,
+        outboxAll, outboxInState, outboxItem, outboxCounts, outboxOldestWaiting,
+        imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals,
+        imageFileUsers, imageFileOf,
+        timelineView, feedCountsView, postsView,
+    ]
+}
