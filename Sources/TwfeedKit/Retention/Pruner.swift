@@ -16,6 +16,9 @@ public struct Pruner: Service {
     public static let defaultBatchSize = 500
     /// Pages (4 KiB) per incremental-vacuum transaction.
     public static let defaultVacuumPages = 1024
+    /// What one transaction may take before the next one is made smaller: half the
+    /// 50 ms a poller or a reader may wait, for a loaded machine's slack.
+    public static let transactionBudget = 0.025
 
     let database: AppDatabase
     let clock: any WallClock
@@ -23,15 +26,19 @@ public struct Pruner: Service {
     let keepDays: Int
     let batchSize: Int
     let vacuumPages: Int
+    /// Halve a batch that took longer than `transactionBudget`, grow one back that was
+    /// quick (never past the configured size). Off in tests that count batches.
+    let adaptive: Bool
     let logger: Logger
 
     public init(database: AppDatabase, clock: any WallClock, keepDays: Int, batchSize: Int = Pruner.defaultBatchSize,
-                vacuumPages: Int = Pruner.defaultVacuumPages, logger: Logger) {
+                vacuumPages: Int = Pruner.defaultVacuumPages, adaptive: Bool = true, logger: Logger) {
         self.database = database
         self.clock = clock
         self.keepDays = keepDays
         self.batchSize = batchSize
         self.vacuumPages = vacuumPages
+        self.adaptive = adaptive
         self.logger = logger
     }
 
@@ -79,12 +86,14 @@ public struct Pruner: Service {
         guard keepDays > 0 else { return report }
         let started = ContinuousClock.now
         var cursor = PruneCursor.start
+        var size = batchSize
         while true {
             try Task.checkCancellation()
-            let batch = try await database.pruneBatch(olderThan: report.cutoff, after: cursor, limit: batchSize)
+            let batch = try await database.pruneBatch(olderThan: report.cutoff, after: cursor, limit: size)
             report.add(batch)
             cursor = batch.cursor
-            if batch.examined < batchSize { break }
+            if batch.examined < size { break }
+            size = next(size, took: batch.transactionSeconds, maximum: batchSize)
             // Lets a poller's write, queued meanwhile, take the writer before the next batch.
             await Task.yield()
         }
@@ -108,9 +117,11 @@ public struct Pruner: Service {
         var longest = 0.0
         var freed = 0
         var steps = 0
+        var pages = vacuumPages
         while true {
             try Task.checkCancellation()
-            let step = try await database.incrementalVacuum(pages: vacuumPages)
+            let step = try await database.incrementalVacuum(pages: pages)
+            pages = next(pages, took: step.transactionSeconds, maximum: vacuumPages)
             steps += 1
             freed += step.freedPages
             longest = max(longest, step.transactionSeconds)
@@ -125,5 +136,13 @@ public struct Pruner: Service {
             "pages": "\(freed)", "steps": "\(steps)", "bytes_before": "\(before)", "bytes_after": "\(after)",
             "longest_transaction_ms": "\(Int((longest * 1000).rounded(.up)))",
         ])
+    }
+
+    /// The size of the next transaction's work, from how long the last one took.
+    func next(_ size: Int, took seconds: Double, maximum: Int) -> Int {
+        guard adaptive else { return size }
+        if seconds > Self.transactionBudget { return max(size / 2, min(maximum, 25)) }
+        if seconds < Self.transactionBudget / 4 { return min(size * 2, maximum) }
+        return size
     }
 }

@@ -114,6 +114,23 @@ struct RetentionRulesTests {
     }
 }
 
+struct PruneBatchSizeTests {
+    /// A slow transaction (a loaded machine) makes the next one smaller, down to 25
+    /// tweets; quick ones grow it back, never past the configured size.
+    @Test func aSlowBatchHalvesTheNextAndQuickOnesGrowItBack() throws {
+        let fixture = try RetentionFixture()
+        defer { fixture.remove() }
+        let pruner = Pruner(database: fixture.database, clock: fixture.clock, keepDays: 1, logger: fixture.logger)
+        #expect(pruner.next(500, took: 0.040, maximum: 500) == 250)
+        #expect(pruner.next(30, took: 0.200, maximum: 500) == 25)
+        #expect(pruner.next(25, took: 0.200, maximum: 500) == 25)
+        #expect(pruner.next(250, took: 0.015, maximum: 500) == 250)
+        #expect(pruner.next(250, took: 0.002, maximum: 500) == 500)
+        #expect(pruner.next(500, took: 0.002, maximum: 500) == 500)
+        #expect(fixture.pruner().next(500, took: 1, maximum: 500) == 500)
+    }
+}
+
 struct RetentionQueryPlanTests {
     /// Each batch costs O(batch), whatever the size of the database: no step of the
     /// prune query scans a table or sorts.

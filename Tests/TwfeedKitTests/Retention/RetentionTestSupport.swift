@@ -24,8 +24,9 @@ struct RetentionFixture {
 
     func remove() { try? FileManager.default.removeItem(atPath: folder) }
 
+    /// Fixed-size batches, so a test can count them whatever the machine's speed.
     func pruner(keepDays: Int = 30, batchSize: Int = Pruner.defaultBatchSize) -> Pruner {
-        Pruner(database: database, clock: clock, keepDays: keepDays, batchSize: batchSize, logger: logger)
+        Pruner(database: database, clock: clock, keepDays: keepDays, batchSize: batchSize, adaptive: false, logger: logger)
     }
 
     func tweet(_ id: Int64, daysAgo: Double, author: Int64 = 1, replyTo: Int64? = nil, retweetOf: Int64? = nil,
