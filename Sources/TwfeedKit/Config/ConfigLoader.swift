@@ -89,6 +89,13 @@ private struct Reader {
         return number
     }
 
+    /// A whole number in range: `keepDays: 1.5` is refused, not rounded.
+    func integer(_ value: JSONValue, _ keyPath: String, minimum: Int, maximum: Int) throws -> Int {
+        let number = try number(value, keyPath, minimum: Double(minimum), maximum: Double(maximum))
+        guard number == number.rounded() else { throw fail(keyPath, "\(format(number)) must be a whole number") }
+        return Int(number)
+    }
+
     func bool(_ value: JSONValue, _ keyPath: String) throws -> Bool {
         guard case .bool(let bool) = value else { throw fail(keyPath, "must be true or false, not \(value.typeName)") }
         return bool
@@ -148,12 +155,15 @@ private struct Reader {
             }
         }
         if let storage = top["storage"] {
-            let fields = try object(storage, "storage", allowed: ["database", "imageCache"])
+            let fields = try object(storage, "storage", allowed: ["database", "imageCache", "keepDays"])
             if let value = fields["database"] {
                 config.storage.database = ConfigLoader.expand(try string(value, "storage.database"), environment)
             }
             if let value = fields["imageCache"] {
                 config.storage.imageCache = ConfigLoader.expand(try string(value, "storage.imageCache"), environment)
+            }
+            if let value = fields["keepDays"] {
+                config.storage.keepDays = try integer(value, "storage.keepDays", minimum: 0, maximum: 36_500)
             }
         }
         if let images = top["images"] {

@@ -25,6 +25,8 @@ public struct TwfeedConfig: Sendable, Equatable {
     public struct Storage: Sendable, Equatable {
         public var database: String
         public var imageCache: String
+        /// Tweets older than this many days are pruned (`Pruner`); 0 keeps everything.
+        public var keepDays = 0
     }
 
     public struct Images: Sendable, Equatable {

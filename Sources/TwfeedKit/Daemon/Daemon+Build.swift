@@ -53,6 +53,9 @@ extension Daemon {
             let images = ImageServices.make(config: config, database: database, clock: dependencies.clock, logger: logger)
             services += [images.fetcher, images.janitor] as [any Service]
         }
+        if config.storage.keepDays > 0 {
+            services.append(Pruner(database: database, clock: dependencies.clock, keepDays: config.storage.keepDays, logger: logger))
+        }
         services += monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
                                        dependencies: dependencies, logger: logger)
         return Daemon(

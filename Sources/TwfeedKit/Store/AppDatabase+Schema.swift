@@ -90,6 +90,16 @@ extension AppDatabase {
         CREATE INDEX profileImage_file ON profileImage(file);
         """),
         ("v4: reader indexes and counts", readerIndexesAndCounts),
+        // Retention (`storage.keepDays`): the pruner walks old tweets by age, asks
+        // whether a kept tweet refers to each (the partial indexes stay small: most
+        // tweets refer to nothing), and deletes feed tags by tweet (v4's feedMembership_tweet).
+        ("v6: retention", """
+        CREATE INDEX tweet_createdAt ON tweet(createdAt);
+        CREATE INDEX tweet_inReplyTo ON tweet(inReplyToId) WHERE inReplyToId IS NOT NULL;
+        CREATE INDEX tweet_retweetOf ON tweet(retweetOfId) WHERE retweetOfId IS NOT NULL;
+        CREATE INDEX tweet_quoted ON tweet(quotedId) WHERE quotedId IS NOT NULL;
+        CREATE INDEX outbox_sentTweet ON outbox(sentTweetId) WHERE sentTweetId IS NOT NULL;
+        """),
     ]
 
     static var migrator: DatabaseMigrator {

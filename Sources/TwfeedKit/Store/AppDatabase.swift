@@ -38,6 +38,10 @@ public final class AppDatabase: Sendable {
         var configuration = GRDB.Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
+            // Before GRDB turns WAL on (which writes the header): a new file gets
+            // incremental auto-vacuum, so pruning can shrink it. A no-op on an existing
+            // file; `convertToIncrementalVacuum` converts those once.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
             try db.execute(sql: "PRAGMA synchronous = \(durable ? "FULL" : "NORMAL")")
         }
         // The database holds the user's timelines: private. SQLite gives the -wal and
@@ -87,6 +91,12 @@ public final class AppDatabase: Sendable {
 
     func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await Self.mapErrors(path: path, "cannot write the database") { try await dbWriter.write(updates) }
+    }
+
+    /// Writes outside GRDB's implicit transaction: for statements SQLite refuses inside
+    /// one (VACUUM) and for the pruner, which times its own short transactions.
+    func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await Self.mapErrors(path: path, "cannot write the database") { try await dbWriter.writeWithoutTransaction(updates) }
     }
 
     /// Starts observing changes to `tables`, calling `onChange` after each commit that
