@@ -9,12 +9,6 @@ public struct TwitterTextConfiguration: Sendable, Equatable, Decodable {
         public let start: Int
         public let end: Int
         public let weight: Int
-
-        public init(start: Int, end: Int, weight: Int) {
-            self.start = start
-            self.end = end
-            self.weight = weight
-        }
     }
 
     public let version: Int

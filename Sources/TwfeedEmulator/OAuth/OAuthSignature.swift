@@ -1,6 +1,5 @@
-import COAuth
 import Foundation
-import Synchronization
+import TwfeedBase
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,17 +10,10 @@ import Glibc
 ///
 /// Public so that tests (and anyone scripting against the emulator) can sign requests.
 public enum OAuthSignature {
-    /// liboauth initialises NSS lazily on first use without a lock, so every call into it
-    /// goes through this one.
-    private static let libraryLock = Mutex(())
-
-    /// Base64 HMAC-SHA1 of `base` under `key`, computed by liboauth's `oauth_sign_hmac_sha1`.
+    /// Base64 HMAC-SHA1 of `base` under `key`, computed by liboauth (through TwfeedBase's
+    /// `LibOAuth`, whose one lock also serialises the client's calls in the same process).
     public static func hmacSHA1(base: String, key: String) -> String {
-        libraryLock.withLock { _ in
-            guard let result = oauth_sign_hmac_sha1(base, key) else { return "" }
-            defer { free(result) }
-            return String(cString: result)
-        }
+        LibOAuth.hmacSHA1(base: base, key: key)
     }
 
     /// The signing key: both secrets percent-encoded and joined by `&` (the token secret

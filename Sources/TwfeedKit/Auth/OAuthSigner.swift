@@ -1,12 +1,11 @@
-import COAuth
 import Foundation
-import Synchronization
+import TwfeedBase
 
 /// Signs requests with OAuth 1.0a HMAC-SHA1.
 ///
 /// twfeed builds the signature base string itself, because liboauth does not
 /// normalize the base URL, and lets liboauth compute the HMAC. liboauth initialises
-/// NSS lazily and not thread-safely, so every call into it is serialized.
+/// NSS lazily and not thread-safely, so every call into it is serialized (`LibOAuth`).
 public struct OAuthSigner: Sendable {
     public struct Token: Sendable, Equatable {
         public var key: String
@@ -106,15 +105,9 @@ public struct OAuthSigner: Sendable {
         return ("\(scheme)://\(authority)\(path)", query)
     }
 
-    private static let lock = Mutex(())
-
-    /// Base64 HMAC-SHA1 through liboauth.
+    /// Base64 HMAC-SHA1 through liboauth (TwfeedBase's `LibOAuth`: one lock per process).
     public static func hmacSHA1(base: String, key: String) -> String {
-        lock.withLock { _ in
-            guard let raw = oauth_sign_hmac_sha1(base, key) else { return "" }
-            defer { free(raw) }
-            return String(cString: raw)
-        }
+        LibOAuth.hmacSHA1(base: base, key: key)
     }
 
     /// 32 random alphanumerics from the system's secure generator.

@@ -154,39 +154,47 @@ final class Transfer: @unchecked Sendable {
     }
 }
 
-private func curlWriteBody(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+/// What libcurl's body and header callbacks share: the transfer behind the context
+/// pointer and the bytes handed over. Returns 0 (abort) without either, as curl expects.
+private func curlReceive(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?,
+    _ handle: (Transfer, UnsafeBufferPointer<UInt8>) -> Int
 ) -> Int {
     guard let data, let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    if transfer.body.count + length > transfer.request.maxResponseBytes {
-        transfer.tooLarge = true
-        return 0  // anything but `length` makes curl abort the transfer
+    return data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+        handle(transfer, UnsafeBufferPointer(start: bytes, count: length))
     }
-    data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-        transfer.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+}
+
+private func curlWriteBody(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    curlReceive(data, size, count, context) { transfer, bytes in
+        if transfer.body.count + bytes.count > transfer.request.maxResponseBytes {
+            transfer.tooLarge = true
+            return 0  // anything but `bytes.count` makes curl abort the transfer
+        }
+        transfer.body.append(contentsOf: bytes)
+        return bytes.count
     }
-    return length
 }
 
 private func curlWriteHeader(
     _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
 ) -> Int {
-    guard let data, let context else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    let length = size * count
-    let line = data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-        String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+    curlReceive(data, size, count, context) { transfer, bytes in
+        let line = String(decoding: bytes, as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            transfer.headers = [:]  // a new response (after a 100 Continue) starts afresh
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            transfer.headers[name] = value
+        }
+        return bytes.count
     }
-    if line.hasPrefix("HTTP/") {
-        transfer.headers = [:]  // a new response (after a 100 Continue) starts afresh
-    } else if let colon = line.firstIndex(of: ":") {
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        transfer.headers[name] = value
-    }
-    return length
 }
 
 private func curlProgress(

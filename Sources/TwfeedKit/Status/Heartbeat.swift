@@ -15,13 +15,7 @@ public struct Heartbeat: Service {
     let notifier: (any Notifier)?
     let logger: Logger
 
-    public init(path: String?, board: StatusBoard, clock: any WallClock, notifier: (any Notifier)? = nil, logger: Logger) {
-        self.path = path
-        self.board = board
-        self.clock = clock
-        self.notifier = notifier
-        self.logger = logger
-    }
+    // Built only by `Daemon.build`: the internal memberwise init serves.
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {

@@ -10,12 +10,7 @@ public struct WatchdogPinger: Service {
     let interval: Double
     let logger: Logger
 
-    public init(watchdog: Watchdog, notifier: any Notifier, interval: Double, logger: Logger) {
-        self.watchdog = watchdog
-        self.notifier = notifier
-        self.interval = interval
-        self.logger = logger
-    }
+    // Built only by `Daemon.build`: the internal memberwise init serves.
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {

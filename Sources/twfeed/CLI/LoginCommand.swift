@@ -12,15 +12,11 @@ struct LoginCommand: AsyncParsableCommand {
             and writes the access token into the credentials file (mode 0600).
             """)
 
-    @OptionGroup var options: GlobalOptions
-
-    @Option(help: "The credentials file to write (default: the config's `credentials`).")
-    var credentials: String?
+    @OptionGroup var file: CredentialsFileOptions
 
     func run() async throws {
         try await CommandLineEdge.run {
-            let config = try options.loadConfig()
-            let path = credentials.map { ConfigLoader.expand($0, ProcessInfo.processInfo.environment) } ?? config.credentials
+            let (config, path) = try file.resolve()
             let (consumerKey, consumerSecret) = try consumerPair(path)
             let flow = PINFlow(config: config, consumerKey: consumerKey, consumerSecret: consumerSecret, transport: CurlTransport())
             let requestToken = try await flow.requestToken()
@@ -62,15 +58,11 @@ struct LogoutCommand: AsyncParsableCommand {
         abstract: "Forget the access token; keep the consumer key and secret.",
         discussion: "A running daemon that reads this credentials file stops polling and posting.")
 
-    @OptionGroup var options: GlobalOptions
-
-    @Option(help: "The credentials file (default: the config's `credentials`).")
-    var credentials: String?
+    @OptionGroup var file: CredentialsFileOptions
 
     func run() async throws {
         try await CommandLineEdge.run {
-            let config = try options.loadConfig()
-            let path = credentials.map { ConfigLoader.expand($0, ProcessInfo.processInfo.environment) } ?? config.credentials
+            let (config, path) = try file.resolve()
             let existing = try Credentials.load(from: path)
             guard existing.hasAccessToken else {
                 emit("Not signed in: \(path) holds no access token.")
@@ -82,6 +74,22 @@ struct LogoutCommand: AsyncParsableCommand {
                 emit(note)
             }
         }
+    }
+}
+
+/// What `login` and `logout` share: the global options and the credentials file they
+/// rewrite, which is the config's unless `--credentials` names another.
+struct CredentialsFileOptions: ParsableArguments {
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: "The credentials file to read and write (default: the config's `credentials`).")
+    var credentials: String?
+
+    /// The loaded config and the credentials file's path, `~` and `$VARS` expanded.
+    func resolve() throws -> (config: TwfeedConfig, path: String) {
+        let config = try options.loadConfig()
+        let path = credentials.map { ConfigLoader.expand($0, ProcessInfo.processInfo.environment) } ?? config.credentials
+        return (config, path)
     }
 }
 

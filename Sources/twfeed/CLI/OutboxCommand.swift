@@ -39,15 +39,11 @@ struct OutboxCommand: AsyncParsableCommand {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Queue a failed or expired status again; its age counts from now.")
 
-        @OptionGroup var options: GlobalOptions
-
-        @Argument(help: "The status's id, as outbox list shows it.")
-        var id: Int64
+        @OptionGroup var target: OutboxTarget
 
         func run() async throws {
-            try await CommandLineEdge.run {
-                let config = try options.loadConfig()
-                let item = try AppDatabase.open(path: config.storage.database, durable: true).retryOutbox(id, now: Date())
+            try await target.change { config, database, id in
+                let item = try database.retryOutbox(id, now: Date())
                 WakeSocket.send(to: WakeSocket.path(config: config))
                 emit("#\(item.id) is pending again")
             }
@@ -57,17 +53,30 @@ struct OutboxCommand: AsyncParsableCommand {
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Withdraw a pending status.")
 
-        @OptionGroup var options: GlobalOptions
-
-        @Argument(help: "The status's id, as outbox list shows it.")
-        var id: Int64
+        @OptionGroup var target: OutboxTarget
 
         func run() async throws {
-            try await CommandLineEdge.run {
-                let config = try options.loadConfig()
-                let item = try AppDatabase.open(path: config.storage.database, durable: true).cancelOutbox(id)
+            try await target.change { _, database, id in
+                let item = try database.cancelOutbox(id)
                 emit("#\(item.id) is cancelled")
             }
+        }
+    }
+}
+
+/// What `outbox retry` and `outbox cancel` share: the global options, the status's id,
+/// and a durable writer opened on the config's database, so the two commands differ
+/// only in the one transition they ask of the store.
+struct OutboxTarget: ParsableArguments {
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The status's id, as outbox list shows it.")
+    var id: Int64
+
+    func change(_ body: (TwfeedConfig, AppDatabase, Int64) throws -> Void) async throws {
+        try await CommandLineEdge.run {
+            let config = try options.loadConfig()
+            try body(config, try AppDatabase.open(path: config.storage.database, durable: true), id)
         }
     }
 }
