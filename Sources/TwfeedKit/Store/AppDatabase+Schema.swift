@@ -1,4 +1,5 @@
 import GRDB
+import Logging
 
 extension AppDatabase {
     /// Every migration this build knows, in order: the whole schema in one place.
@@ -89,12 +90,24 @@ extension AppDatabase {
         );
         CREATE INDEX profileImage_file ON profileImage(file);
         """),
+        ("v5: full-text search", fullTextSearch),
     ]
 
-    static var migrator: DatabaseMigrator {
+    /// Migrations that run Swift code after their SQL, with the logger `open` was given
+    /// (indexing an existing archive takes long enough to report progress).
+    static let migrationCode: [String: @Sendable (Database, Logger) throws -> Void] = [
+        "v5: full-text search": indexForSearch,
+    ]
+
+    static var migrator: DatabaseMigrator { migrator(logger: Logger(label: "twfeed") { _ in SwiftLogNoOpLogHandler() }) }
+
+    static func migrator(logger: Logger) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in migrations {
-            migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
+            migrator.registerMigration(migration.identifier) { db in
+                try db.execute(sql: migration.sql)
+                try migrationCode[migration.identifier]?(db, logger)
+            }
         }
         return migrator
     }
