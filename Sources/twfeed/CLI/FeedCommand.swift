@@ -12,28 +12,12 @@ struct FeedCommand: AsyncParsableCommand {
     @Argument(help: "home, mentions or retweets")
     var feed: Feed
 
-    @Option(help: "How many tweets to show.")
-    var limit: Int = 20
-
-    @Flag(help: "One JSON object per line.")
-    var json = false
-
-    func validate() throws {
-        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-    }
+    @OptionGroup var list: TweetListOptions
 
     func run() async throws {
         try await CommandLineEdge.run {
-            let config = try options.loadConfig()
-            guard FileManager.default.fileExists(atPath: config.storage.database) else {
-                CommandLineEdge.printError("no tweets cached yet: \(config.storage.database) does not exist (start twfeed run)")
-                return
-            }
-            let database = try AppDatabase.openReader(path: config.storage.database)
-            let images = ImageStore(root: config.storage.imageCache)
-            let items = try database.feedItems(feed, limit: limit) { images.exists($0) ? images.path(of: $0) : nil }
-            for item in items {
-                emit(json ? FeedPresenter.json(item).serialized : FeedPresenter.text(item))
+            try list.show(config: try options.loadConfig()) { database, avatarPath in
+                try database.feedItems(feed, limit: list.limit, avatarPath: avatarPath)
             }
         }
     }
