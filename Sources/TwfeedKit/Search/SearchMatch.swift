@@ -5,7 +5,7 @@ enum SearchMatch {
     /// A string literal to FTS5: the tokenizer splits it into a phrase; nothing in it is
     /// an operator.
     static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
     /// The token `tweetSearch.author` holds for an author id (`tweetSearchSource`).
@@ -16,6 +16,10 @@ enum SearchMatch {
     /// The MATCH for `tweetSearch`: every term in the text, or (for a term some
     /// authors' username or name holds) by one of those authors; and, with `from:`, by
     /// one of `fromAuthors`.
+    ///
+    /// Cost: FTS5 merges an OR of n author tokens step by step, so a term that names
+    /// many users (a first name shared by hundreds of followed accounts) costs more: at
+    /// 200,000 tweets about 1 ms for 10 authors, 50 ms for 100, 200 ms for 500.
     ///
     /// - Parameters:
     ///   - authorsMatching: for each term, the ids of the users whose username or name
