@@ -9,7 +9,7 @@ struct TwfeedCommand: AsyncParsableCommand {
         abstract: "Keeps your X/Twitter timelines in a local SQLite database and posts for you when the network allows.",
         version: "0.1.0",
         subcommands: [
-            RunCommand.self, StatusCommand.self, FeedCommand.self, PostCommand.self, OutboxCommand.self,
+            RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, OutboxCommand.self,
             LoginCommand.self, LogoutCommand.self, LogsCommand.self, DemoCommand.self,
         ]
     )

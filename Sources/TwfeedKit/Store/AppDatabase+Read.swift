@@ -32,27 +32,7 @@ extension AppDatabase {
             let rows = try Row.fetchAll(db, sql: ReaderQueries.feedItems.sql, arguments: [
                 "feed": feed.rawValue, "before": before?.rawValue ?? Int64.max, "limit": limit,
             ])
-            return rows.map { row in
-                let tweet = Tweet(
-                    id: TweetID(row["id"] as Int64),
-                    authorID: TweetID(row["authorId"] as Int64),
-                    createdAt: Date(timeIntervalSince1970: row["createdAt"]),
-                    text: row["text"],
-                    inReplyToID: (row["inReplyToId"] as Int64?).map(TweetID.init),
-                    retweetOfID: (row["retweetOfId"] as Int64?).map(TweetID.init),
-                    quotedID: (row["quotedId"] as Int64?).map(TweetID.init),
-                    conversationID: (row["conversationId"] as Int64?).map(TweetID.init),
-                    rawJSON: row["raw"])
-                let feeds = ((row["feeds"] as String?) ?? "").split(separator: ",")
-                    .compactMap { Feed(rawValue: String($0)) }
-                    .sorted { Feed.allCases.firstIndex(of: $0)! < Feed.allCases.firstIndex(of: $1)! }
-                var author: Author?
-                if let username = row["username"] as String? {
-                    author = Author(id: tweet.authorID, username: username, name: row["name"], profileImageURL: row["profileImageURL"])
-                }
-                let avatar = (row["avatarFile"] as String?).flatMap(avatarPath)
-                return FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar)
-            }
+            return rows.map { Self.feedItem($0, avatarPath: avatarPath) }
         }
     }
 
@@ -75,5 +55,30 @@ extension AppDatabase {
             try Int64.fetchAll(db, sql: ReaderQueries.memberIDs.sql, arguments: [feed.rawValue])
                 .map(TweetID.init)
         }
+    }
+
+    /// One row of a FeedItem query (the tweet's columns, `username`, `name`,
+    /// `profileImageURL`, `avatarFile` and `feeds`, comma-separated) as a FeedItem:
+    /// `feed` and `search` show tweets alike.
+    static func feedItem(_ row: Row, avatarPath: (_ file: String) -> String?) -> FeedItem {
+        let tweet = Tweet(
+            id: TweetID(row["id"] as Int64),
+            authorID: TweetID(row["authorId"] as Int64),
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]),
+            text: row["text"],
+            inReplyToID: (row["inReplyToId"] as Int64?).map(TweetID.init),
+            retweetOfID: (row["retweetOfId"] as Int64?).map(TweetID.init),
+            quotedID: (row["quotedId"] as Int64?).map(TweetID.init),
+            conversationID: (row["conversationId"] as Int64?).map(TweetID.init),
+            rawJSON: row["raw"])
+        let feeds = ((row["feeds"] as String?) ?? "").split(separator: ",")
+            .compactMap { Feed(rawValue: String($0)) }
+            .sorted { Feed.allCases.firstIndex(of: $0)! < Feed.allCases.firstIndex(of: $1)! }
+        var author: Author?
+        if let username = row["username"] as String? {
+            author = Author(id: tweet.authorID, username: username, name: row["name"], profileImageURL: row["profileImageURL"])
+        }
+        let avatar = (row["avatarFile"] as String?).flatMap(avatarPath)
+        return FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar)
     }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import Logging
 
 extension AppDatabase {
     /// Every migration this build knows, in order: the whole schema in one place.
@@ -90,6 +91,7 @@ extension AppDatabase {
         CREATE INDEX profileImage_file ON profileImage(file);
         """),
         ("v4: reader indexes and counts", readerIndexesAndCounts),
+        ("v5: full-text search", fullTextSearch),
         // Retention (`storage.keepDays`): the pruner walks old tweets by age, asks
         // whether a kept tweet refers to each (the partial indexes stay small: most
         // tweets refer to nothing), and deletes feed tags by tweet (v4's feedMembership_tweet).
@@ -102,10 +104,21 @@ extension AppDatabase {
         """),
     ]
 
-    static var migrator: DatabaseMigrator {
+    /// Migrations that run Swift code after their SQL, with the logger `open` was given
+    /// (indexing an existing archive takes long enough to report progress).
+    static let migrationCode: [String: @Sendable (Database, Logger) throws -> Void] = [
+        "v5: full-text search": indexForSearch,
+    ]
+
+    static var migrator: DatabaseMigrator { migrator(logger: Logger(label: "twfeed") { _ in SwiftLogNoOpLogHandler() }) }
+
+    static func migrator(logger: Logger) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in migrations {
-            migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
+            migrator.registerMigration(migration.identifier) { db in
+                try db.execute(sql: migration.sql)
+                try migrationCode[migration.identifier]?(db, logger)
+            }
         }
         return migrator
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 /// Owns the SQLite database: its connection (a WAL pool, so `twfeed feed` and
 /// `twfeed status` read while the daemon writes) and its migrations, which run on every
@@ -26,7 +27,9 @@ public final class AppDatabase: Sendable {
     /// - Parameter durable: `synchronous=FULL`, for writers whose caller must know the
     ///   row survives a power loss once they return (`twfeed post`). The daemon uses
     ///   NORMAL, which survives a crash of the process.
-    public static func open(path: String, durable: Bool = false) throws -> AppDatabase {
+    /// - Parameter logger: where migrations report progress (the daemon's logger);
+    ///   nil: silent.
+    public static func open(path: String, durable: Bool = false, logger: Logger? = nil) throws -> AppDatabase {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             do {
@@ -51,7 +54,7 @@ public final class AppDatabase: Sendable {
         if fd >= 0 { close(fd) }
         return try mapErrors(path: path, "cannot open the database") {
             let database = AppDatabase(try DatabasePool(path: path, configuration: configuration), path: path)
-            try migrator.migrate(database.dbWriter)
+            try (logger.map(migrator(logger:)) ?? migrator).migrate(database.dbWriter)
             return database
         }
     }

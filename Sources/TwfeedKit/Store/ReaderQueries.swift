@@ -116,5 +116,14 @@ enum ReaderQueries {
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals,
         imageFileUsers, imageFileOf,
         timelineView, feedCountsView, postsView,
+        search, searchInFeed, usersMatching, usersNamed, feedItemByID,
     ]
+
+    /// `twfeed search`: the SQL sits beside the code that builds its MATCH
+    /// (Store/AppDatabase+Search.swift); listed here so the plan test checks it too.
+    static let search = ReaderQuery("search", AppDatabase.searchSQL)
+    static let searchInFeed = ReaderQuery("searchInFeed", AppDatabase.searchInFeedSQL)
+    static let usersMatching = ReaderQuery("usersMatching", AppDatabase.usersMatchingSQL)
+    static let usersNamed = ReaderQuery("usersNamed", AppDatabase.usersNamedSQL)
+    static let feedItemByID = ReaderQuery("feedItemByID", AppDatabase.feedItemByIDSQL)
 }

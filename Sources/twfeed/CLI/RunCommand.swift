@@ -24,7 +24,7 @@ struct RunCommand: AsyncParsableCommand {
             let logs = try LogSetup(config: config.log)
             let credentials = try Credentials.load(from: config.credentials)
             logs.redactor.register(credentials.secrets)
-            let database = try AppDatabase.open(path: config.storage.database)
+            let database = try AppDatabase.open(path: config.storage.database, logger: logs.logger)
             let dependencies = Daemon.Dependencies(notifier: SystemdNotifier())
             let supervisor = DaemonSupervisor(initialConfig: config, database: database, dependencies: dependencies) {
                 try ConfigLoader.load(explicit: configPath)

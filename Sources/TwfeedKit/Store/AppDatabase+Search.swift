@@ -1,0 +1,69 @@
+import GRDB
+
+extension AppDatabase {
+    /// `twfeed search`: stored tweets (any feed's, and the tweets they refer to) that
+    /// match the query, newest first, shown like `feed` shows them.
+    ///
+    /// Costs O(limit) index steps plus the users the terms name: FTS5 walks the tweet
+    /// index in descending rowid (= tweet id, so newest first) and stops at the limit;
+    /// with a feed, each hit costs one primary-key probe of `feedMembership`.
+    public func search(_ query: SearchQuery, feed: Feed?, limit: Int,
+                       avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
+        try read { db in
+            guard let match = try Self.searchMatch(query, db) else { return [] }
+            var arguments: StatementArguments = ["match": match, "limit": limit]
+            if let feed { arguments += ["feed": feed.rawValue] }
+            let ids = try Int64.fetchAll(db, sql: feed == nil ? Self.searchSQL : Self.searchInFeedSQL, arguments: arguments)
+            return try Self.feedItems(ids: ids, avatarPath: avatarPath, db)
+        }
+    }
+
+    /// The ids of the matching tweets, newest first (the plan test runs these). CROSS
+    /// JOIN keeps the FTS walk outside (SQLite never reorders it), so the hits come in
+    /// rowid order and LIMIT stops the walk, whatever the statistics say.
+    static let searchSQL = """
+        SELECT rowid FROM tweetSearch WHERE tweetSearch MATCH :match ORDER BY rowid DESC LIMIT :limit
+        """
+    static let searchInFeedSQL = """
+        SELECT tweetSearch.rowid FROM tweetSearch
+        CROSS JOIN feedMembership m ON m.feed = :feed AND m.tweetId = tweetSearch.rowid
+        WHERE tweetSearch MATCH :match ORDER BY tweetSearch.rowid DESC LIMIT :limit
+        """
+    /// The users a term names (username or name); `from:` by username, any case.
+    static let usersMatchingSQL = "SELECT rowid FROM userSearch WHERE userSearch MATCH ?"
+    static let usersNamedSQL = "SELECT id FROM user WHERE username = ? COLLATE NOCASE"
+
+    /// The MATCH for `tweetSearch`, or nil when `from:` names nobody stored (nothing
+    /// can match).
+    static func searchMatch(_ query: SearchQuery, _ db: Database) throws -> String? {
+        var fromAuthors: [Int64]?
+        if !query.authors.isEmpty {
+            let ids = try query.authors.flatMap { try Int64.fetchAll(db, sql: usersNamedSQL, arguments: [$0]) }
+            guard !ids.isEmpty else { return nil }
+            fromAuthors = ids
+        }
+        let authorsMatching = try query.terms.map {
+            try Int64.fetchAll(db, sql: usersMatchingSQL, arguments: [SearchMatch.users($0)])
+        }
+        return SearchMatch.tweets(query.terms, authorsMatching: authorsMatching, fromAuthors: fromAuthors)
+    }
+
+    /// The FeedItems of these tweets, in the order given. One primary-key lookup each
+    /// (the caller holds at most `limit` ids), so no sort and no scan.
+    static func feedItems(ids: [Int64], avatarPath: (_ file: String) -> String?, _ db: Database) throws -> [FeedItem] {
+        guard !ids.isEmpty else { return [] }
+        let statement = try db.cachedStatement(sql: feedItemByIDSQL)
+        return try ids.compactMap { id in
+            try Row.fetchOne(statement, arguments: [id]).map { feedItem($0, avatarPath: avatarPath) }
+        }
+    }
+
+    static let feedItemByIDSQL = """
+        SELECT t.*, u.username, u.name, u.profileImageURL, p.file AS avatarFile,
+            (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = t.id) AS feeds
+        FROM tweet t
+        LEFT JOIN user u ON u.id = t.authorId
+        LEFT JOIN profileImage p ON p.authorId = t.authorId
+        WHERE t.id = ?
+        """
+}
