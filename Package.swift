@@ -102,7 +102,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "twfeed-bench",
-            dependencies: ["TwfeedKit", "TwfeedEmulator", "TwfeedSandbox", "TwfeedTesting"]
+            dependencies: ["TwfeedKit", "TwfeedEmulator", "TwfeedSandbox", "TwfeedTesting",
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "TwfeedBaseTests",

@@ -17,11 +17,27 @@ struct Bench {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        if let index = CommandLine.arguments.firstIndex(of: "--poll-loop") {
+            try await PollGrowth.child(arguments: Array(CommandLine.arguments[(index + 1)...]))
+            return
+        }
+        if CommandLine.arguments.contains("--table") {
+            do {
+                try await TableBench.run(arguments: CommandLine.arguments, folder: folder)
+            } catch {
+                FileHandle.standardError.write(Data("twfeed-bench: \(error)\n".utf8))
+                exit(1)
+            }
+            return
+        }
         if CommandLine.arguments.contains("--page-cost") { try await PageCost.run(); return }
         if CommandLine.arguments.contains("--images") { try await ImageCost.run(folder: "\(folder)/images"); return }
         print("twfeed-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
         for dialect in ["v2", "v1.1"] {
-            try await backfill(dialect: dialect, folder: "\(folder)/\(dialect)")
+            let result = try await backfill(dialect: dialect, folder: "\(folder)/\(dialect)")
+            print(String(format: "backfill %-4@  %5d tweets in %6.3f s over %3d requests = %7.0f tweets/s | raw SQLite insert of the same rows %8.0f tweets/s (ratio %.2f) | idle poll: %d requests for %d feeds",
+                         dialect, result.stored, result.seconds, result.requests, result.rate, result.rawRate,
+                         result.rate / result.rawRate, result.idleRequests, result.feeds))
         }
         try await posting(folder: "\(folder)/post")
     }
@@ -40,7 +56,19 @@ struct Bench {
         }
     }
 
-    static func backfill(dialect: String, folder: String) async throws {
+    /// One backfill and the raw insert of the same rows, measured in the same run.
+    struct Backfill {
+        let stored: Int
+        let seconds: Double
+        let requests: Int
+        let rawSeconds: Double
+        let idleRequests: Int
+        let feeds: Int
+        var rate: Double { Double(stored) / seconds }
+        var rawRate: Double { Double(stored) / rawSeconds }
+    }
+
+    static func backfill(dialect: String, folder: String) async throws -> Backfill {
         let (emulator, config, credentials) = try world(dialect: dialect, folder: folder, tweets: 3200)
         defer { emulator.stop() }
         let database = try AppDatabase.open(path: config.storage.database)
@@ -85,9 +113,8 @@ struct Bench {
         for syncer in daemon.syncers { try await syncer.poll() }
         let idle = emulator.requests.count - before
 
-        print(String(format: "backfill %-4@  %5d tweets in %6.3f s over %3d requests = %7.0f tweets/s | raw SQLite insert of the same rows %8.0f tweets/s (ratio %.2f) | idle poll: %d requests for %d feeds",
-                     dialect, stored, seconds, requests, Double(stored) / seconds, Double(stored) / rawSeconds,
-                     (Double(stored) / seconds) / (Double(stored) / rawSeconds), idle, daemon.syncers.count))
+        return Backfill(stored: stored, seconds: seconds, requests: requests, rawSeconds: rawSeconds,
+                        idleRequests: idle, feeds: daemon.syncers.count)
     }
 
     static func posting(folder: String) async throws {

@@ -1,12 +1,13 @@
 /// SplitMix64: a tiny, fast generator whose whole state is one integer, so the same
 /// `EmulatorConfiguration.seed` always yields the same users, tweets and ids.
-/// (Not for secrets: OAuth tokens use the system generator.)
-struct SeededRandom: RandomNumberGenerator, Sendable {
+/// (Not for secrets: OAuth tokens use the system generator.) `package`: twfeed-bench's
+/// generated archives use it too.
+package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import TwfeedSandbox
+
+/// The longest time a writer waits while the daemon prunes: a copy of an archive, the
+/// daemon started on it with `storage.keepDays`, and meanwhile another connection
+/// taking the write lock (`BEGIN IMMEDIATE`, busy timeout 0, retried every 0.2 ms) every
+/// 5 ms, as a poller's commit would. The longest wait is the longest write transaction
+/// a poller or `twfeed post` could meet. Until `prune.done` is logged.
+enum PruneProbe {
+    struct Result {
+        let longestWait: Double
+        let locks: Int
+        let bytesBefore: Int
+        let bytesAfter: Int
+        let tweetsBefore: Int
+        let tweetsAfter: Int
+    }
+
+    /// Nil when this build has no retention (the config key is refused, or no
+    /// `prune.done` within `timeout`).
+    static func measure(binary: String, archive: String, folder: String, keepDays: Int, timeout: Double = 300) throws -> Result? {
+        let sandbox = try Sandbox(folder: folder, tweetsPerFeed: 10)
+        defer { sandbox.stop() }
+        let copy = "\(folder)/pruned.sqlite"
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: archive, toPath: copy)
+        let logPath = "\(folder)/twfeed.log"
+        try sandbox.writeConfig([
+            "storage": .object(["database": .string(copy), "imageCache": .string(sandbox.imageCachePath),
+                                "keepDays": .number("\(keepDays)")]),
+            "log": .object(["file": .string(logPath), "level": .string("info")]),
+        ])
+        let bytesBefore = SyntheticArchive.fileBytes(copy)
+        let tweetsBefore = try count(copy)
+        let probe = WriteLockProbe(path: copy)
+        probe.start()
+        let daemon: DaemonProbe
+        do {
+            daemon = try DaemonProbe(binary: binary, configPath: sandbox.configPath, folder: folder)
+        } catch {
+            probe.stop()
+            return nil
+        }
+        let started = DispatchTime.now()
+        var done = false
+        // Until `prune.done`, then until the log has been still for 2 s (a prune may
+        // log more than once).
+        var lastLog = "", stillSince = DispatchTime.now()
+        while Bench.elapsed(since: started) < timeout {
+            Thread.sleep(forTimeInterval: 0.1)
+            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            if log != lastLog { lastLog = log; stillSince = .now() }
+            done = log.contains("prune.done")
+            if done, Bench.elapsed(since: stillSince) >= 2 { break }
+        }
+        let (longest, locks) = probe.stop()
+        daemon.stop()
+        guard done else { return nil }
+        return Result(longestWait: longest, locks: locks, bytesBefore: bytesBefore,
+                      bytesAfter: SyntheticArchive.fileBytes(copy), tweetsBefore: tweetsBefore, tweetsAfter: try count(copy))
+    }
+
+    static func count(_ path: String) throws -> Int {
+        try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet") ?? 0 }
+    }
+}
+
+/// Takes and releases the write lock in a loop on its own thread, recording the
+/// longest wait for it.
+final class WriteLockProbe: @unchecked Sendable {
+    private let path: String
+    private let lock = NSLock()
+    private var running = true
+    private var longest = 0.0
+    private var locks = 0
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(path: String) { self.path = path }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            var db: OpaquePointer?
+            guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { finished.signal(); return }
+            sqlite3_busy_timeout(db, 0)
+            while lock.withLock({ running }) {
+                let asked = DispatchTime.now()
+                while sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) != SQLITE_OK {
+                    usleep(200)
+                    if !lock.withLock({ running }) { break }
+                }
+                let waited = Bench.elapsed(since: asked)
+                sqlite3_exec(db, "COMMIT", nil, nil, nil)
+                lock.withLock { longest = max(longest, waited); locks += 1 }
+                usleep(5_000)
+            }
+            sqlite3_close(db)
+            finished.signal()
+        }
+    }
+
+    /// Stops the loop: the longest wait in seconds and how many times it took the lock.
+    @discardableResult
+    func stop() -> (Double, Int) {
+        lock.withLock { running = false }
+        finished.wait()
+        return lock.withLock { (longest, locks) }
+    }
+}
