@@ -94,7 +94,8 @@ private struct Reader {
     }
 
     func format(_ number: Double) -> String {
-        number == number.rounded() ? String(Int(number)) : String(number)
+        // Int(_:) traps past ±2^63 and on ±inf (what "1e999" reads as): print those as is.
+        abs(number) < 1e15 && number == number.rounded() ? String(Int(number)) : String(number)
     }
 
     mutating func read(_ root: JSONValue) throws -> TwfeedConfig {
@@ -137,7 +138,7 @@ private struct Reader {
                     config.feeds[feed]?.enabled = try bool(enabled, "\(keyPath).enabled")
                 }
                 if let interval = settings["intervalSeconds"] {
-                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15)
+                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15, maximum: 604_800)
                 }
             }
         }
@@ -164,7 +165,7 @@ private struct Reader {
                 config.images.size = size
             }
             if let value = fields["maxCacheMB"] {
-                config.images.maxCacheMB = Int(try number(value, "images.maxCacheMB", minimum: 1))
+                config.images.maxCacheMB = Int(try number(value, "images.maxCacheMB", minimum: 1, maximum: 1_048_576))
             }
             if let value = fields["revalidateDays"] {
                 config.images.revalidateDays = try number(value, "images.revalidateDays", minimum: 0)
@@ -188,7 +189,7 @@ private struct Reader {
         if let outbox = top["outbox"] {
             let fields = try object(outbox, "outbox", allowed: ["flushIntervalSeconds", "maxAgeHours"])
             if let value = fields["flushIntervalSeconds"] {
-                config.outbox.flushIntervalSeconds = try number(value, "outbox.flushIntervalSeconds", minimum: 1)
+                config.outbox.flushIntervalSeconds = try number(value, "outbox.flushIntervalSeconds", minimum: 1, maximum: 86_400)
             }
             if let value = fields["maxAgeHours"] {
                 config.outbox.maxAgeHours = try number(value, "outbox.maxAgeHours", minimum: 0)
