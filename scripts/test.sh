@@ -8,3 +8,6 @@ bash scripts/setup.sh
 swift build -c release
 swift build --build-tests
 swift test --skip-build
+
+# The libFuzzer targets are not run here (docs/FUZZING.md), but they must still build.
+bash scripts/fuzz 0
