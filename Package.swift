@@ -128,3 +128,22 @@ let package = Package(
         ),
     ]
 )
+
+/// libFuzzer targets (Fuzz/, run by scripts/fuzz). They link libFuzzer's driver, which
+/// only `-sanitize=fuzzer` supplies, so they exist only when scripts/fuzz asks for them
+/// (TWFEED_FUZZ=1) and a normal build or test never tries to link them.
+if Context.environment["TWFEED_FUZZ"] == "1" {
+    package.targets.append(.target(name: "CFuzzer", path: "Fuzz/CFuzzer"))
+    package.targets.append(.target(name: "FuzzDriver", dependencies: ["CFuzzer"], path: "Fuzz/FuzzDriver"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["TwfeedKit"], path: "Fuzz/FuzzSupport"))
+    for (name, dependencies) in [
+        ("FuzzConfig", ["TwfeedKit", "FuzzSupport"]),
+        ("FuzzV2Page", ["TwfeedKit", "FuzzSupport"]),
+        ("FuzzV11Page", ["TwfeedKit", "FuzzSupport"]),
+        ("FuzzRateLimit", ["TwfeedBase", "TwfeedKit", "FuzzSupport"]),
+        ("FuzzTweetLength", ["TwitterText"]),
+    ] {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: (dependencies + ["FuzzDriver"]).map { .target(name: $0) }, path: "Fuzz/\(name)"))
+    }
+}

@@ -37,7 +37,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Classifies an HTTP answer that is not a success, reading either dialect's body.
-    static func from(_ response: HTTPResponse) -> APIError {
+    /// `package` for the page fuzzers, which feed it error bodies.
+    package static func from(_ response: HTTPResponse) -> APIError {
         let rateLimit = RateLimit(headers: response.headers)
         var code: Int?
         var message = HTTPStatusText.of(response.status)

@@ -46,6 +46,11 @@ struct V11Client: TwitterAPI {
             parameters.append(("max_id", String(until.rawValue - 1)))
         }
         let (body, rateLimit, _) = try await requester.get(path, query: parameters)
+        return try Self.page(body, rateLimit: rateLimit)
+    }
+
+    /// A page from a parsed answer body, as `V2Client.page`.
+    static func page(_ body: JSONValue, rateLimit: RateLimit?) throws -> TimelinePage {
         guard let statuses = body.array else {
             throw APIError.malformed("timeline is not an array", status: 200, rateLimit: rateLimit)
         }

@@ -80,8 +80,14 @@ private struct Reader {
         return string
     }
 
-    func number(_ value: JSONValue, _ keyPath: String, minimum: Double, maximum: Double = .greatestFiniteMagnitude) throws -> Double {
+    /// `ceiling`: an upper bound that only keeps the value from trapping later (a sleep of
+    /// 1e75 seconds), named only when it is passed.
+    func number(
+        _ value: JSONValue, _ keyPath: String, minimum: Double, maximum: Double = .greatestFiniteMagnitude,
+        ceiling: Double = .infinity
+    ) throws -> Double {
         guard let number = value.double else { throw fail(keyPath, "must be a number, not \(value.typeName)") }
+        guard number <= ceiling else { throw fail(keyPath, "\(format(number)) is out of range: must be at most \(format(ceiling))") }
         guard number >= minimum, number <= maximum else {
             let bound = maximum == .greatestFiniteMagnitude ? "at least \(format(minimum))" : "between \(format(minimum)) and \(format(maximum))"
             throw fail(keyPath, "\(format(number)) is out of range: must be \(bound)")
@@ -110,7 +116,8 @@ private struct Reader {
     }
 
     func format(_ number: Double) -> String {
-        number == number.rounded() ? String(Int(number)) : String(number)
+        // Int(_:) traps past ±2^63 and on ±inf (what "1e999" reads as): print those as is.
+        abs(number) < 1e15 && number == number.rounded() ? String(Int(number)) : String(number)
     }
 
     mutating func read(_ root: JSONValue) throws -> TwfeedConfig {
@@ -150,7 +157,7 @@ private struct Reader {
                     config.feeds[feed]?.enabled = try bool(enabled, "\(keyPath).enabled")
                 }
                 if let interval = settings["intervalSeconds"] {
-                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15)
+                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15, ceiling: 604_800)
                 }
             }
         }
@@ -181,7 +188,7 @@ private struct Reader {
                 }
             }
             if let value = fields["maxCacheMB"] {
-                config.images.maxCacheMB = Int(try number(value, "images.maxCacheMB", minimum: 1))
+                config.images.maxCacheMB = Int(try number(value, "images.maxCacheMB", minimum: 1, ceiling: 1_048_576))
             }
             if let value = fields["revalidateDays"] {
                 config.images.revalidateDays = try number(value, "images.revalidateDays", minimum: 0)
@@ -205,7 +212,7 @@ private struct Reader {
         if let outbox = top["outbox"] {
             let fields = try object(outbox, "outbox", allowed: ["flushIntervalSeconds", "maxAgeHours"])
             if let value = fields["flushIntervalSeconds"] {
-                config.outbox.flushIntervalSeconds = try number(value, "outbox.flushIntervalSeconds", minimum: 1)
+                config.outbox.flushIntervalSeconds = try number(value, "outbox.flushIntervalSeconds", minimum: 1, ceiling: 86_400)
             }
             if let value = fields["maxAgeHours"] {
                 config.outbox.maxAgeHours = try number(value, "outbox.maxAgeHours", minimum: 0)

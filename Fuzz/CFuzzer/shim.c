@@ -1,0 +1,1 @@
+/* The header is the whole module; SwiftPM wants one source file per C target. */
