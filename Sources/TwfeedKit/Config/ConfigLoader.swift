@@ -57,6 +57,19 @@ public enum ConfigLoader {
     }
 }
 
+/// The upper bounds of the numeric keys (docs/INTERFACE.md, "Config ranges"): each is
+/// far beyond any sensible setting and small enough that no arithmetic on it can trap.
+enum Limits {
+    /// A day: feeds and the outbox's flush.
+    static let intervalSeconds: Double = 86_400
+    /// 1 TiB of images.
+    static let maxCacheMB = 1_048_576
+    /// Ten years.
+    static let revalidateDays: Double = 3_650
+    /// A year in the queue.
+    static let maxAgeHours: Double = 8_760
+}
+
 /// Walks the JSON against the schema, tracking the key path for messages.
 private struct Reader {
     let path: String
@@ -89,6 +102,13 @@ private struct Reader {
         return number
     }
 
+    /// A whole number in range; `2.5` or `1e19` is refused, never truncated or trapped on.
+    func integer(_ value: JSONValue, _ keyPath: String, minimum: Int, maximum: Int) throws -> Int {
+        let number = try number(value, keyPath, minimum: Double(minimum), maximum: Double(maximum))
+        guard number == number.rounded() else { throw fail(keyPath, "\(format(number)) must be a whole number") }
+        return Int(number)
+    }
+
     func bool(_ value: JSONValue, _ keyPath: String) throws -> Bool {
         guard case .bool(let bool) = value else { throw fail(keyPath, "must be true or false, not \(value.typeName)") }
         return bool
@@ -103,7 +123,8 @@ private struct Reader {
     }
 
     func format(_ number: Double) -> String {
-        number == number.rounded() ? String(Int(number)) : String(number)
+        // Int(1e19) would trap: only small whole numbers are printed as integers.
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 
     mutating func read(_ root: JSONValue) throws -> TwfeedConfig {
@@ -143,7 +164,7 @@ private struct Reader {
                     config.feeds[feed]?.enabled = try bool(enabled, "\(keyPath).enabled")
                 }
                 if let interval = settings["intervalSeconds"] {
-                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15)
+                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15, maximum: Limits.intervalSeconds)
                 }
             }
         }
@@ -171,10 +192,10 @@ private struct Reader {
                 }
             }
             if let value = fields["maxCacheMB"] {
-                config.images.maxCacheMB = Int(try number(value, "images.maxCacheMB", minimum: 1))
+                config.images.maxCacheMB = try integer(value, "images.maxCacheMB", minimum: 1, maximum: Limits.maxCacheMB)
             }
             if let value = fields["revalidateDays"] {
-                config.images.revalidateDays = try number(value, "images.revalidateDays", minimum: 0)
+                config.images.revalidateDays = try number(value, "images.revalidateDays", minimum: 0, maximum: Limits.revalidateDays)
             }
             if let value = fields["allowedHosts"] {
                 guard case .array(let hosts) = value else {
@@ -186,7 +207,7 @@ private struct Reader {
                 config.images.allowInsecureLoopback = try bool(value, "images.allowInsecureLoopback")
             }
             if let value = fields["concurrency"] {
-                config.images.concurrency = Int(try number(value, "images.concurrency", minimum: 1, maximum: 16))
+                config.images.concurrency = try integer(value, "images.concurrency", minimum: 1, maximum: 16)
             }
             if let value = fields["timeoutSeconds"] {
                 config.images.timeoutSeconds = try number(value, "images.timeoutSeconds", minimum: 1, maximum: 600)
@@ -195,10 +216,10 @@ private struct Reader {
         if let outbox = top["outbox"] {
             let fields = try object(outbox, "outbox", allowed: ["flushIntervalSeconds", "maxAgeHours"])
             if let value = fields["flushIntervalSeconds"] {
-                config.outbox.flushIntervalSeconds = try number(value, "outbox.flushIntervalSeconds", minimum: 1)
+                config.outbox.flushIntervalSeconds = try number(value, "outbox.flushIntervalSeconds", minimum: 1, maximum: Limits.intervalSeconds)
             }
             if let value = fields["maxAgeHours"] {
-                config.outbox.maxAgeHours = try number(value, "outbox.maxAgeHours", minimum: 0)
+                config.outbox.maxAgeHours = try number(value, "outbox.maxAgeHours", minimum: 0, maximum: Limits.maxAgeHours)
             }
         }
         if let log = top["log"] {
