@@ -44,12 +44,10 @@ public struct SyncState: Sendable, Equatable {
     }
 
     /// A stored integer, or nil when the column holds something else (a real too big
-    /// for Int would trap GRDB's conversion).
+    /// for Int would trap GRDB's `Int` conversion; its `Int64` one returns nil).
+    /// (A `switch` on `value.storage` here crashes the 6.x release optimizer.)
     static func integer(_ value: DatabaseValue) -> Int? {
-        switch value.storage {
-        case .int64(let int): return Int(int)
-        default: return nil
-        }
+        Int64.fromDatabaseValue(value).map { Int($0) }
     }
 
     func save(_ db: Database) throws {
