@@ -163,7 +163,7 @@ struct OperationsTests {
         #expect(await eventually { log().contains("event=daemon.reload_failed") })
         let refused = try #require(log().split(separator: "\n").first { $0.contains("event=daemon.reload_failed") })
         #expect(refused.contains("level=error"))
-        #expect(refused.contains("feeds.home.intervalSeconds: 5 is out of range: must be at least 15"))
+        #expect(refused.contains("feeds.home.intervalSeconds: 5 is out of range: must be between 15 and 86400"))
         #expect(process.isRunning)
 
         // A valid one is applied.

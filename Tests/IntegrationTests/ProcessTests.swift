@@ -7,7 +7,7 @@ import TwfeedEmulator
 @Suite(.serialized)
 struct ProcessTests {
     @Test(arguments: [
-        (#"{"feeds": {"home": {"intervalSeconds": 5}}}"#, "feeds.home.intervalSeconds: 5 is out of range: must be at least 15"),
+        (#"{"feeds": {"home": {"intervalSeconds": 5}}}"#, "feeds.home.intervalSeconds: 5 is out of range: must be between 15 and 86400"),
         (#"{"feeds": {"home": {"every": 60}}}"#, "feeds.home.every: unknown key"),
         (#"{"api": {"dialect": "v3"}}"#, "api.dialect: unknown dialect \"v3\""),
         (#"{"api": {"timeoutSeconds": "30"}}"#, "api.timeoutSeconds: must be a number, not a string"),

@@ -62,7 +62,7 @@ struct ConfigLoaderTests {
     @Test(arguments: [
         (#"{"feeds": {"home": {"intervalSecs": 60}}}"#, "feeds.home.intervalSecs: unknown key"),
         (#"{"colour": 1}"#, "colour: unknown key"),
-        (#"{"feeds": {"home": {"intervalSeconds": 5}}}"#, "feeds.home.intervalSeconds: 5 is out of range: must be at least 15"),
+        (#"{"feeds": {"home": {"intervalSeconds": 5}}}"#, "feeds.home.intervalSeconds: 5 is out of range: must be between 15 and 86400"),
         (#"{"feeds": {"home": {"intervalSeconds": "60"}}}"#, "feeds.home.intervalSeconds: must be a number, not a string"),
         (#"{"feeds": {"home": {"enabled": "yes"}}}"#, "feeds.home.enabled: must be true or false, not a string"),
         (#"{"api": {"dialect": "v3"}}"#, "api.dialect: unknown dialect \"v3\""),

@@ -57,6 +57,19 @@ public enum ConfigLoader {
     }
 }
 
+/// The upper bounds of the numeric keys (docs/INTERFACE.md, "Config ranges"): each is
+/// far beyond any sensible setting and small enough that no arithmetic on it can trap.
+enum Limits {
+    /// A day: feeds and the outbox's flush.
+    static let intervalSeconds: Double = 86_400
+    /// 1 TiB of images.
+    static let maxCacheMB = 1_048_576
+    /// Ten years.
+    static let revalidateDays: Double = 3_650
+    /// A year in the queue.
+    static let maxAgeHours: Double = 8_760
+}
+
 /// Walks the JSON against the schema, tracking the key path for messages.
 private struct Reader {
     let path: String
@@ -80,14 +93,10 @@ private struct Reader {
         return string
     }
 
-    /// `ceiling`: an upper bound that only keeps the value from trapping later (a sleep of
-    /// 1e75 seconds), named only when it is passed.
     func number(
-        _ value: JSONValue, _ keyPath: String, minimum: Double, maximum: Double = .greatestFiniteMagnitude,
-        ceiling: Double = .infinity
+        _ value: JSONValue, _ keyPath: String, minimum: Double, maximum: Double = .greatestFiniteMagnitude
     ) throws -> Double {
         guard let number = value.double else { throw fail(keyPath, "must be a number, not \(value.typeName)") }
-        guard number <= ceiling else { throw fail(keyPath, "\(format(number)) is out of range: must be at most \(format(ceiling))") }
         guard number >= minimum, number <= maximum else {
             let bound = maximum == .greatestFiniteMagnitude ? "at least \(format(minimum))" : "between \(format(minimum)) and \(format(maximum))"
             throw fail(keyPath, "\(format(number)) is out of range: must be \(bound)")
@@ -95,7 +104,7 @@ private struct Reader {
         return number
     }
 
-    /// A whole number in range: `keepDays: 1.5` is refused, not rounded.
+    /// A whole number in range; `2.5` or `1e19` is refused, never truncated or trapped on.
     func integer(_ value: JSONValue, _ keyPath: String, minimum: Int, maximum: Int) throws -> Int {
         let number = try number(value, keyPath, minimum: Double(minimum), maximum: Double(maximum))
         guard number == number.rounded() else { throw fail(keyPath, "\(format(number)) must be a whole number") }
@@ -116,8 +125,8 @@ private struct Reader {
     }
 
     func format(_ number: Double) -> String {
-        // Int(_:) traps past ±2^63 and on ±inf (what "1e999" reads as): print those as is.
-        abs(number) < 1e15 && number == number.rounded() ? String(Int(number)) : String(number)
+        // Int(1e19) would trap: only small whole numbers are printed as integers.
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 
     mutating func read(_ root: JSONValue) throws -> TwfeedConfig {
@@ -157,7 +166,7 @@ private struct Reader {
                     config.feeds[feed]?.enabled = try bool(enabled, "\(keyPath).enabled")
                 }
                 if let interval = settings["intervalSeconds"] {
-                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15, ceiling: 604_800)
+                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15, maximum: Limits.intervalSeconds)
                 }
             }
         }
@@ -188,10 +197,10 @@ private struct Reader {
                 }
             }
             if let value = fields["maxCacheMB"] {
-                config.images.maxCacheMB = Int(try number(value, "images.maxCacheMB", minimum: 1, ceiling: 1_048_576))
+                config.images.maxCacheMB = try integer(value, "images.maxCacheMB", minimum: 1, maximum: Limits.maxCacheMB)
             }
             if let value = fields["revalidateDays"] {
-                config.images.revalidateDays = try number(value, "images.revalidateDays", minimum: 0)
+                config.images.revalidateDays = try number(value, "images.revalidateDays", minimum: 0, maximum: Limits.revalidateDays)
             }
             if let value = fields["allowedHosts"] {
                 guard case .array(let hosts) = value else {
@@ -203,7 +212,7 @@ private struct Reader {
                 config.images.allowInsecureLoopback = try bool(value, "images.allowInsecureLoopback")
             }
             if let value = fields["concurrency"] {
-                config.images.concurrency = Int(try number(value, "images.concurrency", minimum: 1, maximum: 16))
+                config.images.concurrency = try integer(value, "images.concurrency", minimum: 1, maximum: 16)
             }
             if let value = fields["timeoutSeconds"] {
                 config.images.timeoutSeconds = try number(value, "images.timeoutSeconds", minimum: 1, maximum: 600)
@@ -212,10 +221,10 @@ private struct Reader {
         if let outbox = top["outbox"] {
             let fields = try object(outbox, "outbox", allowed: ["flushIntervalSeconds", "maxAgeHours"])
             if let value = fields["flushIntervalSeconds"] {
-                config.outbox.flushIntervalSeconds = try number(value, "outbox.flushIntervalSeconds", minimum: 1, ceiling: 86_400)
+                config.outbox.flushIntervalSeconds = try number(value, "outbox.flushIntervalSeconds", minimum: 1, maximum: Limits.intervalSeconds)
             }
             if let value = fields["maxAgeHours"] {
-                config.outbox.maxAgeHours = try number(value, "outbox.maxAgeHours", minimum: 0)
+                config.outbox.maxAgeHours = try number(value, "outbox.maxAgeHours", minimum: 0, maximum: Limits.maxAgeHours)
             }
         }
         if let log = top["log"] {

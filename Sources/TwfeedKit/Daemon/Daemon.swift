@@ -58,7 +58,14 @@ public struct Daemon: Service {
     /// group's, or `triggerGracefulShutdown`), then stops its services.
     public func run() async throws {
         Self.logStart(config: config, logger: logger)
-        let wakeSocket = try openWakeSocket()
+        let wakeSocket: WakeSocket?
+        do {
+            wakeSocket = try openWakeSocket()
+        } catch {
+            // Only an optimisation: without it the outbox flushes on its timer.
+            logger.warning("wake.failed", metadata: ["path": "\(wakePath ?? "")", "error": "\(error)"])
+            wakeSocket = nil
+        }
         defer { statusPath.map { _ = unlink($0) } }
         try await runServices(wakeSocket: wakeSocket)
         Self.logStop(logger: logger)

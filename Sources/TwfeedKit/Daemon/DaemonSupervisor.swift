@@ -26,12 +26,17 @@ public final class DaemonSupervisor: Sendable {
         public var credentials: Credentials
         public var database: AppDatabase
         public var logs: LogSetup
+        /// The database's one-daemon lock (`twfeed run`), held while these inputs are
+        /// current; a reload to another database takes that one's lock first.
+        public var lock: DatabaseLock?
 
-        public init(config: TwfeedConfig, credentials: Credentials, database: AppDatabase, logs: LogSetup) {
+        public init(config: TwfeedConfig, credentials: Credentials, database: AppDatabase, logs: LogSetup,
+                    lock: DatabaseLock? = nil) {
             self.config = config
             self.credentials = credentials
             self.database = database
             self.logs = logs
+            self.lock = lock
         }
     }
 
@@ -225,7 +230,7 @@ public final class DaemonSupervisor: Sendable {
         do {
             wakeSocket = try daemon.openWakeSocket()
         } catch let error as TwfeedError {
-            if firstStart { throw error }
+            // The socket is only an optimisation: without it the outbox flushes on its timer.
             logger.warning("wake.failed", metadata: ["path": "\(daemon.wakePath ?? "")", "error": "\(error.message)"])
         }
         tasks.addTask { [wakeSocket] in
@@ -246,9 +251,10 @@ public final class DaemonSupervisor: Sendable {
             let credentials = try Credentials.load(from: config.credentials)
             let logs = config.log == current.config.log ? current.logs : try LogSetup(config: config.log)
             logs.redactor.register(current.credentials.secrets + credentials.secrets)
-            let database = config.storage.database == current.config.storage.database
-                ? current.database : try AppDatabase.open(path: config.storage.database)
-            return .success(Inputs(config: config, credentials: credentials, database: database, logs: logs))
+            let moved = config.storage.database != current.config.storage.database
+            let lock = moved && current.lock != nil ? try DatabaseLock.acquire(database: config.storage.database) : current.lock
+            let database = moved ? try AppDatabase.open(path: config.storage.database) : current.database
+            return .success(Inputs(config: config, credentials: credentials, database: database, logs: logs, lock: lock))
         } catch let error as TwfeedError {
             return .failure(error)
         } catch {

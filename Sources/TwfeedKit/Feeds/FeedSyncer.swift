@@ -87,13 +87,21 @@ public struct FeedSyncer: Sendable {
             let now = clock.now()
             failed.lastPollAt = started
             failed.lastError = error.description
-            if let rateLimit = error.rateLimit { failed.rateLimit = rateLimit }
+            if let rateLimit = error.rateLimit?.localized(now: now) { failed.rateLimit = rateLimit }
             switch error.kind {
             case .rateLimited:
-                let reset = error.rateLimit?.resetAt ?? failed.rateLimit?.resetAt ?? now.addingTimeInterval(interval)
+                // A reset that is missing, past or absurd must not mean "now": that
+                // would be a tight loop of 429s. Wait a floor that doubles instead.
+                let reset: Date
+                if let usable = RateLimit.usableReset(error.rateLimit, now: now) {
+                    reset = usable
+                } else {
+                    failed.failures += 1
+                    reset = now.addingTimeInterval(RateLimit.floor.delay(afterFailures: failed.failures))
+                }
                 failed.rateLimit = RateLimit(limit: failed.rateLimit?.limit ?? 0, remaining: 0, resetAt: reset)
-                failed.nextPollAt = max(reset, now)
-                logger.warning("poll.rate_limited", metadata: ["feed": "\(feed.rawValue)", "until": "\(Timestamp.iso8601(failed.nextPollAt!))"])
+                failed.nextPollAt = reset
+                logger.warning("poll.rate_limited", metadata: ["feed": "\(feed.rawValue)", "until": "\(Timestamp.iso8601(reset))"])
             case .unauthorized, .transient, .rejected:
                 failed.failures += 1
                 let unauthorized = error.kind == .unauthorized
@@ -150,7 +158,7 @@ public struct FeedSyncer: Sendable {
             outcome.pages += 1
             if state.pendingTop == nil { state.pendingTop = page.tweets.first?.id }
             if let oldest = page.tweets.last?.id, state.pendingTop != nil { state.pendingBottom = oldest }
-            if let rateLimit = page.rateLimit { state.rateLimit = rateLimit }
+            if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }
             let more = page.nextPageToken != nil
             if let next = page.nextPageToken, rateLimitWait(state, now: clock.now()) == nil, outcome.pages < maxPagesPerPoll {
                 inFlight = fetch(next)
@@ -184,7 +192,7 @@ public struct FeedSyncer: Sendable {
             let known = try database.knownIDs(page.tweets.map(\.id), feed: feed)
             let fresh = page.tweets.count - known.count
             walkTop = walkTop ?? page.tweets.first?.id
-            if let rateLimit = page.rateLimit { state.rateLimit = rateLimit }
+            if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }
             // Pending until the walk ends: where to resume if it is cut short.
             state.pendingTop = state.pendingTop ?? walkTop
             if let oldest = page.tweets.last?.id { state.pendingBottom = min(oldest, state.pendingBottom ?? oldest) }

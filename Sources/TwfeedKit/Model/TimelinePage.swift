@@ -38,31 +38,3 @@ public struct TimelinePage: Sendable {
         self.rateLimit = rateLimit
     }
 }
-
-/// The x-rate-limit-* headers of one answer.
-public struct RateLimit: Sendable, Equatable {
-    public var limit: Int
-    public var remaining: Int
-    public var resetAt: Date
-
-    public init(limit: Int, remaining: Int, resetAt: Date) {
-        self.limit = limit
-        self.remaining = remaining
-        self.resetAt = resetAt
-    }
-
-    /// The latest reset taken as one (2100-01-01): `inf`, `nan` or 1e300 would trap where
-    /// the reset is logged or slept until.
-    static let latestReset: Double = 4_102_444_800
-
-    /// Reads the three headers; nil unless all are present and numeric, and the reset is
-    /// an epoch time between 1970 and 2100.
-    public init?(headers: [String: String]) {
-        guard let limit = headers["x-rate-limit-limit"].flatMap({ Int($0) }),
-              let remaining = headers["x-rate-limit-remaining"].flatMap({ Int($0) }),
-              let reset = headers["x-rate-limit-reset"].flatMap({ Double($0) }),
-              reset >= 0, reset <= Self.latestReset
-        else { return nil }
-        self.init(limit: limit, remaining: remaining, resetAt: Date(timeIntervalSince1970: reset))
-    }
-}

@@ -132,7 +132,9 @@ public struct OutboxFlusher: Service {
             }
             switch error.kind {
             case .rateLimited:
-                let reset = max(error.rateLimit?.resetAt ?? now.addingTimeInterval(Self.retry.base), now)
+                // Missing, past or absurd: a floor that doubles per attempt, never "now".
+                let reset = RateLimit.usableReset(error.rateLimit, now: now)
+                    ?? now.addingTimeInterval(RateLimit.floor.delay(afterFailures: item.attempts))
                 try retryLater(item, at: reset, error: error)
                 logger.warning("outbox.rate_limited", metadata: ["id": "\(item.id)", "until": "\(Timestamp.iso8601(reset))"])
                 return .until(reset)

@@ -9,18 +9,28 @@ public final class WakeSocket: @unchecked Sendable {
     private let fd: Int32
     private var thread: Thread?
 
-    /// `$RUNTIME_DIRECTORY/wake.sock` under systemd, else beside the database.
+    /// `$RUNTIME_DIRECTORY/wake.sock` under systemd, else beside the database; when
+    /// that path is too long for a Unix socket (107 bytes), an abstract name made from
+    /// the database path, which `post` computes the same way. (Anyone on the host may
+    /// send to an abstract name: harmless, a datagram only makes the flusher look.)
     public static func path(config: TwfeedConfig, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let path: String
         if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first {
-            return "\(runtime)/wake.sock"
+            path = "\(runtime)/wake.sock"
+        } else {
+            path = config.storage.database + ".wake"
         }
-        return config.storage.database + ".wake"
+        guard path.utf8.count > maxPathBytes else { return path }
+        return "@twfeed-wake-" + SHA256.hex(SHA256.hash(Array(path.utf8))).prefix(32)
     }
+
+    /// `sun_path` holds 108 bytes including the terminating zero.
+    static let maxPathBytes = 107
 
     /// Binds the socket and rings the doorbell for every datagram received.
     public init(listeningAt path: String, doorbell: Doorbell) throws {
         self.path = path
-        unlink(path)
+        if !path.hasPrefix("@") { unlink(path) }
         let fd = UnixDatagram.socket()
         self.fd = fd
         guard fd >= 0 else { throw TwfeedError(.io, "\(path): cannot create the wake socket: \(String(cString: strerror(errno)))") }
@@ -36,7 +46,7 @@ public final class WakeSocket: @unchecked Sendable {
             Glibc.close(fd)
             throw TwfeedError(.io, "\(path): cannot bind the wake socket: \(reason)")
         }
-        chmod(path, 0o660)
+        if !path.hasPrefix("@") { chmod(path, 0o660) }
         let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: 64)
             while true {
@@ -56,7 +66,7 @@ public final class WakeSocket: @unchecked Sendable {
     public func close() {
         _ = Self.send("q", to: path)
         shutdown(fd, Int32(SHUT_RDWR))
-        unlink(path)
+        if !path.hasPrefix("@") { unlink(path) }
     }
 
     deinit { Glibc.close(fd) }

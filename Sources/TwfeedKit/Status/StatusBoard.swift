@@ -26,6 +26,7 @@ public final class StatusBoard: Sendable {
     public init(config: TwfeedConfig, database: AppDatabase?, startedAt: Date, pid: Int32 = getpid()) {
         var snapshot = StatusSnapshot(pid: pid, startedAt: startedAt, heartbeatAt: startedAt, dialect: config.api.dialect.rawValue)
         snapshot.credentialsPath = config.credentials
+        snapshot.processStartTicks = ProcessLiveness.startTicks(of: pid)
         state = Mutex(State(snapshot: snapshot, config: config, database: database))
     }
 

@@ -10,6 +10,9 @@ public struct StatusSnapshot: Codable, Sendable, Equatable {
     public var dialect: String
     /// The one-line summary of the last cycle, as sent in systemd's `STATUS=`.
     public var lastCycle: String?
+    /// The daemon's start time in clock ticks since boot (`/proc/PID/stat`): with the
+    /// pid it tells the daemon from an unrelated process that got the pid after a crash.
+    public var processStartTicks: UInt64?
 
     /// A feed's counts and schedule: what `twfeed status` shows, without the tweets.
     public struct FeedCounts: Codable, Sendable, Equatable {
@@ -131,8 +134,10 @@ public struct StatusSnapshot: Codable, Sendable, Equatable {
         return try? decoder.decode(StatusSnapshot.self, from: data)
     }
 
-    /// Whether the process that wrote the snapshot still exists.
+    /// Whether the daemon that wrote the snapshot still runs: its pid is alive AND is
+    /// that daemon (same start time, or the holder of the database's lock). A stale pid
+    /// reused by another process is not running, and is never signalled.
     public var processAlive: Bool {
-        ProcessLiveness.isAlive(pid)
+        ProcessLiveness.isDaemon(pid, startTicks: processStartTicks, database: counts?.databasePath)
     }
 }

@@ -53,9 +53,13 @@ public final class AppDatabase: Sendable {
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd) }
         return try mapErrors(path: path, "cannot open the database") {
-            let database = AppDatabase(try DatabasePool(path: path, configuration: configuration), path: path)
-            try (logger.map(migrator(logger:)) ?? migrator).migrate(database.dbWriter)
-            return database
+            // Serialized across processes: two openers of a new database would
+            // otherwise both try to create its schema.
+            try DatabaseLock.withMigrationLock(database: path) {
+                let database = AppDatabase(try DatabasePool(path: path, configuration: configuration), path: path)
+                try (logger.map(migrator(logger:)) ?? migrator).migrate(database.dbWriter)
+                return database
+            }
         }
     }
 

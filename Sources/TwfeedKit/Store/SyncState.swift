@@ -23,15 +23,31 @@ public struct SyncState: Sendable, Equatable {
         newestID = (row["newestId"] as Int64?).map(TweetID.init)
         pendingTop = (row["pendingTopId"] as Int64?).map(TweetID.init)
         pendingBottom = (row["pendingBottomId"] as Int64?).map(TweetID.init)
-        lastPollAt = (row["lastPollAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        lastSuccessAt = (row["lastSuccessAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        lastPollAt = Self.time(row["lastPollAt"])
+        lastSuccessAt = Self.time(row["lastSuccessAt"])
         lastError = row["lastError"]
-        failures = row["failures"] ?? 0
-        if let limit = row["rateLimitLimit"] as Int?, let remaining = row["rateLimitRemaining"] as Int?,
-           let reset = row["rateLimitResetAt"] as Double? {
-            rateLimit = RateLimit(limit: limit, remaining: remaining, resetAt: Date(timeIntervalSince1970: reset))
+        failures = Self.integer(row["failures"]).map { min(max($0, 0), 1_000) } ?? 0
+        if let limit = Self.integer(row["rateLimitLimit"]), let remaining = Self.integer(row["rateLimitRemaining"]),
+           let reset = Self.time(row["rateLimitResetAt"]),
+           (0 ... RateLimit.maxCount).contains(limit), (0 ... RateLimit.maxCount).contains(remaining) {
+            rateLimit = RateLimit(limit: limit, remaining: remaining, resetAt: reset)
         }
-        nextPollAt = (row["nextPollAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        nextPollAt = Self.time(row["nextPollAt"])
+    }
+
+    /// A stored time, or nil when it is not one: an older version could store +inf or
+    /// a huge epoch from a hostile header, and reading it must never trap.
+    static func time(_ value: DatabaseValue) -> Date? {
+        guard let seconds = Double.fromDatabaseValue(value), seconds.isFinite, seconds >= 0,
+              seconds < RateLimit.maxEpoch else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// A stored integer, or nil when the column holds something else (a real too big
+    /// for Int would trap GRDB's `Int` conversion; its `Int64` one returns nil).
+    /// (A `switch` on `value.storage` here crashes the 6.x release optimizer.)
+    static func integer(_ value: DatabaseValue) -> Int? {
+        Int64.fromDatabaseValue(value).map { Int($0) }
     }
 
     func save(_ db: Database) throws {
@@ -69,5 +85,40 @@ extension AppDatabase {
 
     public func saveSyncState(_ state: SyncState) throws {
         try write { db in try state.save(db) }
+    }
+
+    /// Repairs a feed's stored schedule at start: a value no current version would
+    /// store (non-finite, unreadable, or a wait further than `maxWait` ahead of `now`)
+    /// is cleared, so a bad header stored by an older version cannot make a crash loop
+    /// or a feed that never polls again. Returns what was repaired, for one log line.
+    public func repairSyncState(_ feed: Feed, now: Date, maxWait: Double) throws -> [String] {
+        try write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM syncState WHERE feed = ?", arguments: [feed.rawValue])
+            else { return [] }
+            var state = SyncState(row: row, feed: feed)
+            var repaired: [String] = []
+            let horizon = now.addingTimeInterval(maxWait)
+            for column in ["lastPollAt", "lastSuccessAt", "nextPollAt", "rateLimitResetAt"]
+            where !(row[column] as DatabaseValue).isNull && SyncState.time(row[column]) == nil {
+                repaired.append(column)
+            }
+            for column in ["failures", "rateLimitLimit", "rateLimitRemaining"]
+            where !(row[column] as DatabaseValue).isNull && SyncState.integer(row[column]) == nil {
+                repaired.append(column)
+            }
+            if !(row["rateLimitLimit"] as DatabaseValue).isNull && state.rateLimit == nil && !repaired.contains("rateLimitResetAt") {
+                repaired.append("rateLimit")
+            }
+            if let next = state.nextPollAt, next > horizon {
+                state.nextPollAt = nil
+                repaired.append("nextPollAt")
+            }
+            if let reset = state.rateLimit?.resetAt, reset > horizon {
+                state.rateLimit = nil
+                repaired.append("rateLimitResetAt")
+            }
+            if !repaired.isEmpty { try state.save(db) }
+            return Array(Set(repaired)).sorted()
+        }
     }
 }

@@ -21,10 +21,14 @@ extension WallClock {
 public struct SystemClock: WallClock {
     public init() {}
 
+    /// A year: any longer wait is a bug upstream, and the caller loops anyway.
+    static let longestSleep: Double = 365 * 86_400
+
     public func now() -> Date { Date() }
 
     public func sleep(until deadline: Date) async throws {
-        let seconds = deadline.timeIntervalSinceNow
+        // Bounded before converting: Int64(inf) or Int64(1e300) would trap.
+        let seconds = min(deadline.timeIntervalSinceNow, Self.longestSleep)
         if seconds > 0 {
             try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded(.up))))
         } else {

@@ -15,12 +15,12 @@ struct FuzzRateLimitRegressionTests {
 
     /// The first is the fuzzer's own find (2.9e20 seconds: Int64 overflows writing it as
     /// milliseconds); the rest are its neighbours.
-    @Test(arguments: ["292233720368547758070", "inf", "-inf", "nan", "1e300", "9e15", "-1", "4102444801"])
+    @Test(arguments: ["292233720368547758070", "inf", "-inf", "nan", "1e300", "9e15", "-1", "0", "99999999999999999999"])
     func anAbsurdResetIsNoReset(reset: String) {
         #expect(RateLimit(headers: headers(reset: reset)) == nil)
     }
 
-    @Test(arguments: [("0", 0.0), ("1732270500", 1732270500), ("1732270500.5", 1732270500.5), ("4102444800", 4102444800)])
+    @Test(arguments: [("1", 1.0), ("1732270500", 1732270500), ("1732270500.5", 1732270500.5)])
     func aPlausibleResetIsKept(reset: String, epoch: Double) throws {
         let rateLimit = try #require(RateLimit(headers: headers(reset: reset)))
         #expect(rateLimit.resetAt == Date(timeIntervalSince1970: epoch))
