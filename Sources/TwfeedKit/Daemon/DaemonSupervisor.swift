@@ -118,7 +118,7 @@ public final class DaemonSupervisor: Sendable {
                     sink.yield(.credentialsTick)
                 }
             }
-            var generation = try start(current, sink: sink, tasks: &tasks, firstStart: true)
+            var generation = try start(current, sink: sink, tasks: &tasks)
             notifier?.ready()
             var fingerprint = FileFingerprint(path: current.config.credentials)
             var pending: Pending?
@@ -174,7 +174,7 @@ public final class DaemonSupervisor: Sendable {
                         pending = nil
                         let previousStatusPath = generation.statusPath
                         do {
-                            generation = try start(current, sink: sink, tasks: &tasks, firstStart: false)
+                            generation = try start(current, sink: sink, tasks: &tasks)
                             // A moved database moves the snapshot: the old one must not
                             // tell readers a daemon runs there.
                             if generation.statusPath != previousStatusPath { unlink(previousStatusPath) }
@@ -214,7 +214,7 @@ public final class DaemonSupervisor: Sendable {
 
     /// Builds a generation's daemon and starts it.
     private func start(_ inputs: Inputs, sink: AsyncStream<Event>.Continuation,
-                       tasks: inout ThrowingTaskGroup<Void, any Error>, firstStart: Bool) throws -> Generation {
+                       tasks: inout ThrowingTaskGroup<Void, any Error>) throws -> Generation {
         let config = inputs.config
         let logger = inputs.logs.logger
         let statusPath = StatusSnapshot.path(config: config, environment: environment)
