@@ -14,16 +14,46 @@ public enum Timestamp {
     /// v2 and the log's spelling: `2026-11-21T10:00:00.123Z`.
     public static func iso8601Milliseconds(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let parts = brokenDown(time_t(milliseconds / 1000))
-        let millis = Int32(((milliseconds % 1000) + 1000) % 1000)
+        // Floor division: before 1970 the second is the one below, not the one toward zero.
+        var (seconds, millis) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        if millis < 0 { seconds -= 1; millis += 1000 }
+        let parts = brokenDown(time_t(seconds))
         return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(millis, 3))Z"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(millis), 3))Z"
     }
 
     /// Without milliseconds, for JSON output: `2026-11-21T10:00:00Z`.
     public static func iso8601(_ date: Date) -> String {
         let full = iso8601Milliseconds(date)
         return String(full.prefix(19)) + "Z"
+    }
+
+    /// `iso8601(date)`'s bytes appended to `out` without making a String: a full
+    /// `feed --json` dump writes one per tweet.
+    public static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
+        let seconds = (date.timeIntervalSince1970).rounded(.down)
+        // Within the years 0-9999 (what four digits spell); beyond, the String path.
+        guard seconds > -62_167_219_200, seconds < 253_402_300_800 else {
+            out.append(contentsOf: iso8601(date).utf8)
+            return
+        }
+        let parts = brokenDown(time_t(seconds))
+        func digits(_ value: Int32, _ width: Int) {
+            var divisor: Int32 = 1
+            for _ in 1 ..< width { divisor *= 10 }
+            var value = value
+            while divisor > 0 {
+                out.append(UInt8(48 + value / divisor))
+                value %= divisor
+                divisor /= 10
+            }
+        }
+        digits(parts.tm_year + 1900, 4); out.append(UInt8(ascii: "-"))
+        digits(parts.tm_mon + 1, 2); out.append(UInt8(ascii: "-"))
+        digits(parts.tm_mday, 2); out.append(UInt8(ascii: "T"))
+        digits(parts.tm_hour, 2); out.append(UInt8(ascii: ":"))
+        digits(parts.tm_min, 2); out.append(UInt8(ascii: ":"))
+        digits(parts.tm_sec, 2); out.append(UInt8(ascii: "Z"))
     }
 
     /// v1.1's spelling: `Wed Oct 10 20:19:24 +0000 2018`.

@@ -58,6 +58,8 @@ enum PruneProbe {
         let (longest, locks) = probe.stop()
         daemon.stop()
         guard done else { return nil }
+        // The pruner's own account of its transactions, beside the probe's figure.
+        for line in lastLog.split(separator: "\n") where line.contains("prune.") { TableBench.progress(String(line)) }
         return Result(longestWait: longest, locks: locks, bytesBefore: bytesBefore,
                       bytesAfter: SyntheticArchive.fileBytes(copy), tweetsBefore: tweetsBefore, tweetsAfter: try count(copy))
     }

@@ -41,6 +41,16 @@ enum TableBench {
         let bench = CommandLine.arguments[0]
         let twfeed = (bench as NSString).deletingLastPathComponent + "/twfeed"
         guard FileManager.default.isExecutableFile(atPath: twfeed) else { throw BenchError("\(twfeed) is not built") }
+        if arguments.contains("--prune-only") {
+            // One figure, for working on the pruner: the write-lock wait on the largest
+            // archive of the chosen sizes.
+            let archive = try SyntheticArchive.database(size: options.sizes.last!, cache: options.cache)
+            guard let prune = try PruneProbe.measure(binary: twfeed, archive: archive.path, folder: "\(folder)/prune", keepDays: 180)
+            else { throw BenchError("no prune.done") }
+            print(String(format: "longest write-lock wait while pruning %d of %d tweets: %.1f ms (%d locks taken)",
+                         prune.tweetsBefore - prune.tweetsAfter, prune.tweetsBefore, prune.longestWait * 1000, prune.locks))
+            return
+        }
         let searchExists = try hasCommand(twfeed, "search")
 
         var rows: [SizeRow] = []

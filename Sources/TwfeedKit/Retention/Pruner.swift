@@ -14,11 +14,14 @@ public struct Pruner: Service {
     public static let interval: Double = 3600
     /// Tweets per transaction: measured by `twfeed-bench` to stay well under 50 ms.
     public static let defaultBatchSize = 500
+    /// The first batch of a prune: small, since nothing is known yet of how long a batch
+    /// takes on this machine and database; quick batches double up to `batchSize`.
+    public static let firstBatchSize = 100
     /// Pages (4 KiB) per incremental-vacuum transaction.
     public static let defaultVacuumPages = 1024
     /// What one transaction may take before the next one is made smaller: half the
     /// 50 ms a poller or a reader may wait, for a loaded machine's slack.
-    public static let transactionBudget = 0.025
+    public static let transactionBudget = 0.010
 
     let database: AppDatabase
     let clock: any WallClock
@@ -29,16 +32,24 @@ public struct Pruner: Service {
     /// Halve a batch that took longer than `transactionBudget`, grow one back that was
     /// quick (never past the configured size). Off in tests that count batches.
     let adaptive: Bool
+    /// After each transaction the pruner leaves the write lock alone for this many times
+    /// as long as the transaction held it (at least a millisecond). Without the pause the
+    /// next batch takes the lock again within microseconds, and another process's writer
+    /// (`twfeed post`), whose busy handler only retries after 1, 2, 5, 10… ms, misses every
+    /// gap and waits for the whole prune. 1 leaves the lock free half of the time.
+    let pacing: Double
     let logger: Logger
 
     public init(database: AppDatabase, clock: any WallClock, keepDays: Int, batchSize: Int = Pruner.defaultBatchSize,
-                vacuumPages: Int = Pruner.defaultVacuumPages, adaptive: Bool = true, logger: Logger) {
+                vacuumPages: Int = Pruner.defaultVacuumPages, adaptive: Bool = true, pacing: Double = 1,
+                logger: Logger) {
         self.database = database
         self.clock = clock
         self.keepDays = keepDays
         self.batchSize = batchSize
         self.vacuumPages = vacuumPages
         self.adaptive = adaptive
+        self.pacing = pacing
         self.logger = logger
     }
 
@@ -86,7 +97,7 @@ public struct Pruner: Service {
         guard keepDays > 0 else { return report }
         let started = ContinuousClock.now
         var cursor = PruneCursor.start
-        var size = batchSize
+        var size = adaptive ? min(batchSize, Self.firstBatchSize) : batchSize
         while true {
             try Task.checkCancellation()
             let batch = try await database.pruneBatch(olderThan: report.cutoff, after: cursor, limit: size)
@@ -94,8 +105,7 @@ public struct Pruner: Service {
             cursor = batch.cursor
             if batch.examined < size { break }
             size = next(size, took: batch.transactionSeconds, maximum: batchSize)
-            // Lets a poller's write, queued meanwhile, take the writer before the next batch.
-            await Task.yield()
+            try await pause(after: batch.transactionSeconds)
         }
         report.orphanImageRows = try await database.deleteOrphanImageRows()
         report.seconds = (ContinuousClock.now - started).inSeconds
@@ -117,7 +127,7 @@ public struct Pruner: Service {
         var longest = 0.0
         var freed = 0
         var steps = 0
-        var pages = vacuumPages
+        var pages = adaptive ? min(vacuumPages, Self.firstBatchSize * 2) : vacuumPages
         while true {
             try Task.checkCancellation()
             let step = try await database.incrementalVacuum(pages: pages)
@@ -126,7 +136,7 @@ public struct Pruner: Service {
             freed += step.freedPages
             longest = max(longest, step.transactionSeconds)
             if step.freePages == 0 || step.freedPages == 0 { break }
-            await Task.yield()
+            try await pause(after: step.transactionSeconds)
         }
         try await database.checkpoint()
         report.vacuumedPages = freed
@@ -136,6 +146,14 @@ public struct Pruner: Service {
             "pages": "\(freed)", "steps": "\(steps)", "bytes_before": "\(before)", "bytes_after": "\(after)",
             "longest_transaction_ms": "\(Int((longest * 1000).rounded(.up)))",
         ])
+    }
+
+    /// Leaves the write lock to others between two transactions (see `pacing`): a
+    /// monotonic sleep, since it measures a gap, not a time of day.
+    func pause(after transactionSeconds: Double) async throws {
+        guard pacing > 0 else { return await Task.yield() }
+        let seconds = min(max(transactionSeconds, 0.001) * pacing, 1)
+        try await Task.sleep(for: .microseconds(Int64(seconds * 1_000_000)))
     }
 
     /// The size of the next transaction's work, from how long the last one took.

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 
 /// A tweet as readers see it: with its author and every feed that carries it.
+/// Its `tweet.rawJSON` is left empty (`{}`): readers never show the API's object, and
+/// reading it would double what a full dump moves.
 public struct FeedItem: Sendable, Equatable {
     public var tweet: Tweet
     public var feeds: [Feed]
@@ -28,11 +30,22 @@ extension AppDatabase {
     ///   nil for the newest.
     public func feedItems(_ feed: Feed, limit: Int, before: TweetID? = nil,
                           avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
+        var items: [FeedItem] = []
+        try forEachFeedItem(feed, limit: limit, before: before, avatarPath: avatarPath) { items.append($0) }
+        return items
+    }
+
+    /// The same tweets as `feedItems`, handed to `body` one at a time as SQLite steps
+    /// through them: a full dump of a million-tweet feed holds one item in memory, not
+    /// the whole feed.
+    public func forEachFeedItem(_ feed: Feed, limit: Int, before: TweetID? = nil,
+                                avatarPath: (_ file: String) -> String? = { _ in nil },
+                                _ body: (FeedItem) throws -> Void) throws {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: ReaderQueries.feedItems.sql, arguments: [
+            let rows = try Row.fetchCursor(db, sql: ReaderQueries.feedItems.sql, arguments: [
                 "feed": feed.rawValue, "before": before?.rawValue ?? Int64.max, "limit": limit,
             ])
-            return rows.map { Self.feedItem($0, avatarPath: avatarPath) }
+            while let row = try rows.next() { try body(Self.feedItem(row, avatarPath: avatarPath)) }
         }
     }
 
@@ -57,28 +70,29 @@ extension AppDatabase {
         }
     }
 
-    /// One row of a FeedItem query (the tweet's columns, `username`, `name`,
-    /// `profileImageURL`, `avatarFile` and `feeds`, comma-separated) as a FeedItem:
-    /// `feed` and `search` show tweets alike.
+    /// The columns every FeedItem query selects, in the order `feedItem(_:)` reads them
+    /// by position (a lookup by name lowercases the name, for every column of every row),
+    /// followed by the query's `feeds`. The raw JSON is not read: no reader shows it.
+    static let feedItemColumns = """
+        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId, \
+        u.username, u.name, u.profileImageURL, p.file AS avatarFile
+        """
+
+    /// One row of a FeedItem query (`feedItemColumns`, then `feeds`, comma-separated) as
+    /// a FeedItem: `feed` and `search` show tweets alike.
     static func feedItem(_ row: Row, avatarPath: (_ file: String) -> String?) -> FeedItem {
+        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
         let tweet = Tweet(
-            id: TweetID(row["id"] as Int64),
-            authorID: TweetID(row["authorId"] as Int64),
-            createdAt: Date(timeIntervalSince1970: row["createdAt"]),
-            text: row["text"],
-            inReplyToID: (row["inReplyToId"] as Int64?).map(TweetID.init),
-            retweetOfID: (row["retweetOfId"] as Int64?).map(TweetID.init),
-            quotedID: (row["quotedId"] as Int64?).map(TweetID.init),
-            conversationID: (row["conversationId"] as Int64?).map(TweetID.init),
-            rawJSON: row["raw"])
-        let feeds = ((row["feeds"] as String?) ?? "").split(separator: ",")
-            .compactMap { Feed(rawValue: String($0)) }
-            .sorted { Feed.allCases.firstIndex(of: $0)! < Feed.allCases.firstIndex(of: $1)! }
+            id: TweetID(row[0] as Int64),
+            authorID: TweetID(row[1] as Int64),
+            createdAt: Date(timeIntervalSince1970: row[2]),
+            text: row[3],
+            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
         var author: Author?
-        if let username = row["username"] as String? {
-            author = Author(id: tweet.authorID, username: username, name: row["name"], profileImageURL: row["profileImageURL"])
+        if let username = row[8] as String? {
+            author = Author(id: tweet.authorID, username: username, name: row[9], profileImageURL: row[10])
         }
-        let avatar = (row["avatarFile"] as String?).flatMap(avatarPath)
-        return FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar)
+        let avatar = (row[11] as String?).flatMap(avatarPath)
+        return FeedItem(tweet: tweet, feeds: Feed.list(row[12]), author: author, avatarPath: avatar)
     }
 }

@@ -59,7 +59,7 @@ extension AppDatabase {
     }
 
     static let feedItemByIDSQL = """
-        SELECT t.*, u.username, u.name, u.profileImageURL, p.file AS avatarFile,
+        SELECT \(feedItemColumns),
             (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = t.id) AS feeds
         FROM tweet t
         LEFT JOIN user u ON u.id = t.authorId

@@ -31,7 +31,7 @@ enum ReaderQueries {
     /// feed list reads the (tweetId, feed) index. Ordering by `t.id` instead would sort
     /// every joined row before LIMIT applied.
     static let feedItems = ReaderQuery("feedItems", """
-        SELECT t.*, u.username, u.name, u.profileImageURL, p.file AS avatarFile,
+        SELECT \(AppDatabase.feedItemColumns),
             (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = m.tweetId) AS feeds
         FROM feedMembership m
         JOIN tweet t ON t.id = m.tweetId

@@ -133,7 +133,7 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    static func writeString(_ value: String, to out: inout [UInt8]) {
+    public static func writeString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in

@@ -25,8 +25,9 @@ struct FeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandLineEdge.run {
-            try list.show(config: try options.loadConfig()) { database, avatarPath in
-                try database.feedItems(feed, limit: list.limit, before: before.flatMap(TweetID.init), avatarPath: avatarPath)
+            try list.show(config: try options.loadConfig()) { database, avatarPath, print in
+                try database.forEachFeedItem(feed, limit: list.limit, before: before.flatMap(TweetID.init),
+                                             avatarPath: avatarPath, print)
             }
         }
     }

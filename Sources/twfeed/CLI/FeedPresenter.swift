@@ -2,28 +2,9 @@ import Foundation
 import TwfeedBase
 import TwfeedKit
 
-/// How `twfeed feed` shows a tweet.
+/// How `twfeed feed` and `search` show a tweet as text (the JSON object is
+/// `FeedItem.appendJSON`, in TwfeedKit, so every reader prints the same).
 enum FeedPresenter {
-    static func json(_ item: FeedItem) -> JSONValue {
-        func id(_ value: TweetID?) -> JSONValue { value.map { .string($0.description) } ?? .null }
-        let author: JSONValue = .object([
-            "id": .string(item.tweet.authorID.description),
-            "username": item.author.map { .string($0.username) } ?? .null,
-            "name": item.author.map { .string($0.name) } ?? .null,
-            "avatarPath": item.avatarPath.map { .string($0) } ?? .null,
-        ])
-        return .object([
-            "id": .string(item.tweet.id.description),
-            "createdAt": .string(Timestamp.iso8601(item.tweet.createdAt)),
-            "text": .string(item.tweet.text),
-            "feeds": .array(item.feeds.map { .string($0.rawValue) }),
-            "author": author,
-            "inReplyToId": id(item.tweet.inReplyToID),
-            "retweetOfId": id(item.tweet.retweetOfID),
-            "quotedId": id(item.tweet.quotedID),
-        ])
-    }
-
     /// Two lines: who and when, then the text on one line.
     static func text(_ item: FeedItem) -> String {
         let who = item.author.map { "@\($0.username) (\($0.name))" } ?? "user \(item.tweet.authorID)"

@@ -25,8 +25,8 @@ struct SearchCommand: AsyncParsableCommand {
         try await CommandLineEdge.run {
             // The query first: a typo is reported the same with or without a database.
             let parsed = try SearchQuery(parsing: query)
-            try list.show(config: try options.loadConfig()) { database, avatarPath in
-                try database.search(parsed, feed: feed, limit: list.limit, avatarPath: avatarPath)
+            try list.show(config: try options.loadConfig()) { database, avatarPath, print in
+                try database.search(parsed, feed: feed, limit: list.limit, avatarPath: avatarPath).forEach(print)
             }
         }
     }

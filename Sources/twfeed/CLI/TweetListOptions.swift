@@ -17,19 +17,32 @@ struct TweetListOptions: ParsableArguments {
     }
 
     /// Opens the database read-only (saying so when there is none yet) and prints the
-    /// tweets `read` gets from it, newest first as given.
+    /// tweets `read` hands over, newest first as given, as they come.
     ///
-    /// - Parameter read: gets the database and the avatar lookup that turns a cached
-    ///   image's name into its path (nil when not on disk).
-    func show(config: TwfeedConfig, _ read: (AppDatabase, _ avatarPath: (String) -> String?) throws -> [FeedItem]) throws {
+    /// - Parameter read: gets the database, the avatar lookup that turns a cached image's
+    ///   name into its path (nil when not on disk), and the function to hand each tweet to.
+    func show(config: TwfeedConfig,
+              _ read: (AppDatabase, _ avatarPath: (String) -> String?, _ print: (FeedItem) -> Void) throws -> Void) throws {
         guard FileManager.default.fileExists(atPath: config.storage.database) else {
             CommandLineEdge.printError("no tweets cached yet: \(config.storage.database) does not exist (start twfeed run)")
             return
         }
         let database = try AppDatabase.openReader(path: config.storage.database)
         let images = ImageStore(root: config.storage.imageCache)
-        for item in try read(database, { images.exists($0) ? images.path(of: $0) : nil }) {
-            emit(json ? FeedPresenter.json(item).serialized : FeedPresenter.text(item))
+        // One stat per author, not per tweet: a feed repeats its authors.
+        var avatars: [String: String?] = [:]
+        func avatarPath(_ file: String) -> String? {
+            if let known = avatars[file] { return known }
+            let path = images.exists(file) ? images.path(of: file) : nil
+            avatars[file] = path
+            return path
         }
+        var output = StandardOutput()
+        try read(database, avatarPath) { item in
+            if json { item.appendJSON(to: &output.buffer) } else { output.buffer.append(contentsOf: FeedPresenter.text(item).utf8) }
+            output.buffer.append(UInt8(ascii: "\n"))
+            output.flushIfFull()
+        }
+        output.flush()
     }
 }

@@ -124,9 +124,11 @@ struct PruneBatchSizeTests {
         #expect(pruner.next(500, took: 0.040, maximum: 500) == 250)
         #expect(pruner.next(30, took: 0.200, maximum: 500) == 25)
         #expect(pruner.next(25, took: 0.200, maximum: 500) == 25)
-        #expect(pruner.next(250, took: 0.015, maximum: 500) == 250)
-        #expect(pruner.next(250, took: 0.002, maximum: 500) == 500)
-        #expect(pruner.next(500, took: 0.002, maximum: 500) == 500)
+        // Within the budget but not a quarter of it: unchanged.
+        #expect(pruner.next(250, took: Pruner.transactionBudget * 0.6, maximum: 500) == 250)
+        #expect(pruner.next(250, took: Pruner.transactionBudget * 1.5, maximum: 500) == 125)
+        #expect(pruner.next(250, took: Pruner.transactionBudget / 5, maximum: 500) == 500)
+        #expect(pruner.next(500, took: Pruner.transactionBudget / 5, maximum: 500) == 500)
         #expect(fixture.pruner().next(500, took: 1, maximum: 500) == 500)
     }
 }
