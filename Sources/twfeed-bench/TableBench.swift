@@ -1,7 +1,7 @@
 import Foundation
 import TwfeedSandbox
 
-/// `twfeed-bench --table [--quick] [--cache DIR]`: everything issue 9 asks to measure,
+/// `twfeed-bench --table [--quick] [--sizes N,N] [--prune-only] [--cache DIR]`: everything issue 9 asks to measure,
 /// as one markdown table (what `scripts/bench` prints and docs/PERFORMANCE.md holds).
 /// Progress goes to stderr; the table alone to stdout.
 enum TableBench {
@@ -22,6 +22,11 @@ enum TableBench {
                 pollSeconds = 30
             }
             if let index = arguments.firstIndex(of: "--cache"), index + 1 < arguments.count { cache = arguments[index + 1] }
+            // `--sizes 10000,1000000`: other archive sizes than the default three.
+            if let index = arguments.firstIndex(of: "--sizes"), index + 1 < arguments.count {
+                let chosen = arguments[index + 1].split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+                if !chosen.isEmpty { sizes = chosen }
+            }
         }
     }
 
