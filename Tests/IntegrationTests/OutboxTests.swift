@@ -157,6 +157,17 @@ struct OutboxTests {
         #expect(again.status == 65)
         #expect(again.stderr.contains("only pending statuses can be cancelled"))
         #expect(try Binary.run(["outbox", "retry", "999", "--config", world.configPath]).status == 65)
+
+        // A failed status whose earlier attempt may have gone out is not queued to be
+        // posted blindly: it is looked up among the account's tweets first.
+        let doubtful = try database.enqueue(text: "did it go?", replyTo: nil, now: Date())
+        try database.transitionOutbox(doubtful.id, from: [.pending], to: .failed, changes: [.attempts(2), .uncertainSince(Date())])
+        let retried = try Binary.run(["outbox", "retry", "\(doubtful.id)", "--config", world.configPath])
+        #expect(retried.status == 0)
+        #expect(retried.stdout.contains("may have gone out already"))
+        #expect(try database.outboxItem(doubtful.id)?.state == .uncertain)
+        let listed = try Binary.run(["outbox", "list", "--config", world.configPath])
+        #expect(listed.stdout.contains("#\(doubtful.id)  uncertain "))
     }
 
     /// SIGKILL the real daemon at random moments while it flushes 200 statuses: each is
