@@ -37,34 +37,6 @@ struct OutboxFlusherTests {
         #expect(fixture.sink.events("outbox.sent").count == 2)
     }
 
-    @Test func aLostAnswerIsSettledByTheDuplicateRule() async throws {
-        let id = try enqueue("hello")
-        fixture.api.state.withLock { $0.loseNextAnswer = true }
-        let pause = try await flusher.flush()
-        #expect(try item(id).state == .pending)
-        guard case .until(let retryAt) = pause else { Issue.record("expected a retry time"); return }
-        #expect(retryAt.timeIntervalSince(fixture.clock.now()) >= 30)
-        fixture.clock.advance(to: retryAt)
-        _ = try await flusher.flush()
-        let settled = try item(id)
-        #expect(settled.state == .sent)
-        #expect(settled.sentTweetID == nil)
-        #expect(settled.attempts == 2)
-        #expect(fixture.api.posted == ["hello"])
-    }
-
-    @Test func aStatusFoundSendingAtStartIsRetriedAndPostedOnce() async throws {
-        let id = try enqueue("interrupted")
-        // As if the daemon was killed after marking it sending and after the API took it.
-        try fixture.database.transitionOutbox(id, from: [.pending], to: .sending, changes: [.attempts(1)])
-        _ = try await fixture.api.post(text: "interrupted", replyTo: nil)
-        try flusher.recoverInterrupted()
-        #expect(try item(id).state == .pending)
-        _ = try await flusher.flush()
-        #expect(try item(id).state == .sent)
-        #expect(fixture.api.posted == ["interrupted"])
-    }
-
     @Test func serverErrorsBackOffFrom30SecondsDoublingToAnHour() async throws {
         let id = try enqueue("patience")
         var delays: [Double] = []

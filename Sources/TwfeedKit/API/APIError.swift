@@ -21,13 +21,19 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line: the API's reason, or what went wrong on the way.
     public var message: String
     public var rateLimit: RateLimit?
+    /// False only when the request certainly never reached the server (the connection
+    /// was refused, the URL is invalid): a post that failed so is certainly not out. Any
+    /// other failure of a post may have come after the server took it.
+    public var mayHaveArrived: Bool
 
-    public init(kind: Kind, status: Int, code: Int? = nil, message: String, rateLimit: RateLimit? = nil) {
+    public init(kind: Kind, status: Int, code: Int? = nil, message: String, rateLimit: RateLimit? = nil,
+                mayHaveArrived: Bool = true) {
         self.kind = kind
         self.status = status
         self.code = code
         self.message = message
         self.rateLimit = rateLimit
+        self.mayHaveArrived = mayHaveArrived
     }
 
     public var description: String {
@@ -63,7 +69,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     static func transport(_ error: HTTPError) -> APIError {
-        APIError(kind: .transient, status: 0, message: error.description)
+        APIError(kind: .transient, status: 0, message: error.description,
+                 mayHaveArrived: error.kind != .connectionFailed && error.kind != .invalidURL)
     }
 
     static func malformed(_ detail: String, status: Int, rateLimit: RateLimit?) -> APIError {

@@ -15,6 +15,12 @@ public protocol TwitterAPI: Sendable {
 
     /// Posts a status; returns the new tweet's id.
     func post(text: String, replyTo: TweetID?) async throws -> TweetID
+
+    /// The account's own most recent tweets, newest first: one page (v2
+    /// `GET /2/users/:id/tweets`, 100; v1.1 `statuses/user_timeline`, 200), which is how
+    /// the outbox settles a status whose answer was lost. Only the page is read:
+    /// filtering by time is the caller's, on its own clock with a margin.
+    func ownTweets(userID: TweetID) async throws -> [Tweet]
 }
 
 extension APIError {

@@ -26,6 +26,13 @@ struct V11Client: TwitterAPI {
         return id
     }
 
+    func ownTweets(userID: TweetID) async throws -> [Tweet] {
+        let (body, rateLimit, _) = try await requester.get("/1.1/statuses/user_timeline.json", query: [
+            ("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended"),
+        ])
+        return try Self.page(body, rateLimit: rateLimit).tweets
+    }
+
     static func pageSize(_ feed: Feed) -> Int { feed == .retweets ? 100 : 200 }
 
     /// v1.1 pages by `max_id` (inclusive). The page token is the next `max_id`: one

@@ -33,6 +33,12 @@ struct V2Client: TwitterAPI {
         return id
     }
 
+    func ownTweets(userID: TweetID) async throws -> [Tweet] {
+        let (body, rateLimit, _) = try await requester.get(
+            "/2/users/\(userID)/tweets", query: [("max_results", String(Self.pageSize))] + Self.fields)
+        return try Self.page(body, rateLimit: rateLimit).tweets
+    }
+
     func timeline(_ feed: Feed, userID: TweetID, query: TimelineQuery) async throws -> TimelinePage {
         let path: String
         switch feed {

@@ -12,4 +12,8 @@ public enum OutboxChange: Sendable, Equatable {
     case lastError(String?)
     case sentTweetID(TweetID?)
     case sentAt(Date)
+    /// When the earliest attempt that may have gone out started: settling looks for the
+    /// status among the account's tweets from then on. Nil: every attempt got a definite
+    /// answer (or none was made).
+    case uncertainSince(Date?)
 }

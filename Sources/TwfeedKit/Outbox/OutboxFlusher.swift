@@ -5,11 +5,14 @@ import TwfeedBase
 
 /// Sends queued statuses, oldest first, one at a time so replies stay in order.
 ///
-/// Exactly once: a status is marked `sending` (committed) before its request. If the
-/// answer is lost, or the daemon is killed, the status is found `sending` and sent
-/// again; the API then calls it a duplicate, which proves the first attempt got
-/// through, and it is marked sent. A status whose turn comes after `maxAgeHours` is
-/// expired instead, so nothing surprises its author months later.
+/// Exactly once, without leaning on the API's duplicate check: a status is marked
+/// `sending` (committed) before its request. An attempt without a definite answer (the
+/// answer lost, a timeout, a 5xx, the daemon killed mid-request) makes it `uncertain`,
+/// and before anything else is sent the flusher settles it by reading the account's own
+/// tweets (`OutboxSettler`): found, it is `sent` with that id; absent, it goes back to
+/// `pending` and is sent again. A status whose turn comes after `maxAgeHours` is expired
+/// instead, so nothing surprises its author months later; but never one that may have
+/// gone out.
 public struct OutboxFlusher: Service {
     let api: any TwitterAPI
     let database: AppDatabase
@@ -23,6 +26,8 @@ public struct OutboxFlusher: Service {
 
     /// Retries after network errors and 5xx (see `Backoff.outbox`).
     public static let retry = Backoff.outbox
+
+    var settler: OutboxSettler { OutboxSettler(api: api, database: database) }
 
     public init(api: any TwitterAPI, database: AppDatabase, clock: any WallClock, doorbell: Doorbell,
                 flushInterval: Double, maxAgeHours: Double, logger: Logger, checkIn: Watchdog.CheckIn = .unwatched) {
@@ -75,24 +80,28 @@ public struct OutboxFlusher: Service {
         }
     }
 
-    /// A status left `sending` by a crash goes back in line; the duplicate rule settles
-    /// whether it had gone out.
+    /// A status left `sending` by a crash (or a second instance's) may have gone out:
+    /// it becomes `uncertain`, and the next flush settles it before sending anything.
     public func recoverInterrupted() throws {
         for item in try database.outboxItems(state: .sending) {
-            try database.transitionOutbox(item.id, from: [.sending], to: .pending)
+            try database.transitionOutbox(item.id, from: [.sending], to: .uncertain, changes: [
+                .nextAttemptAt(nil), .uncertainSince(item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt),
+            ])
             logger.notice("outbox.recovered", metadata: ["id": "\(item.id)", "attempts": "\(item.attempts)"])
         }
     }
 
-    /// Sends what is due now; returns when to look again.
+    /// Settles what may have gone out, then sends what is due now; returns when to look again.
     public func flush() async throws -> Pause {
+        if let pause = try await settleUncertain() { return pause }
         while true {
             try Task.checkCancellation()
             let now = clock.now()
             guard let head = try database.outboxItems(state: .pending, limit: 1).first else {
                 return .until(now.addingTimeInterval(flushInterval))
             }
-            if maxAgeHours > 0, now.timeIntervalSince(head.queuedAt) > maxAgeHours * 3600 {
+            // Only a status that certainly never went out expires ("never sent").
+            if maxAgeHours > 0, head.uncertainSince == nil, now.timeIntervalSince(head.queuedAt) > maxAgeHours * 3600 {
                 try database.transitionOutbox(head.id, from: [.pending], to: .expired,
                                               changes: [.lastError("expired after \(Self.hours(now.timeIntervalSince(head.queuedAt))) h in the queue (maxAgeHours \(Self.hours(maxAgeHours * 3600)))")])
                 logger.warning("outbox.expired", metadata: [
@@ -125,10 +134,12 @@ public struct OutboxFlusher: Service {
             return nil
         } catch let error as APIError {
             let now = clock.now()
-            if error.isDuplicateStatus {
-                try markSent(item, tweetID: nil, note: "duplicate: delivered by an earlier attempt")
-                logger.info("outbox.sent", metadata: ["id": "\(item.id)", "tweet_id": "unknown", "attempts": "\(item.attempts)", "duplicate": "true"])
-                return nil
+            if error.isDuplicateStatus, item.uncertainSince != nil {
+                // An earlier attempt may be the tweet the API means: look for it.
+                return try await settle(item, from: .sending, duplicate: error)
+            }
+            if error.kind == .transient, error.mayHaveArrived {
+                return try becomeUncertain(item, error: error, now: now)
             }
             switch error.kind {
             case .rateLimited:
@@ -161,13 +172,13 @@ public struct OutboxFlusher: Service {
                 return nil
             }
         } catch is CancellationError {
-            // Shutting down mid-request: it stays `sending` and is settled on the next
-            // start, through the duplicate rule if it had gone out.
+            // Shutting down mid-request: it stays `sending`, becomes `uncertain` on the
+            // next start and is settled then.
             throw CancellationError()
         }
     }
 
-    private func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) throws {
+    func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) throws {
         let now = clock.now()
         try database.transitionOutbox(item.id, from: [.sending], to: .sent, changes: [
             .sentTweetID(tweetID), .sentAt(now), .lastError(note),

@@ -17,6 +17,10 @@ public struct OutboxItem: Sendable, Equatable {
     public var lastError: String?
     public var sentTweetID: TweetID?
     public var sentAt: Date?
+    /// When the last attempt started.
+    public var lastAttemptAt: Date?
+    /// When the earliest attempt that may have gone out started (`OutboxChange.uncertainSince`).
+    public var uncertainSince: Date?
 
     /// INTERFACE.md's `outbox list --json` object.
     public var json: JSONValue {
@@ -32,6 +36,7 @@ public struct OutboxItem: Sendable, Equatable {
             "lastError": lastError.map { .string($0) } ?? .null,
             "sentTweetId": sentTweetID.map { .string($0.description) } ?? .null,
             "sentAt": sentAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
+            "uncertainSince": uncertainSince.map { .string(Timestamp.iso8601($0)) } ?? .null,
         ])
     }
 }

@@ -101,7 +101,7 @@ public final class StatusBoard: Sendable {
                 parts.append("\(feed.rawValue) " + (outcome.newTweets > 0 ? "+\(outcome.newTweets)" : "0"))
             }
         }
-        let pending = (state.snapshot.counts?.outbox["pending"] ?? 0) + (state.snapshot.counts?.outbox["sending"] ?? 0)
+        let pending = ["pending", "sending", "uncertain"].reduce(0) { $0 + (state.snapshot.counts?.outbox[$1] ?? 0) }
         parts.append("outbox \(pending) pending")
         return parts.joined(separator: " · ")
     }

@@ -2,9 +2,15 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    /// Queues a status. Returns once the row is committed.
+    /// Queues a status. Returns once the row is committed; on a durable database (`open(path:durable: true)`,
+    /// `twfeed post`) once it is fsynced too: the writing connection's `synchronous` is
+    /// checked inside the same transaction, and anything below FULL is refused rather
+    /// than reported queued.
     public func enqueue(text: String, replyTo: TweetID?, now: Date) throws -> OutboxItem {
         try write { db in
+            if durable, let level = try Int.fetchOne(db, sql: "PRAGMA synchronous"), level < 2 {
+                throw TwfeedError(.io, "\(path): the database would not fsync the queued status (synchronous=\(level))")
+            }
             try db.execute(
                 sql: "INSERT INTO outbox (text, replyToId, state, createdAt, queuedAt) VALUES (?, ?, 'pending', ?, ?)",
                 arguments: [text, replyTo?.rawValue, now.timeIntervalSince1970, now.timeIntervalSince1970])
@@ -83,6 +89,7 @@ extension OutboxChange {
         case .lastError(let message): ("lastError", message)
         case .sentTweetID(let tweetID): ("sentTweetId", tweetID?.rawValue)
         case .sentAt(let date): ("sentAt", date.timeIntervalSince1970)
+        case .uncertainSince(let date): ("uncertainSince", date?.timeIntervalSince1970)
         }
     }
 }
@@ -100,6 +107,9 @@ extension OutboxItem {
         lastError = row["lastError"]
         sentTweetID = (row["sentTweetId"] as Int64?).map(TweetID.init)
         sentAt = (row["sentAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        lastAttemptAt = (row["lastAttemptAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        // Absent in a database not yet migrated to v8 (a reader of an older file): nil.
+        uncertainSince = (row["uncertainSince"] as Double?).map(Date.init(timeIntervalSince1970:))
     }
 
 }
@@ -114,15 +124,28 @@ extension AppDatabase {
     }
 
     /// `outbox retry`: a failed or expired status goes back in line, its age counting
-    /// from now.
+    /// from now. One that may have gone out (an earlier attempt got no definite answer;
+    /// or, in a database from before v8, any attempt at all) is never posted blindly:
+    /// it becomes `uncertain`, and the daemon looks for it among the account's tweets
+    /// before sending it again.
     public func retryOutbox(_ id: Int64, now: Date) throws -> OutboxItem {
         guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
-        guard let updated = try transitionOutbox(id, from: [.failed, .expired], to: .pending, changes: [
+        let legacyAttempted = item.state == .expired && item.attempts > 0 && item.uncertainSince == nil
+        let mayHaveGoneOut = item.uncertainSince != nil || legacyAttempted
+        let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
+        guard let updated = try transitionOutbox(id, from: [.failed, .expired], to: mayHaveGoneOut ? .uncertain : .pending, changes: [
             .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
+            .uncertainSince(mayHaveGoneOut ? since : nil),
         ]) else {
             throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only failed or expired statuses can be retried")
         }
         return updated
+    }
+
+    /// Whether a tweet is already recorded as the one an outbox status became, so two
+    /// statuses with the same text cannot both settle on it.
+    public func outboxClaims(_ tweetID: TweetID) throws -> Bool {
+        try read { db in try Int64.fetchOne(db, sql: ReaderQueries.outboxSentTweet.sql, arguments: [tweetID.rawValue]) != nil }
     }
 
     /// `outbox cancel`: withdraws a pending status.

@@ -13,11 +13,15 @@ public final class AppDatabase: Sendable {
     private let dbWriter: any DatabaseWriter
     /// Names the database in error messages: the file, or "memory".
     let path: String
+    /// Opened with `durable: true`: `enqueue` refuses to report a status queued unless
+    /// its connection fsyncs the commit.
+    let durable: Bool
 
     /// Internal for `openReader`, in its own file; callers open through the static methods.
-    init(_ dbWriter: any DatabaseWriter, path: String) {
+    init(_ dbWriter: any DatabaseWriter, path: String, durable: Bool = false) {
         self.dbWriter = dbWriter
         self.path = path
+        self.durable = durable
     }
 
     /// Opens (creating when needed) the database file and migrates it: for the daemon
@@ -56,8 +60,14 @@ public final class AppDatabase: Sendable {
             // Serialized across processes: two openers of a new database would
             // otherwise both try to create its schema.
             try DatabaseLock.withMigrationLock(database: path) {
-                let database = AppDatabase(try DatabasePool(path: path, configuration: configuration), path: path)
+                let database = AppDatabase(try DatabasePool(path: path, configuration: configuration), path: path, durable: durable)
                 try (logger.map(migrator(logger:)) ?? migrator).migrate(database.dbWriter)
+                if durable {
+                    // GRDB's pool sets synchronous=NORMAL when it turns WAL on, after
+                    // prepareDatabase: set FULL again on the one writer connection, where
+                    // it sticks (`enqueue` checks it on every durable write).
+                    try database.dbWriter.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                }
                 return database
             }
         }

@@ -68,7 +68,10 @@ enum ReaderQueries {
     /// Counts the triggers keep (outboxCount: one row per state).
     static let outboxCounts = ReaderQuery("outboxCounts", "SELECT state, statuses FROM outboxCount WHERE statuses > 0")
     static let outboxOldestWaiting = ReaderQuery("outboxOldestWaiting",
-        "SELECT min(queuedAt) FROM outbox WHERE state IN ('pending', 'sending')")
+        "SELECT min(queuedAt) FROM outbox WHERE state IN ('pending', 'sending', 'uncertain')")
+    /// Settling an uncertain status: is this tweet already another status's? (v6's
+    /// partial index on sentTweetId.)
+    static let outboxSentTweet = ReaderQuery("outboxSentTweet", "SELECT id FROM outbox WHERE sentTweetId = ? LIMIT 1")
 
     static let imageCandidates = ReaderQuery("imageCandidates", """
         SELECT u.id AS uid, u.profileImageURL AS currentURL, u.updatedAt AS usedAt, p.*
@@ -112,7 +115,7 @@ enum ReaderQueries {
 
     static let all: [ReaderQuery] = [
         feedItems, feedStats, memberIDs, knownIDs(count: 3), syncState, account,
-        outboxAll, outboxInState, outboxItem, outboxCounts, outboxOldestWaiting,
+        outboxAll, outboxInState, outboxItem, outboxCounts, outboxOldestWaiting, outboxSentTweet,
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals,
         imageFileUsers, imageFileOf,
         timelineView, feedCountsView, postsView,

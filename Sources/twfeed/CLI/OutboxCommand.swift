@@ -45,7 +45,11 @@ struct OutboxCommand: AsyncParsableCommand {
             try await target.change { config, database, id in
                 let item = try database.retryOutbox(id, now: Date())
                 WakeSocket.send(to: WakeSocket.path(config: config))
-                emit("#\(item.id) is pending again")
+                // One that may have gone out is looked up among the account's tweets
+                // before it is sent again (AppDatabase.retryOutbox).
+                emit(item.state == .uncertain
+                    ? "#\(item.id) may have gone out already; the daemon looks for it among your tweets before sending it again"
+                    : "#\(item.id) is pending again")
             }
         }
     }

@@ -19,6 +19,14 @@ final class FakeTimelineAPI: TwitterAPI {
         /// Accept the status, then fail as if the answer were lost.
         var loseNextAnswer = false
         var nextPostID: Int64 = 1_900_000_000_000_000_000
+        /// The account's own tweets, as `ownTweets` serves them (posted ones included).
+        var ownTweets: [Tweet] = []
+        var ownTweetsCalls = 0
+        var ownTweetsFailures: [APIError] = []
+        /// This many more reads of the own tweets see none (a timeline that lags).
+        var ownTweetsLagging = 0
+        /// The API's duplicate check (403 code 187 for a text already posted); off: none.
+        var duplicateCheck = true
     }
 
     let state = Mutex(State())
@@ -67,16 +75,28 @@ final class FakeTimelineAPI: TwitterAPI {
     func post(text: String, replyTo: TweetID?) async throws -> TweetID {
         try state.withLock { state in
             if !state.postFailures.isEmpty { throw state.postFailures.removeFirst() }
-            if state.posted.contains(where: { $0.text == text }) {
+            if state.duplicateCheck, state.posted.contains(where: { $0.text == text }) {
                 throw APIError(kind: .rejected, status: 403, code: 187, message: "Status is a duplicate.")
             }
             state.posted.append((text, replyTo))
             state.nextPostID += 1
+            // The API's created_at: whole seconds, cut down.
+            let created = Date(timeIntervalSince1970: clock.now().timeIntervalSince1970.rounded(.down))
+            state.ownTweets.append(Tweet(id: TweetID(state.nextPostID), authorID: Self.me.id, createdAt: created, text: text, inReplyToID: replyTo))
             if state.loseNextAnswer {
                 state.loseNextAnswer = false
                 throw APIError(kind: .transient, status: 0, message: "connectionReset: Connection reset by peer")
             }
             return TweetID(state.nextPostID)
+        }
+    }
+
+    func ownTweets(userID: TweetID) async throws -> [Tweet] {
+        try state.withLock { state in
+            state.ownTweetsCalls += 1
+            if !state.ownTweetsFailures.isEmpty { throw state.ownTweetsFailures.removeFirst() }
+            if state.ownTweetsLagging > 0 { state.ownTweetsLagging -= 1; return [] }
+            return state.ownTweets.sorted { $0.id > $1.id }
         }
     }
 

@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import Testing
+import TwfeedTesting
+@testable import TwfeedKit
+
+/// Defect 3: exactly once must not lean on the API's duplicate check. These tests turn
+/// the fake API's check off where it would hide a second post, so only the settling
+/// (reading the account's own tweets) can keep a status from going out twice.
+struct OutboxUncertainTests {
+    let fixture: SyncFixture
+    let flusher: OutboxFlusher
+
+    init() throws {
+        fixture = try SyncFixture()
+        try fixture.database.saveAccount(Account(userID: FakeTimelineAPI.me.id))
+        flusher = OutboxFlusher(
+            api: fixture.api, database: fixture.database, clock: fixture.clock, doorbell: Doorbell(),
+            flushInterval: 60, maxAgeHours: 24, logger: fixture.logger)
+    }
+
+    func enqueue(_ text: String, ageHours: Double = 0) throws -> Int64 {
+        try fixture.database.enqueue(text: text, replyTo: nil, now: fixture.clock.now().addingTimeInterval(-ageHours * 3600)).id
+    }
+
+    func item(_ id: Int64) throws -> OutboxItem { try #require(try fixture.database.outboxItem(id)) }
+
+    /// Flushes, then moves the clock to the pause and flushes again.
+    func flushTwice() async throws {
+        guard case .until(let next) = try await flusher.flush() else { Issue.record("expected a pause"); return }
+        fixture.clock.advance(to: next)
+        _ = try await flusher.flush()
+    }
+
+    @Test func aLostAnswerIsSettledAsSentWithItsTweetIDWithoutASecondPost() async throws {
+        fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true }
+        let id = try enqueue("hello")
+        _ = try await flusher.flush()
+        #expect(try item(id).state.rawValue == "uncertain")
+        try await flushTwice()
+        let settled = try item(id)
+        #expect(settled.state == .sent)
+        #expect(fixture.api.posted == ["hello"])
+        let tweetID = fixture.api.state.withLock { $0.ownTweets.first?.id }
+        #expect(settled.sentTweetID != nil)
+        #expect(settled.sentTweetID == tweetID)
+        #expect(settled.attempts == 1)
+        #expect(fixture.sink.events("outbox.settled").first?.contains("outcome=sent") == true)
+    }
+
+    @Test func aStatusTheAPINeverTookIsSentAgainExactlyOnce() async throws {
+        fixture.api.state.withLock { $0.duplicateCheck = false }
+        fixture.api.failNextPost(APIError(kind: .transient, status: 503, message: "Service Unavailable"))
+        let id = try enqueue("second time lucky")
+        try await flushTwice()
+        let sent = try item(id)
+        #expect(sent.state == .sent)
+        #expect(sent.sentTweetID != nil)
+        #expect(sent.attempts == 2)
+        #expect(fixture.api.posted == ["second time lucky"])
+        #expect(fixture.sink.events("outbox.settled").first?.contains("outcome=absent") == true)
+    }
+
+    @Test func aStatusFoundSendingAtStartIsSettledNotPostedAgain() async throws {
+        fixture.api.state.withLock { $0.duplicateCheck = false }
+        let id = try enqueue("interrupted")
+        // As if the daemon was killed after marking it sending and after the API took it.
+        try fixture.database.transitionOutbox(id, from: [.pending], to: .sending, changes: [.attempts(1), .lastAttemptAt(fixture.clock.now())])
+        _ = try await fixture.api.post(text: "interrupted", replyTo: nil)
+        fixture.clock.advance(by: 30)
+        try flusher.recoverInterrupted()
+        #expect(try item(id).state.rawValue == "uncertain")
+        _ = try await flusher.flush()
+        #expect(try item(id).state == .sent)
+        #expect(try item(id).sentTweetID == fixture.api.state.withLock { $0.ownTweets.first?.id })
+        #expect(fixture.api.posted == ["interrupted"])
+    }
+
+    @Test func aStatusThatMayHaveGoneOutNeverExpires() async throws {
+        fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true }
+        // Queued 23.9 h ago: its first attempt is in time, its retry is not.
+        let id = try enqueue("went out after all", ageHours: 23.9)
+        _ = try await flusher.flush()
+        fixture.clock.advance(by: 3600)
+        _ = try await flusher.flush()
+        let settled = try item(id)
+        #expect(settled.state == .sent)
+        #expect(settled.sentTweetID != nil)
+        #expect(fixture.sink.events("outbox.expired").isEmpty)
+        #expect(fixture.api.posted == ["went out after all"])
+    }
+
+    @Test func aDuplicateOnTheFirstAttemptFailsWithTheAPIsReason() async throws {
+        // Yesterday's "gm" is still inside the API's duplicate window.
+        _ = try await fixture.api.post(text: "gm", replyTo: nil)
+        fixture.clock.advance(by: 3600)
+        let id = try enqueue("gm")
+        _ = try await flusher.flush()
+        let failed = try item(id)
+        #expect(failed.state == .failed)
+        #expect(failed.sentTweetID == nil)
+        #expect(failed.lastError?.contains("duplicate") == true)
+        #expect(fixture.sink.events("outbox.failed").count == 1)
+    }
+
+    @Test func aDuplicateAfterAnUncertainAttemptIsLookedUpAgain() async throws {
+        // The answer is lost, and the first look at the timeline does not show the tweet
+        // yet: sent again, the API calls it a duplicate, and the second look finds it.
+        fixture.api.state.withLock { $0.loseNextAnswer = true; $0.ownTweetsLagging = 1 }
+        let id = try enqueue("slow timeline")
+        try await flushTwice()
+        let settled = try item(id)
+        #expect(settled.state == .sent)
+        #expect(settled.sentTweetID == fixture.api.state.withLock { $0.ownTweets.first?.id })
+        #expect(fixture.api.posted == ["slow timeline"])
+        #expect(fixture.api.state.withLock { $0.ownTweetsCalls } == 2)
+    }
+
+    @Test func aDuplicateAfterAnUncertainAttemptThatIsNotFoundFailsWithTheReason() async throws {
+        fixture.api.state.withLock { $0.loseNextAnswer = true; $0.ownTweetsLagging = 2 }
+        let id = try enqueue("never shows")
+        try await flushTwice()
+        let failed = try item(id)
+        #expect(failed.state == .failed)
+        #expect(failed.lastError?.contains("duplicate") == true)
+        // `outbox retry` must not post it blindly: it is looked up first, and found.
+        let retried = try fixture.database.retryOutbox(id, now: fixture.clock.now())
+        #expect(retried.state.rawValue == "uncertain")
+        _ = try await flusher.flush()
+        #expect(try item(id).state == .sent)
+        #expect(fixture.api.posted == ["never shows"])
+    }
+
+    @Test func aFailedLookupKeepsTheStatusUncertainAndTriesAgainLater() async throws {
+        fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true }
+        fixture.api.state.withLock { $0.ownTweetsFailures = [APIError(kind: .transient, status: 0, message: "timeout")] }
+        let id = try enqueue("patient")
+        try await flushTwice()
+        #expect(try item(id).state.rawValue == "uncertain")
+        #expect(try item(id).lastError?.contains("settling") == true)
+        #expect(fixture.sink.events("outbox.settle_failed").count == 1)
+        try await flushTwice()
+        #expect(try item(id).state == .sent)
+        #expect(fixture.api.posted == ["patient"])
+    }
+
+    @Test func aConnectionRefusedIsDefiniteAndRetriedWithoutALookup() async throws {
+        fixture.api.failNextPost(APIError.transport(HTTPError(.connectionFailed, "Connection refused")))
+        let id = try enqueue("no line")
+        try await flushTwice()
+        #expect(try item(id).state == .sent)
+        #expect(fixture.api.state.withLock { $0.ownTweetsCalls } == 0)
+    }
+}
