@@ -62,6 +62,12 @@ public struct FeedSyncer: Sendable {
         logger.debug("poll.start", metadata: ["feed": "\(feed.rawValue)", "since_id": "\(state.newestID?.description ?? "none")"])
         do {
             let userID = try await account.userID()
+            if state.account != userID.rawValue {
+                // The account became known only now (a first sign-in) or changed since
+                // the state was read: its own positions, never another account's.
+                state = try database.syncState(feed, account: userID.rawValue)
+                state.lastPollAt = started
+            }
             if api.supportsSinceID(feed) {
                 try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
             } else {
@@ -83,7 +89,7 @@ public struct FeedSyncer: Sendable {
             outcome.error = error
             // What was committed stays committed; re-read so the failure is recorded on
             // top of the range's progress.
-            var failed = try database.syncState(feed)
+            var failed = try database.syncState(feed, account: state.account)
             let now = clock.now()
             failed.lastPollAt = started
             failed.lastError = error.description
@@ -189,7 +195,7 @@ public struct FeedSyncer: Sendable {
             let page = try await api.timeline(feed, userID: userID, query: TimelineQuery(pageToken: token))
             outcome.requests += 1
             outcome.pages += 1
-            let known = try database.knownIDs(page.tweets.map(\.id), feed: feed)
+            let known = try database.knownIDs(page.tweets.map(\.id), feed: feed, account: state.account)
             let fresh = page.tweets.count - known.count
             walkTop = walkTop ?? page.tweets.first?.id
             if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }

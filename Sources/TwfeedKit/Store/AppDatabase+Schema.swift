@@ -102,6 +102,7 @@ extension AppDatabase {
         CREATE INDEX tweet_quoted ON tweet(quotedId) WHERE quotedId IS NOT NULL;
         CREATE INDEX outbox_sentTweet ON outbox(sentTweetId) WHERE sentTweetId IS NOT NULL;
         """),
+        ("v7-account-scope", accountScope),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given
