@@ -29,18 +29,21 @@ public struct FeedSyncer: Sendable {
     let database: AppDatabase
     let clock: any WallClock
     let interval: Double
+    /// Retweets only: the time between two full walks (`feeds.retweets.fullWalkHours`).
+    let fullWalkInterval: Double
     let logger: Logger
     /// A safety net against a server that never stops handing out page tokens.
     var maxPagesPerPoll = 100
 
     public init(feed: Feed, api: any TwitterAPI, account: AccountResolver, database: AppDatabase,
-                clock: any WallClock, interval: Double, logger: Logger) {
+                clock: any WallClock, interval: Double, fullWalkHours: Int = 24, logger: Logger) {
         self.feed = feed
         self.api = api
         self.account = account
         self.database = database
         self.clock = clock
         self.interval = interval
+        fullWalkInterval = Double(fullWalkHours) * 3600
         self.logger = logger
     }
 
@@ -68,8 +71,15 @@ public struct FeedSyncer: Sendable {
                 state = try database.syncState(feed, account: userID.rawValue)
                 state.lastPollAt = started
             }
-            if api.supportsSinceID(feed) {
-                try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            if feed == .retweets, fullWalkDue(state, now: clock.now()) {
+                try await fullWalk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            } else if api.supportsSinceID(feed) {
+                if feed == .retweets {
+                    try await rereadFirstPage(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+                }
+                if !outcome.complete {
+                    try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+                }
             } else {
                 try await walk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
             }
