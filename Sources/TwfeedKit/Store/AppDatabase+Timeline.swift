@@ -56,9 +56,10 @@ extension AppDatabase {
     public func knownIDs(_ ids: [TweetID], feed: Feed, account: Int64? = nil) throws -> Set<TweetID> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
+            let owner: Int64 = try account ?? Self.currentAccount(db)
             let known = try Int64.fetchAll(
                 db, sql: ReaderQueries.knownIDs(count: ids.count).sql,
-                arguments: StatementArguments([try account ?? Self.currentAccount(db), feed.rawValue] + ids.map(\.rawValue)))
+                arguments: StatementArguments([owner, feed.rawValue] as [any DatabaseValueConvertible] + ids.map(\.rawValue)))
             return Set(known.map(TweetID.init))
         }
     }

@@ -64,6 +64,7 @@ public struct SyncState: Sendable, Equatable {
     }
 
     func save(_ db: Database) throws {
+        let owner: Int64 = try account ?? AppDatabase.currentAccount(db)
         try db.execute(
             sql: """
                 INSERT INTO syncState (account, feed, newestId, pendingTopId, pendingBottomId, lastPollAt, lastSuccessAt,
@@ -77,7 +78,7 @@ public struct SyncState: Sendable, Equatable {
                     lastFullWalkAt = excluded.lastFullWalkAt
                 """,
             arguments: [
-                try account ?? AppDatabase.currentAccount(db), feed.rawValue, newestID?.rawValue, pendingTop?.rawValue, pendingBottom?.rawValue,
+                owner, feed.rawValue, newestID?.rawValue, pendingTop?.rawValue, pendingBottom?.rawValue,
                 lastPollAt?.timeIntervalSince1970, lastSuccessAt?.timeIntervalSince1970, lastError, failures,
                 rateLimit?.limit, rateLimit?.remaining, rateLimit?.resetAt.timeIntervalSince1970,
                 nextPollAt?.timeIntervalSince1970, lastFullWalkAt?.timeIntervalSince1970,
