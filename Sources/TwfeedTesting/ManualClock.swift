@@ -4,15 +4,20 @@ import TwfeedKit
 
 /// A clock that moves only when told to: tests advance it and the sleepers whose
 /// deadline has come are resumed, so no test ever waits on real time.
+///
+/// Its wall clock and its monotonic clock move together on `advance`, and apart on
+/// `stepWallClock` (as when NTP steps the system clock): sleepers wait on the monotonic one.
 public final class ManualClock: WallClock {
     private struct Sleeper {
         let id: UInt64
-        let deadline: Date
+        /// Monotonic seconds.
+        let deadline: Double
         let continuation: CheckedContinuation<Void, any Error>
     }
 
     private struct State {
         var now: Date
+        var monotonic: Double = 1_000
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -26,7 +31,9 @@ public final class ManualClock: WallClock {
 
     public func now() -> Date { state.withLock { $0.now } }
 
-    public func sleep(until deadline: Date) async throws {
+    public func monotonicNow() -> Double { state.withLock { $0.monotonic } }
+
+    public func sleep(for seconds: Double) async throws {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -35,7 +42,9 @@ public final class ManualClock: WallClock {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (resumeNow, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                     if Task.isCancelled { return (true, []) }
-                    if deadline <= state.now { return (true, []) }
+                    // Measured once, when the sleep begins (NaN waits not at all).
+                    let deadline = state.monotonic + (seconds.isNaN ? 0 : seconds)
+                    if deadline <= state.monotonic { return (true, []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     return (false, Self.takeSatisfiedWaiters(&state))
                 }
@@ -57,26 +66,44 @@ public final class ManualClock: WallClock {
         }
     }
 
-    /// Moves time forward and wakes every sleeper whose deadline has come.
+    /// Lets time pass (both clocks) and wakes every sleeper whose deadline has come.
     public func advance(by seconds: Double) {
-        advance(to: now().addingTimeInterval(seconds))
-    }
-
-    public func advance(to date: Date) {
         let due = state.withLock { state -> [Sleeper] in
-            if date > state.now { state.now = date }
-            let due = state.sleepers.filter { $0.deadline <= state.now }
-            state.sleepers.removeAll { $0.deadline <= state.now }
+            guard seconds > 0 else { return [] }
+            state.now = state.now.addingTimeInterval(seconds)
+            state.monotonic += seconds
+            let due = state.sleepers.filter { $0.deadline <= state.monotonic }
+            state.sleepers.removeAll { $0.deadline <= state.monotonic }
             return due
         }
         due.forEach { $0.continuation.resume() }
     }
 
+    /// Lets time pass until the wall clock reads `date` (nothing if it is past).
+    public func advance(to date: Date) {
+        advance(by: date.timeIntervalSince(now()))
+    }
+
+    /// Steps the wall clock alone, forward or back, as NTP or a user does: no time
+    /// passes, so no sleeper wakes.
+    public func stepWallClock(by seconds: Double) {
+        state.withLock { $0.now = $0.now.addingTimeInterval(seconds) }
+    }
+
     /// How many tasks are asleep on this clock now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    /// The earliest deadline anyone sleeps until.
-    public var nextDeadline: Date? { state.withLock { $0.sleepers.map(\.deadline).min() } }
+    /// The earliest deadline anyone sleeps until, on the wall clock as it reads now.
+    public var nextDeadline: Date? {
+        state.withLock { state in
+            state.sleepers.map(\.deadline).min().map { state.now.addingTimeInterval($0 - state.monotonic) }
+        }
+    }
+
+    /// The span until the earliest sleeper wakes (monotonic).
+    public var nextWait: Double? {
+        state.withLock { state in state.sleepers.map(\.deadline).min().map { $0 - state.monotonic } }
+    }
 
     /// Returns once at least `count` tasks sleep on the clock: the point where a test
     /// knows the code under test has finished its work and is waiting for time to pass.

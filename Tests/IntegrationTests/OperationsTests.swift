@@ -93,6 +93,9 @@ struct OperationsTests {
         #expect(report["outbox"]?["oldestPendingAgeSeconds"]?.int != nil)
         #expect(report["images"]?["files"]?.int != nil)
         #expect((report["database"]?["bytes"]?.int ?? 0) > 0)
+        // The account the feeds belong to: the emulator's signed-in user.
+        #expect(report["account"]?["username"]?.string == "twfeed_demo")
+        #expect(report["account"]?["id"]?.string == "1700000000000000001")
 
         // The table: compact, 80 columns.
         let table = try Binary.run(["status", "--config", world.configPath], environment: environment)
@@ -101,6 +104,7 @@ struct OperationsTests {
         #expect(rows.allSatisfy { $0.count <= 80 }, "\(table.stdout)")
         #expect(rows.contains { $0.hasPrefix("home ") && $0.contains("HTTP 503") })
         #expect(rows.contains { $0.hasPrefix("outbox ") && $0.contains("1 uncertain") && $0.contains("1 cancelled") })
+        #expect(rows.contains { $0.hasPrefix("account ") && $0.contains("@twfeed_demo") })
 
         // Another user cannot open the database (it is root's, 0600) but sees the same
         // status through the world-readable snapshot.

@@ -21,6 +21,7 @@ struct ConfigRangeTests {
         Key(path: "api.timeoutSeconds", minimum: 1, maximum: 600, whole: false),
         Key(path: "feeds.home.intervalSeconds", minimum: 15, maximum: 86_400, whole: false),
         Key(path: "feeds.retweets.intervalSeconds", minimum: 15, maximum: 86_400, whole: false),
+        Key(path: "feeds.retweets.fullWalkHours", minimum: 1, maximum: 720, whole: true),
         Key(path: "images.maxCacheMB", minimum: 1, maximum: 1_048_576, whole: true),
         Key(path: "images.revalidateDays", minimum: 0, maximum: 3_650, whole: false),
         Key(path: "images.concurrency", minimum: 1, maximum: 16, whole: true),
@@ -63,5 +64,16 @@ struct ConfigRangeTests {
     func aFractionIsRefusedWhereAWholeNumberIsNeeded(_ key: Key) throws {
         let error = try #require(failure(key.json("2.5")))
         #expect(error.message == "/etc/twfeed.json: \(key.path): 2.5 must be a whole number")
+    }
+
+    @Test func fullWalkHoursDefaultsToADayAndBelongsToTheRetweetsFeedOnly() throws {
+        let defaults = try ConfigLoader.parse(Data("{}".utf8), path: "/etc/twfeed.json", environment: ["HOME": "/home/ada"])
+        #expect(defaults.feeds[.retweets]?.fullWalkHours == 24)
+        let set = try ConfigLoader.parse(Data(#"{"feeds": {"retweets": {"fullWalkHours": 6}}}"#.utf8),
+                                         path: "/etc/twfeed.json", environment: ["HOME": "/home/ada"])
+        #expect(set.feeds[.retweets]?.fullWalkHours == 6)
+        let error = try #require(failure(#"{"feeds": {"home": {"fullWalkHours": 6}}}"#))
+        #expect(error.code == .configuration)
+        #expect(error.message.hasPrefix("/etc/twfeed.json: feeds.home.fullWalkHours: unknown key"))
     }
 }

@@ -18,6 +18,7 @@ struct StatusSnapshotTests {
         let database = try AppDatabase.inMemory()
         var config = TwfeedConfig(environment: ["HOME": folder])
         config.storage.database = "\(folder)/private/twfeed.sqlite"
+        try database.saveAccount(Account(userID: TweetID(1001), username: "alice", accessToken: "token"))
         var home = SyncState(feed: .home)
         home.lastPollAt = now.addingTimeInterval(-30)
         home.lastError = "HTTP 503: Service Unavailable"
@@ -64,6 +65,9 @@ struct StatusSnapshotTests {
         #expect(json["database"]?["path"]?.string == config.storage.database)
         #expect(json["daemon"]?["pid"] == .number(String(getpid())))
         #expect(json["daemon"]?["uptimeSeconds"] == .number("125"))
+        // `status` names the account the feeds belong to.
+        #expect(json["account"]?["username"]?.string == "alice")
+        #expect(json["account"]?["id"]?.string == "1001")
         #expect(json["daemon"]?["lastCycle"]?.string == "home error 503 · mentions +12 · retweets waiting · outbox 1 pending")
     }
 

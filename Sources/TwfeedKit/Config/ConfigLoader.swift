@@ -68,6 +68,8 @@ enum Limits {
     static let revalidateDays: Double = 3_650
     /// A year in the queue.
     static let maxAgeHours: Double = 8_760
+    /// A month between the retweets feed's full walks.
+    static let fullWalkHours = 720
 }
 
 /// Walks the JSON against the schema, tracking the key path for messages.
@@ -161,12 +163,16 @@ private struct Reader {
             for feed in Feed.allCases {
                 guard let value = fields[feed.rawValue] else { continue }
                 let keyPath = "feeds.\(feed.rawValue)"
-                let settings = try object(value, keyPath, allowed: ["enabled", "intervalSeconds"])
+                let settings = try object(value, keyPath, allowed: feed == .retweets
+                    ? ["enabled", "intervalSeconds", "fullWalkHours"] : ["enabled", "intervalSeconds"])
                 if let enabled = settings["enabled"] {
                     config.feeds[feed]?.enabled = try bool(enabled, "\(keyPath).enabled")
                 }
                 if let interval = settings["intervalSeconds"] {
                     config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15, maximum: Limits.intervalSeconds)
+                }
+                if let hours = settings["fullWalkHours"] {
+                    config.feeds[feed]?.fullWalkHours = try integer(hours, "\(keyPath).fullWalkHours", minimum: 1, maximum: Limits.fullWalkHours)
                 }
             }
         }

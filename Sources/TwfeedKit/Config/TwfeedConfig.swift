@@ -20,6 +20,9 @@ public struct TwfeedConfig: Sendable, Equatable {
     public struct FeedSettings: Sendable, Equatable {
         public var enabled = true
         public var intervalSeconds: Double
+        /// Retweets only (`feeds.retweets.fullWalkHours`): how often the syncer walks
+        /// every page within the API's reach, to tag old tweets newly retweeted.
+        public var fullWalkHours = 24
     }
 
     public struct Storage: Sendable, Equatable {

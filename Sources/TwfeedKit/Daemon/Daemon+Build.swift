@@ -38,7 +38,7 @@ extension Daemon {
         for feed in config.enabledFeeds {
             let syncer = FeedSyncer(
                 feed: feed, api: api, account: account, database: database, clock: dependencies.clock,
-                interval: config.feeds[feed]!.intervalSeconds, logger: logger)
+                interval: config.feeds[feed]!.intervalSeconds, fullWalkHours: config.feeds[feed]!.fullWalkHours, logger: logger)
             syncers.append(syncer)
             services.append(FeedPoller(syncer: syncer, database: database, clock: dependencies.clock, logger: logger,
                                        checkIn: watchdog.checkIn(.poll(feed)), onCycle: { board.record($0, $1) }))

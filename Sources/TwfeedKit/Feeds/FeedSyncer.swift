@@ -29,18 +29,21 @@ public struct FeedSyncer: Sendable {
     let database: AppDatabase
     let clock: any WallClock
     let interval: Double
+    /// Retweets only: the time between two full walks (`feeds.retweets.fullWalkHours`).
+    let fullWalkInterval: Double
     let logger: Logger
     /// A safety net against a server that never stops handing out page tokens.
     var maxPagesPerPoll = 100
 
     public init(feed: Feed, api: any TwitterAPI, account: AccountResolver, database: AppDatabase,
-                clock: any WallClock, interval: Double, logger: Logger) {
+                clock: any WallClock, interval: Double, fullWalkHours: Int = 24, logger: Logger) {
         self.feed = feed
         self.api = api
         self.account = account
         self.database = database
         self.clock = clock
         self.interval = interval
+        fullWalkInterval = Double(fullWalkHours) * 3600
         self.logger = logger
     }
 
@@ -62,8 +65,21 @@ public struct FeedSyncer: Sendable {
         logger.debug("poll.start", metadata: ["feed": "\(feed.rawValue)", "since_id": "\(state.newestID?.description ?? "none")"])
         do {
             let userID = try await account.userID()
-            if api.supportsSinceID(feed) {
-                try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            if state.account != userID.rawValue {
+                // The account became known only now (a first sign-in) or changed since
+                // the state was read: its own positions, never another account's.
+                state = try database.syncState(feed, account: userID.rawValue)
+                state.lastPollAt = started
+            }
+            if feed == .retweets, fullWalkDue(state, now: clock.now()) {
+                try await fullWalk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            } else if api.supportsSinceID(feed) {
+                if feed == .retweets {
+                    try await rereadFirstPage(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+                }
+                if !outcome.complete {
+                    try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+                }
             } else {
                 try await walk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
             }
@@ -83,7 +99,7 @@ public struct FeedSyncer: Sendable {
             outcome.error = error
             // What was committed stays committed; re-read so the failure is recorded on
             // top of the range's progress.
-            var failed = try database.syncState(feed)
+            var failed = try database.syncState(feed, account: state.account)
             let now = clock.now()
             failed.lastPollAt = started
             failed.lastError = error.description
@@ -189,7 +205,7 @@ public struct FeedSyncer: Sendable {
             let page = try await api.timeline(feed, userID: userID, query: TimelineQuery(pageToken: token))
             outcome.requests += 1
             outcome.pages += 1
-            let known = try database.knownIDs(page.tweets.map(\.id), feed: feed)
+            let known = try database.knownIDs(page.tweets.map(\.id), feed: feed, account: state.account)
             let fresh = page.tweets.count - known.count
             walkTop = walkTop ?? page.tweets.first?.id
             if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }

@@ -23,7 +23,8 @@ extension StatusSnapshot.Counts {
         return StatusSnapshot.Counts(
             at: now, feeds: feeds, outbox: outbox, oldestPendingAt: oldestAge.map { now.addingTimeInterval(-$0) },
             imageFiles: files, imageBytes: bytes, databasePath: path,
-            databaseBytes: Self.fileSize(path) + Self.fileSize(path + "-wal"))
+            databaseBytes: Self.fileSize(path) + Self.fileSize(path + "-wal"),
+            account: try database.account().map { AccountName(id: $0.userID.description, username: $0.username) })
     }
 
     static func fileSize(_ path: String) -> Int64 {

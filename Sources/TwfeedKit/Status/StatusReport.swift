@@ -40,6 +40,8 @@ public struct StatusReport: Sendable {
     /// daemon's world-readable status file, for users who cannot open the private
     /// database), or `none`.
     public var countsFrom: String = "database"
+    /// The signed-in account whose feeds are counted, nil before the first lookup.
+    public var account: StatusSnapshot.Counts.AccountName?
 
     /// A heartbeat older than this reads as a hung daemon.
     public static let staleAfter: Double = Heartbeat.interval * 3
@@ -95,7 +97,8 @@ public struct StatusReport: Sendable {
             snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: counts.outbox,
             oldestPendingAgeSeconds: counts.oldestPendingAt.map { max(0, now.timeIntervalSince($0)) },
             imageFiles: counts.imageFiles, imageBytes: counts.imageBytes,
-            databasePath: counts.databasePath, databaseBytes: counts.databaseBytes, countsFrom: countsFrom)
+            databasePath: counts.databasePath, databaseBytes: counts.databaseBytes, countsFrom: countsFrom,
+            account: counts.account)
     }
 
     /// Whether this user may open the database: it exists, and it is theirs. Opening
@@ -149,6 +152,8 @@ public struct StatusReport: Sendable {
                 "signedOut": .bool(running && snapshot?.signedOut == true),
                 "lastCycle": running ? (snapshot?.lastCycle.map { .string($0) } ?? .null) : .null,
             ]),
+            "account": account.map { .object(["id": .string($0.id), "username": $0.username.map { .string($0) } ?? .null]) }
+                ?? .null,
             "countsFrom": .string(countsFrom),
             "health": .string(health.name),
             "feeds": .object(feedObjects),

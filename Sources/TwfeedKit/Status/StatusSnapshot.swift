@@ -70,9 +70,19 @@ public struct StatusSnapshot: Codable, Sendable, Equatable {
         public var imageBytes: Int64
         public var databasePath: String
         public var databaseBytes: Int64
+        /// The signed-in account the feeds' counts belong to (nil before the first lookup).
+        public var account: AccountName?
+
+        /// An account as `status` names it: its user id (a string, as ids are in JSON)
+        /// and its username.
+        public struct AccountName: Codable, Sendable, Equatable {
+            public var id: String
+            public var username: String?
+        }
 
         public init(at: Date, feeds: [String: FeedCounts], outbox: [String: Int], oldestPendingAt: Date?,
-                    imageFiles: Int, imageBytes: Int64, databasePath: String, databaseBytes: Int64) {
+                    imageFiles: Int, imageBytes: Int64, databasePath: String, databaseBytes: Int64,
+                    account: AccountName? = nil) {
             self.at = at
             self.feeds = feeds
             self.outbox = outbox
@@ -81,6 +91,7 @@ public struct StatusSnapshot: Codable, Sendable, Equatable {
             self.imageBytes = imageBytes
             self.databasePath = databasePath
             self.databaseBytes = databaseBytes
+            self.account = account
         }
     }
 

@@ -38,6 +38,9 @@ extension AppDatabase {
     }
 
     /// Remembers the account, in one transaction; nil fields are left as they were.
+    /// A different user id signs the database in as that account: feed tags, counts and
+    /// positions are read and written under it from now on (the previous account's stay
+    /// stored, for when it signs in again).
     public func saveAccount(_ account: Account) throws {
         let values = [
             AccountKey.userID: account.userID.description,
@@ -45,9 +48,11 @@ extension AppDatabase {
             AccountKey.accessToken: account.accessToken,
         ].compactMapValues { $0 }
         try write { db in
+            let hadAccount = try Self.currentAccount(db) != 0
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
                 try db.execute(sql: "INSERT OR REPLACE INTO account (key, value) VALUES (?, ?)", arguments: [key, value])
             }
+            if !hadAccount { try Self.adoptUnownedRows(by: account.userID.rawValue, db) }
         }
     }
 }

@@ -20,7 +20,7 @@ public struct FeedStats: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    /// The feed's tweets, newest first. Reads only the database: works offline and
+    /// The signed-in account's tweets of the feed, newest first. Reads only the database: works offline and
     /// while the daemon writes.
     ///
     /// - Parameter avatarPath: turns the author's cached image file (its name under the
@@ -43,7 +43,8 @@ extension AppDatabase {
                                 _ body: (FeedItem) throws -> Void) throws {
         try read { db in
             let rows = try Row.fetchCursor(db, sql: ReaderQueries.feedItems.sql, arguments: [
-                "feed": feed.rawValue, "before": before?.rawValue ?? Int64.max, "limit": limit,
+                "account": try Self.currentAccount(db), "feed": feed.rawValue,
+                "before": before?.rawValue ?? Int64.max, "limit": limit,
             ])
             while let row = try rows.next() { try body(Self.feedItem(row, avatarPath: avatarPath)) }
         }
@@ -53,7 +54,9 @@ extension AppDatabase {
     /// key's last entry.
     public func feedStats(_ feed: Feed) throws -> FeedStats {
         try read { db in
-            let row = try Row.fetchOne(db, sql: ReaderQueries.feedStats.sql, arguments: ["feed": feed.rawValue])!
+            let row = try Row.fetchOne(db, sql: ReaderQueries.feedStats.sql, arguments: [
+                "account": try Self.currentAccount(db), "feed": feed.rawValue,
+            ])!
             return FeedStats(
                 tweets: row["tweets"] ?? 0,
                 newestID: (row["newest"] as Int64?).map(TweetID.init),
@@ -65,7 +68,7 @@ extension AppDatabase {
     /// emulator's ground truth).
     public func memberIDs(_ feed: Feed) throws -> [TweetID] {
         try read { db in
-            try Int64.fetchAll(db, sql: ReaderQueries.memberIDs.sql, arguments: [feed.rawValue])
+            try Int64.fetchAll(db, sql: ReaderQueries.memberIDs.sql, arguments: [try Self.currentAccount(db), feed.rawValue])
                 .map(TweetID.init)
         }
     }

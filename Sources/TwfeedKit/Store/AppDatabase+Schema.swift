@@ -102,6 +102,7 @@ extension AppDatabase {
         CREATE INDEX tweet_quoted ON tweet(quotedId) WHERE quotedId IS NOT NULL;
         CREATE INDEX outbox_sentTweet ON outbox(sentTweetId) WHERE sentTweetId IS NOT NULL;
         """),
+        ("v7-account-scope", accountScope),
         // Exactly once without the API's duplicate check: when the earliest attempt that
         // may have gone out started (state `uncertain`, Outbox/OutboxSettler.swift).
         ("v8-outbox-uncertain", """

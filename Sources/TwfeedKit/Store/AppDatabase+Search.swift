@@ -11,10 +11,11 @@ extension AppDatabase {
                        avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
         try read { db in
             guard let match = try Self.searchMatch(query, db) else { return [] }
+            let account = try Self.currentAccount(db)
             var arguments: StatementArguments = ["match": match, "limit": limit]
-            if let feed { arguments += ["feed": feed.rawValue] }
+            if let feed { arguments += ["feed": feed.rawValue, "account": account] }
             let ids = try Int64.fetchAll(db, sql: feed == nil ? Self.searchSQL : Self.searchInFeedSQL, arguments: arguments)
-            return try Self.feedItems(ids: ids, avatarPath: avatarPath, db)
+            return try Self.feedItems(ids: ids, account: account, avatarPath: avatarPath, db)
         }
     }
 
@@ -26,7 +27,7 @@ extension AppDatabase {
         """
     static let searchInFeedSQL = """
         SELECT tweetSearch.rowid FROM tweetSearch
-        CROSS JOIN feedMembership m ON m.feed = :feed AND m.tweetId = tweetSearch.rowid
+        CROSS JOIN feedMembership m ON m.account = :account AND m.feed = :feed AND m.tweetId = tweetSearch.rowid
         WHERE tweetSearch MATCH :match ORDER BY tweetSearch.rowid DESC LIMIT :limit
         """
     /// The users a term names (username or name); `from:` by username, any case.
@@ -50,20 +51,21 @@ extension AppDatabase {
 
     /// The FeedItems of these tweets, in the order given. One primary-key lookup each
     /// (the caller holds at most `limit` ids), so no sort and no scan.
-    static func feedItems(ids: [Int64], avatarPath: (_ file: String) -> String?, _ db: Database) throws -> [FeedItem] {
+    static func feedItems(ids: [Int64], account: Int64, avatarPath: (_ file: String) -> String?,
+                          _ db: Database) throws -> [FeedItem] {
         guard !ids.isEmpty else { return [] }
         let statement = try db.cachedStatement(sql: feedItemByIDSQL)
         return try ids.compactMap { id in
-            try Row.fetchOne(statement, arguments: [id]).map { feedItem($0, avatarPath: avatarPath) }
+            try Row.fetchOne(statement, arguments: ["id": id, "account": account]).map { feedItem($0, avatarPath: avatarPath) }
         }
     }
 
     static let feedItemByIDSQL = """
         SELECT \(feedItemColumns),
-            (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = t.id) AS feeds
+            (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = t.id AND m2.account = :account) AS feeds
         FROM tweet t
         LEFT JOIN user u ON u.id = t.authorId
         LEFT JOIN profileImage p ON p.authorId = t.authorId
-        WHERE t.id = ?
+        WHERE t.id = :id
         """
 }

@@ -10,13 +10,14 @@ extension AppDatabase {
     @discardableResult
     public func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date) throws -> Int {
         try write { db in
-            let added = try Self.insert(page, feed: feed, now: now, db)
+            let added = try Self.insert(page, feed: feed, account: try state.account ?? Self.currentAccount(db), now: now, db)
             try state.save(db)
             return added
         }
     }
 
-    static func insert(_ page: TimelinePage, feed: Feed, now: Date, _ db: Database) throws -> Int {
+    /// - Parameter account: whose feed tags the page's tweets get (its user id).
+    static func insert(_ page: TimelinePage, feed: Feed, account: Int64 = 0, now: Date, _ db: Database) throws -> Int {
         let fetchedAt = now.timeIntervalSince1970
         let userStatement = try db.cachedStatement(sql: """
             INSERT INTO user (id, username, name, profileImageURL, updatedAt) VALUES (?, ?, ?, ?, ?)
@@ -40,22 +41,25 @@ extension AppDatabase {
                 tweet.conversationID?.rawValue, tweet.rawJSON, fetchedAt,
             ])
         }
-        let memberStatement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO feedMembership (feed, tweetId, addedAt) VALUES (?, ?, ?)")
+        let memberStatement = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)
+            """)
         var added = 0
         for tweet in page.tweets {
-            try memberStatement.execute(arguments: [feed.rawValue, tweet.id.rawValue, fetchedAt])
+            try memberStatement.execute(arguments: [account, feed.rawValue, tweet.id.rawValue, fetchedAt])
             added += db.changesCount
         }
         return added
     }
 
-    /// Which of these ids the feed already holds.
-    public func knownIDs(_ ids: [TweetID], feed: Feed) throws -> Set<TweetID> {
+    /// Which of these ids the feed already holds for `account` (by default the signed-in one).
+    public func knownIDs(_ ids: [TweetID], feed: Feed, account: Int64? = nil) throws -> Set<TweetID> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
+            let owner: Int64 = try account ?? Self.currentAccount(db)
             let known = try Int64.fetchAll(
                 db, sql: ReaderQueries.knownIDs(count: ids.count).sql,
-                arguments: StatementArguments([feed.rawValue] + ids.map(\.rawValue)))
+                arguments: StatementArguments([owner, feed.rawValue] as [any DatabaseValueConvertible] + ids.map(\.rawValue)))
             return Set(known.map(TweetID.init))
         }
     }

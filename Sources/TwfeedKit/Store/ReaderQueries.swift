@@ -32,12 +32,12 @@ enum ReaderQueries {
     /// every joined row before LIMIT applied.
     static let feedItems = ReaderQuery("feedItems", """
         SELECT \(AppDatabase.feedItemColumns),
-            (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = m.tweetId) AS feeds
+            (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = m.tweetId AND m2.account = m.account) AS feeds
         FROM feedMembership m
         JOIN tweet t ON t.id = m.tweetId
         LEFT JOIN user u ON u.id = t.authorId
         LEFT JOIN profileImage p ON p.authorId = t.authorId
-        WHERE m.feed = :feed AND m.tweetId < :before
+        WHERE m.account = :account AND m.feed = :feed AND m.tweetId < :before
         ORDER BY m.tweetId DESC
         LIMIT :limit
         """)
@@ -45,20 +45,23 @@ enum ReaderQueries {
     /// `status`: the count the triggers keep (feedCount), the newest id from the primary
     /// key's last entry, its time by the tweet's primary key.
     static let feedStats = ReaderQuery("feedStats", """
-        SELECT (SELECT tweets FROM feedCount WHERE feed = :feed) AS tweets,
-            (SELECT max(tweetId) FROM feedMembership WHERE feed = :feed) AS newest,
-            (SELECT createdAt FROM tweet WHERE id = (SELECT max(tweetId) FROM feedMembership WHERE feed = :feed)) AS newestCreatedAt
+        SELECT (SELECT tweets FROM feedCount WHERE account = :account AND feed = :feed) AS tweets,
+            (SELECT max(tweetId) FROM feedMembership WHERE account = :account AND feed = :feed) AS newest,
+            (SELECT createdAt FROM tweet WHERE id = (SELECT max(tweetId) FROM feedMembership
+                WHERE account = :account AND feed = :feed)) AS newestCreatedAt
         """)
 
-    static let memberIDs = ReaderQuery("memberIDs", "SELECT tweetId FROM feedMembership WHERE feed = ? ORDER BY tweetId DESC")
+    static let memberIDs = ReaderQuery("memberIDs", "SELECT tweetId FROM feedMembership WHERE account = ? AND feed = ? ORDER BY tweetId DESC")
 
-    /// The syncer's per-page check; `count` placeholders after the feed.
+    /// The syncer's per-page check; `count` placeholders after the account and the feed.
     static func knownIDs(count: Int) -> ReaderQuery {
-        ReaderQuery("knownIDs", "SELECT tweetId FROM feedMembership WHERE feed = ? AND tweetId IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
+        ReaderQuery("knownIDs", "SELECT tweetId FROM feedMembership WHERE account = ? AND feed = ? AND tweetId IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
     }
 
-    static let syncState = ReaderQuery("syncState", "SELECT * FROM syncState WHERE feed = ?")
+    static let syncState = ReaderQuery("syncState", "SELECT * FROM syncState WHERE account = ? AND feed = ?")
     static let account = ReaderQuery("account", "SELECT key, value FROM account")
+    /// The signed-in account's user id, which scopes feed tags, counts and positions.
+    static let currentAccount = ReaderQuery("currentAccount", "SELECT \(AppDatabase.currentAccountSQL)")
 
     static let outboxAll = ReaderQuery("outboxAll", "SELECT * FROM outbox ORDER BY id", allowance: .init(
         scans: ["outbox"], sorts: false, why: "`outbox list` shows every status; in id order, no sort"))
@@ -114,7 +117,7 @@ enum ReaderQueries {
     static let postsView = ReaderQuery("postsView", "SELECT * FROM posts WHERE state = 'pending' ORDER BY id")
 
     static let all: [ReaderQuery] = [
-        feedItems, feedStats, memberIDs, knownIDs(count: 3), syncState, account,
+        feedItems, feedStats, memberIDs, knownIDs(count: 3), syncState, account, currentAccount,
         outboxAll, outboxInState, outboxItem, outboxCounts, outboxOldestWaiting, outboxSentTweet,
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals,
         imageFileUsers, imageFileOf,

@@ -6,6 +6,11 @@ import GRDB
 /// an error or a kill resumes below `pendingBottom` with nothing lost.
 public struct SyncState: Sendable, Equatable {
     public var feed: Feed
+    /// The account whose positions these are (its user id; 0 before any account is
+    /// known), or nil for whichever account is signed in when the state is saved.
+    /// Read states carry theirs, so a page fetched for one account is never stored
+    /// under another.
+    public var account: Int64?
     public var newestID: TweetID?
     public var pendingTop: TweetID?
     public var pendingBottom: TweetID?
@@ -15,11 +20,18 @@ public struct SyncState: Sendable, Equatable {
     public var failures: Int = 0
     public var rateLimit: RateLimit?
     public var nextPollAt: Date?
+    /// When `retweets` last walked every page within the API's reach (the slow full walk
+    /// that finds old tweets newly retweeted); nil before the first.
+    public var lastFullWalkAt: Date?
 
-    public init(feed: Feed) { self.feed = feed }
+    public init(feed: Feed, account: Int64? = nil) {
+        self.feed = feed
+        self.account = account
+    }
 
     init(row: Row, feed: Feed) {
         self.feed = feed
+        account = row["account"]
         newestID = (row["newestId"] as Int64?).map(TweetID.init)
         pendingTop = (row["pendingTopId"] as Int64?).map(TweetID.init)
         pendingBottom = (row["pendingBottomId"] as Int64?).map(TweetID.init)
@@ -33,6 +45,7 @@ public struct SyncState: Sendable, Equatable {
             rateLimit = RateLimit(limit: limit, remaining: remaining, resetAt: reset)
         }
         nextPollAt = Self.time(row["nextPollAt"])
+        lastFullWalkAt = Self.time(row["lastFullWalkAt"])
     }
 
     /// A stored time, or nil when it is not one: an older version could store +inf or
@@ -51,36 +64,39 @@ public struct SyncState: Sendable, Equatable {
     }
 
     func save(_ db: Database) throws {
+        let owner: Int64 = try account ?? AppDatabase.currentAccount(db)
         try db.execute(
             sql: """
-                INSERT INTO syncState (feed, newestId, pendingTopId, pendingBottomId, lastPollAt, lastSuccessAt,
-                    lastError, failures, rateLimitLimit, rateLimitRemaining, rateLimitResetAt, nextPollAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(feed) DO UPDATE SET newestId = excluded.newestId, pendingTopId = excluded.pendingTopId,
+                INSERT INTO syncState (account, feed, newestId, pendingTopId, pendingBottomId, lastPollAt, lastSuccessAt,
+                    lastError, failures, rateLimitLimit, rateLimitRemaining, rateLimitResetAt, nextPollAt, lastFullWalkAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(account, feed) DO UPDATE SET newestId = excluded.newestId, pendingTopId = excluded.pendingTopId,
                     pendingBottomId = excluded.pendingBottomId, lastPollAt = excluded.lastPollAt,
                     lastSuccessAt = excluded.lastSuccessAt, lastError = excluded.lastError, failures = excluded.failures,
                     rateLimitLimit = excluded.rateLimitLimit, rateLimitRemaining = excluded.rateLimitRemaining,
-                    rateLimitResetAt = excluded.rateLimitResetAt, nextPollAt = excluded.nextPollAt
+                    rateLimitResetAt = excluded.rateLimitResetAt, nextPollAt = excluded.nextPollAt,
+                    lastFullWalkAt = excluded.lastFullWalkAt
                 """,
             arguments: [
-                feed.rawValue, newestID?.rawValue, pendingTop?.rawValue, pendingBottom?.rawValue,
+                owner, feed.rawValue, newestID?.rawValue, pendingTop?.rawValue, pendingBottom?.rawValue,
                 lastPollAt?.timeIntervalSince1970, lastSuccessAt?.timeIntervalSince1970, lastError, failures,
                 rateLimit?.limit, rateLimit?.remaining, rateLimit?.resetAt.timeIntervalSince1970,
-                nextPollAt?.timeIntervalSince1970,
+                nextPollAt?.timeIntervalSince1970, lastFullWalkAt?.timeIntervalSince1970,
             ])
     }
 }
 
 extension AppDatabase {
-    public func syncState(_ feed: Feed) throws -> SyncState {
-        try read { db in try Self.syncState(feed, db) }
+    /// The feed's sync state for `account` (a user id), by default the signed-in one's.
+    public func syncState(_ feed: Feed, account: Int64? = nil) throws -> SyncState {
+        try read { db in try Self.syncState(feed, account: account ?? Self.currentAccount(db), db) }
     }
 
-    static func syncState(_ feed: Feed, _ db: Database) throws -> SyncState {
-        if let row = try Row.fetchOne(db, sql: ReaderQueries.syncState.sql, arguments: [feed.rawValue]) {
+    static func syncState(_ feed: Feed, account: Int64, _ db: Database) throws -> SyncState {
+        if let row = try Row.fetchOne(db, sql: ReaderQueries.syncState.sql, arguments: [account, feed.rawValue]) {
             return SyncState(row: row, feed: feed)
         }
-        return SyncState(feed: feed)
+        return SyncState(feed: feed, account: account)
     }
 
     public func saveSyncState(_ state: SyncState) throws {
@@ -93,12 +109,12 @@ extension AppDatabase {
     /// or a feed that never polls again. Returns what was repaired, for one log line.
     public func repairSyncState(_ feed: Feed, now: Date, maxWait: Double) throws -> [String] {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM syncState WHERE feed = ?", arguments: [feed.rawValue])
+            guard let row = try Row.fetchOne(db, sql: ReaderQueries.syncState.sql, arguments: [try Self.currentAccount(db), feed.rawValue])
             else { return [] }
             var state = SyncState(row: row, feed: feed)
             var repaired: [String] = []
             let horizon = now.addingTimeInterval(maxWait)
-            for column in ["lastPollAt", "lastSuccessAt", "nextPollAt", "rateLimitResetAt"]
+            for column in ["lastPollAt", "lastSuccessAt", "nextPollAt", "rateLimitResetAt", "lastFullWalkAt"]
             where !(row[column] as DatabaseValue).isNull && SyncState.time(row[column]) == nil {
                 repaired.append(column)
             }

@@ -11,10 +11,14 @@ import Synchronization
 /// long), or is still asleep `hangAfter` past the time it meant to wake. The
 /// `WatchdogPinger` feeds systemd only while no loop is hung, so a hung poller gets
 /// the daemon restarted instead of leaving it alive and useless.
+///
+/// Every deadline is kept on the monotonic clock: a step of the wall clock (NTP, a
+/// user) must neither make every loop look hung nor hide a real hang.
 public final class Watchdog: Sendable {
+    /// Monotonic seconds (`WallClock.monotonicNow`).
     public enum Phase: Sendable, Equatable {
-        case working(since: Date)
-        case waiting(until: Date)
+        case working(since: Double)
+        case waiting(until: Double)
     }
 
     /// A watched loop, by what it does (not by a string each side spells).
@@ -45,7 +49,8 @@ public final class Watchdog: Sendable {
             if let watchdog, let loop { watchdog.working(loop) }
         }
 
-        /// Going to sleep until `date`.
+        /// Going to sleep until `date` (a wall-clock time, turned into monotonic time now,
+        /// as the sleep itself does).
         public func waiting(until date: Date) {
             if let watchdog, let loop { watchdog.waiting(loop, until: date) }
         }
@@ -71,12 +76,13 @@ public final class Watchdog: Sendable {
     }
 
     func working(_ loop: Loop) {
-        let now = clock.now()
+        let now = clock.monotonicNow()
         phases.withLock { $0[loop] = .working(since: now) }
     }
 
     func waiting(_ loop: Loop, until date: Date) {
-        phases.withLock { $0[loop] = .waiting(until: date) }
+        let until = clock.monotonic(at: date)
+        phases.withLock { $0[loop] = .waiting(until: until) }
     }
 
     func leave(_ loop: Loop) {
@@ -84,12 +90,13 @@ public final class Watchdog: Sendable {
     }
 
     /// The loops that are hung now, by name, sorted.
-    public func hung(now: Date) -> [String] {
-        phases.withLock { phases in
+    public func hung() -> [String] {
+        let now = clock.monotonicNow()
+        return phases.withLock { phases in
             phases.compactMap { loop, phase -> String? in
                 switch phase {
-                case .working(let since): now.timeIntervalSince(since) > hangAfter ? loop.description : nil
-                case .waiting(let until): now.timeIntervalSince(until) > hangAfter ? loop.description : nil
+                case .working(let since): now - since > hangAfter ? loop.description : nil
+                case .waiting(let until): now - until > hangAfter ? loop.description : nil
                 }
             }.sorted()
         }

@@ -16,8 +16,7 @@ public struct WatchdogPinger: Service {
         await cancelWhenGracefulShutdown {
             var reported: [String] = []
             while !Task.isCancelled {
-                let now = watchdog.clock.now()
-                let hung = watchdog.hung(now: now)
+                let hung = watchdog.hung()
                 if hung.isEmpty {
                     notifier.watchdog()
                     if !reported.isEmpty {

@@ -37,6 +37,9 @@ enum StatusPresenter {
         } else {
             lines.append("daemon    not running")
         }
+        if let account = report.account {
+            lines.append("account   " + (account.username.map { "@\($0) " } ?? "") + "(user id \(account.id))")
+        }
         lines.append(pad("feed", 10) + pad("tweets", 8, right: true) + "  " + pad("last poll", 11) + pad("next poll", 11) + pad("rate left", 11) + "error")
         for feed in report.feeds {
             guard feed.enabled || feed.stats.tweets > 0 else { continue }

@@ -13,7 +13,7 @@ struct SearchPlanTests {
         try database.storePage(TimelinePage(tweets: tweets, authors: authors, nextPageToken: nil), feed: .home, state: SyncState(feed: .home), now: Date())
         let queries: [(sql: String, arguments: StatementArguments)] = [
             (AppDatabase.searchSQL, ["match": "\"coffee\"", "limit": 50]),
-            (AppDatabase.searchInFeedSQL, ["match": "\"coffee\"", "feed": "home", "limit": 50]),
+            (AppDatabase.searchInFeedSQL, ["match": "\"coffee\"", "account": 0, "feed": "home", "limit": 50]),
             (AppDatabase.usersMatchingSQL, ["\"coffee\""]),
             (AppDatabase.usersNamedSQL, ["alice"]),
         ]

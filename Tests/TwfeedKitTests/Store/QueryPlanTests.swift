@@ -58,7 +58,8 @@ struct QueryPlanTests {
     }
 
     /// The checker catches the feed query twfeed shipped before v4 (ordered by the
-    /// tweet's id, so SQLite sorted every joined row before LIMIT), and a scan.
+    /// tweet's id, so SQLite sorted every joined row before LIMIT; here with v7's
+    /// account), and a scan.
     @Test func theCheckerFlagsTheOldFeedQueryAndAScan() async throws {
         let database = try await PopulatedStore.make()
         let old = """
@@ -66,7 +67,7 @@ struct QueryPlanTests {
                 (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = t.id) AS feeds
             FROM feedMembership m JOIN tweet t ON t.id = m.tweetId
             LEFT JOIN user u ON u.id = t.authorId LEFT JOIN profileImage p ON p.authorId = t.authorId
-            WHERE m.feed = ? ORDER BY t.id DESC LIMIT ?
+            WHERE m.account = ? AND m.feed = ? ORDER BY t.id DESC LIMIT ?
             """
         #expect(Self.problems(try Self.plan(old, in: database), allowance: nil) == ["USE TEMP B-TREE FOR ORDER BY"])
         let scan = try Self.plan("SELECT * FROM tweet WHERE text LIKE ?", in: database)

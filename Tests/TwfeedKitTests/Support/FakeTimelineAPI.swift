@@ -14,6 +14,8 @@ final class FakeTimelineAPI: TwitterAPI {
         var window = 900.0
         var used: [Feed: (count: Int, resetAt: Date)] = [:]
         var meCalls = 0
+        /// Who the credentials sign in as (`me()`).
+        var account = FakeTimelineAPI.me
         var posted: [(text: String, replyTo: TweetID?)] = []
         var postFailures: [APIError] = []
         /// Accept the status, then fail as if the answer were lost.
@@ -63,8 +65,10 @@ final class FakeTimelineAPI: TwitterAPI {
     func setLimit(_ limit: Int, window: Double) { state.withLock { $0.limit = limit; $0.window = window } }
 
     func me() async throws -> Author {
-        state.withLock { $0.meCalls += 1 }
-        return Self.me
+        state.withLock { state in
+            state.meCalls += 1
+            return state.account
+        }
     }
 
     func supportsSinceID(_ feed: Feed) -> Bool { sinceIDSupported }
@@ -146,10 +150,10 @@ struct SyncFixture {
         logger = Logger(label: "test") { [sink] _ in EventLogHandler(level: .debug, format: .logfmt, sink: sink) }
     }
 
-    func syncer(_ feed: Feed = .home, interval: Double = 120) -> FeedSyncer {
+    func syncer(_ feed: Feed = .home, interval: Double = 120, token: String = "token") -> FeedSyncer {
         FeedSyncer(
             feed: feed, api: api,
-            account: AccountResolver(api: api, database: database, accessToken: "token", logger: logger),
+            account: AccountResolver(api: api, database: database, accessToken: token, logger: logger),
             database: database, clock: clock, interval: interval, logger: logger)
     }
 }

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import TwfeedKit
+import TwfeedTesting
+
+/// Retweets of old tweets: each poll re-reads the first page without since_id, and a
+/// full walk on its own schedule (`feeds.retweets.fullWalkHours`) finds the rest.
+struct RetweetsWalkTests {
+    /// Puts `id` back in the fake's retweets feed: retweeted again now (the fake lists
+    /// by id, as v1.1 does, so it sits where its id puts it).
+    func retweetAgain(_ fixture: SyncFixture, _ id: TweetID) {
+        fixture.api.state.withLock { $0.tweets[.retweets, default: []].append(id) }
+    }
+
+    func forget(_ fixture: SyncFixture, _ id: TweetID) {
+        fixture.api.state.withLock { $0.tweets[.retweets]?.removeAll { $0 == id } }
+    }
+
+    @Test func anOldTweetOnTheFirstPageIsTaggedAtTheNextPollThoughBelowSinceID() async throws {
+        let fixture = try SyncFixture()
+        let ids = fixture.api.add(250, to: .retweets).sorted(by: >)
+        let old = ids[50]  // on the first page, below the newest id
+        forget(fixture, old)
+        let syncer = fixture.syncer(.retweets)
+        try await syncer.poll()
+        #expect(try !fixture.database.memberIDs(.retweets).contains(old))
+        retweetAgain(fixture, old)
+        fixture.clock.advance(by: 600)
+        let outcome = try await syncer.poll()
+        #expect(try fixture.database.memberIDs(.retweets).contains(old))
+        #expect(outcome.newTweets == 1)
+        #expect(outcome.complete)
+        #expect(outcome.requests == 1, "the first page reached the stored newest id: one request")
+    }
+
+    @Test func theFullWalkRunsAtStartThenOnlyEveryFullWalkHours() async throws {
+        let fixture = try SyncFixture()
+        let ids = fixture.api.add(250, to: .retweets).sorted(by: >)
+        let deep = ids[240]  // on the third page: only a full walk reaches it
+        forget(fixture, deep)
+        let syncer = fixture.syncer(.retweets, interval: 600)
+        let start = fixture.clock.now()
+        let first = try await syncer.poll()
+        #expect(first.requests == 3, "never walked: the first poll walks every page")
+        #expect(try fixture.database.syncState(.retweets).lastFullWalkAt == start)
+        #expect(fixture.sink.events("poll.full_walk").count == 1)
+
+        retweetAgain(fixture, deep)
+        fixture.clock.advance(by: 3600)
+        // A restart (a new syncer, as a new generation builds) does not redo the walk.
+        let afterRestart = try await fixture.syncer(.retweets, interval: 600).poll()
+        #expect(afterRestart.requests == 1)
+        fixture.clock.advance(to: start.addingTimeInterval(24 * 3600 - 1))
+        #expect(try await syncer.poll().requests == 1)
+        #expect(try !fixture.database.memberIDs(.retweets).contains(deep), "only the full walk reaches page 3")
+
+        fixture.clock.advance(by: 1)
+        let walk = try await syncer.poll()
+        #expect(walk.requests == 3)
+        #expect(walk.newTweets == 1)
+        #expect(try fixture.database.memberIDs(.retweets).contains(deep))
+        #expect(try fixture.database.syncState(.retweets).lastFullWalkAt == fixture.clock.now())
+        #expect(fixture.sink.events("poll.full_walk").count == 2)
+    }
+
+    @Test func aShorterFullWalkHoursWalksSooner() async throws {
+        let fixture = try SyncFixture()
+        fixture.api.add(150, to: .retweets)
+        let syncer = FeedSyncer(
+            feed: .retweets, api: fixture.api,
+            account: AccountResolver(api: fixture.api, database: fixture.database, accessToken: "token", logger: fixture.logger),
+            database: fixture.database, clock: fixture.clock, interval: 600, fullWalkHours: 1, logger: fixture.logger)
+        #expect(try await syncer.poll().requests == 2)
+        fixture.clock.advance(by: 3599)
+        #expect(try await syncer.poll().requests == 1)
+        fixture.clock.advance(by: 1)
+        #expect(try await syncer.poll().requests == 2)
+    }
+
+    /// A walk cut short keeps what it stored and is done again from the top later.
+    @Test func aFullWalkCutShortIsDoneAgain() async throws {
+        let fixture = try SyncFixture()
+        fixture.api.add(250, to: .retweets)
+        fixture.api.fail(onRequest: 2, APIError(kind: .transient, status: 503, message: "Service Unavailable"))
+        let syncer = fixture.syncer(.retweets)
+        let cut = try await syncer.poll()
+        #expect(!cut.complete)
+        #expect(try fixture.database.syncState(.retweets).lastFullWalkAt == nil)
+        fixture.clock.advance(by: 3600)
+        let again = try await syncer.poll()
+        #expect(again.complete)
+        #expect(again.requests == 3)
+        #expect(try fixture.database.memberIDs(.retweets).count == 250)
+    }
+}
