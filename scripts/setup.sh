@@ -2,7 +2,8 @@
 # Installs the system packages twfeed builds on, when they are missing (Debian/Ubuntu).
 set -euo pipefail
 
-packages=(liboauth-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config)
+# sqlite3 and curl: scripts/crashloop checks the database and steers the emulator with them.
+packages=(liboauth-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config sqlite3 curl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

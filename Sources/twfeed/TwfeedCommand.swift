@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `twfeed` command line. Each subcommand is thin: it loads what it needs and
 /// hands over to TwfeedKit, where the behaviour lives and is tested.
@@ -13,4 +14,27 @@ struct TwfeedCommand: AsyncParsableCommand {
             LoginCommand.self, LogoutCommand.self, LogsCommand.self, DemoCommand.self,
         ]
     )
+
+    /// ArgumentParser's own `main`, except that a usage error is one line naming the
+    /// culprit (exit 64), as every other bad input is, not the message plus the usage
+    /// block. Help, `--version` and the errors the commands have already printed
+    /// (`ExitCode`) go through ArgumentParser unchanged.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = message(for: error)
+            if code == .success || error is ExitCode || message.isEmpty { exit(withError: error) }
+            let line = message.split(separator: "\n").first.map(String.init) ?? message
+            let trimmed = line.hasPrefix("Error: ") ? String(line.dropFirst("Error: ".count)) : line
+            FileHandle.standardError.write(Data("twfeed: \(trimmed) (see twfeed --help)\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

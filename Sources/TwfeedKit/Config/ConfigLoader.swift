@@ -77,8 +77,9 @@ private struct Reader {
     let path: String
     let environment: [String: String]
 
+    /// The whole file has no key path: it is named "the top level" (not an empty name).
     func fail(_ keyPath: String, _ problem: String) -> TwfeedError {
-        TwfeedError(.configuration, "\(path): \(keyPath): \(problem)")
+        TwfeedError(.configuration, "\(path): \(keyPath.isEmpty ? "the top level" : keyPath): \(problem)")
     }
 
     func object(_ value: JSONValue, _ keyPath: String, allowed: [String]) throws -> [String: JSONValue] {

@@ -86,7 +86,15 @@ public final class CurlTransport: HTTPTransport {
             switch request.method {
             case .get:
                 ccurl_setopt_long(curl, CURLOPT_HTTPGET, 1)
+                ccurl_setopt_long(curl, CURLOPT_FRESH_CONNECT, 0)
+                ccurl_setopt_long(curl, CURLOPT_FORBID_REUSE, 0)
             case .post:
+                // A post goes on a connection of its own, never a reused one: when a reused
+                // connection dies before any answer, libcurl silently sends the request again
+                // on a new one. For a post whose first copy reached the server, that is the
+                // status posted twice; the outbox must see the lost answer and settle it.
+                ccurl_setopt_long(curl, CURLOPT_FRESH_CONNECT, 1)
+                ccurl_setopt_long(curl, CURLOPT_FORBID_REUSE, 1)
                 ccurl_setopt_long(curl, CURLOPT_POST, 1)
                 ccurl_setopt_off_t(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bodyBuffer.count))
                 ccurl_setopt_pointer(curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bodyBuffer.baseAddress ?? UnsafePointer(bitPattern: 1)!))

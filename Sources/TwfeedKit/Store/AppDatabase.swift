@@ -60,7 +60,13 @@ public final class AppDatabase: Sendable {
             // Serialized across processes: two openers of a new database would
             // otherwise both try to create its schema.
             try DatabaseLock.withMigrationLock(database: path) {
-                let database = AppDatabase(try DatabasePool(path: path, configuration: configuration), path: path, durable: durable)
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                // A newer twfeed's database: writing to it with an older schema's
+                // assumptions could lose what the newer version stores.
+                if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+                    throw TwfeedError(.configuration, "\(path): written by a newer twfeed (its schema has migrations this build does not know); upgrade twfeed")
+                }
+                let database = AppDatabase(pool, path: path, durable: durable)
                 try (logger.map(migrator(logger:)) ?? migrator).migrate(database.dbWriter)
                 if durable {
                     // GRDB's pool sets synchronous=NORMAL when it turns WAL on, after
@@ -141,11 +147,23 @@ public final class AppDatabase: Sendable {
     // MARK: Errors
 
     /// GRDB's errors stop here: the caller gets a `TwfeedError` naming the file.
+    /// SQLite's message; a write that failed for want of space often comes back as a
+    /// bare "disk I/O error" (the WAL or shared-memory file could not grow), so the
+    /// folder's free space is checked and a full disk said as such.
+    static func describe(_ error: DatabaseError, path: String) -> String {
+        let message = error.message ?? "\(error.resultCode)"
+        guard error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL else { return message }
+        var stats = statvfs()
+        let folder = (path as NSString).deletingLastPathComponent
+        guard statvfs(folder.isEmpty ? "." : folder, &stats) == 0, stats.f_bavail == 0 else { return message }
+        return "\(message) (the disk is full)"
+    }
+
     static func mapErrors<T>(path: String, _ what: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
-            throw TwfeedError(.io, "\(path): \(what): \(error.message ?? "\(error.resultCode)")")
+            throw TwfeedError(.io, "\(path): \(what): \(describe(error, path: path))")
         }
     }
 
@@ -153,7 +171,7 @@ public final class AppDatabase: Sendable {
         do {
             return try await body()
         } catch let error as DatabaseError {
-            throw TwfeedError(.io, "\(path): \(what): \(error.message ?? "\(error.resultCode)")")
+            throw TwfeedError(.io, "\(path): \(what): \(describe(error, path: path))")
         }
     }
 }

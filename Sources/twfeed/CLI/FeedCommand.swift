@@ -14,7 +14,7 @@ struct FeedCommand: AsyncParsableCommand {
 
     @OptionGroup var list: TweetListOptions
 
-    @Option(help: ArgumentHelp("Only tweets older than this id: pass the last id shown to page back.", valueName: "ID"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only tweets older than this id: pass the last id shown to page back.", valueName: "ID"))
     var before: String?
 
     func validate() throws {

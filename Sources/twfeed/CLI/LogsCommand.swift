@@ -22,7 +22,7 @@ struct LogsCommand: AsyncParsableCommand {
     @Option(help: "Only events whose name matches this glob, e.g. 'poll.*'.")
     var event: String?
 
-    @Option(name: [.customShort("n"), .long], help: "Show only the last N matching lines first (default: all; 10 with -f).")
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Show only the last N matching lines first (default: all; 10 with -f).")
     var lines: Int?
 
     @Option(help: "The systemd unit whose journal to read when no log file is configured.")

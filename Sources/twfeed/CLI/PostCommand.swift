@@ -14,7 +14,7 @@ struct PostCommand: AsyncParsableCommand {
     @Argument(help: "The status, or - to read it from standard input.")
     var text: String
 
-    @Option(name: .customLong("reply-to"), help: "The id of the tweet this status answers.")
+    @Option(name: .customLong("reply-to"), parsing: .unconditional, help: "The id of the tweet this status answers.")
     var replyTo: String?
 
     @Flag(name: .customLong("dry-run"), help: "Only measure the status; queue nothing.")

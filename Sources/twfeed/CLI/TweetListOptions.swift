@@ -6,7 +6,8 @@ import TwfeedKit
 /// they are shown, and the read-only database they come from, so both print a tweet
 /// byte for byte alike.
 struct TweetListOptions: ParsableArguments {
-    @Option(help: "How many tweets to show.")
+    /// Unconditional, so that `--limit -1` is refused as -1, not as a missing value.
+    @Option(parsing: .unconditional, help: "How many tweets to show.")
     var limit: Int = 20
 
     @Flag(help: "One JSON object per line.")

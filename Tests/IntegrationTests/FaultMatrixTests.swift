@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+import TwfeedEmulator
+@testable import TwfeedKit
+import TwfeedTesting
+
+/// The fault matrix: every fault the emulator injects (`Fault.Kind.allCases`, so a new
+/// fault joins the matrix by itself) × each feed and the outbox × both dialects. The whole
+/// daemon runs in process against the emulator on a `ManualClock` that the test moves to
+/// the next deadline whenever the daemon sleeps, so rate-limit waits and backoffs pass at
+/// once. Each cell asserts what a user would notice: the daemon is still up and its loops
+/// go on working, every tweet of the emulator's timelines is stored once with the right
+/// feed tag, every queued status is posted once and `sent`.
+@Suite(.serialized)
+struct FaultMatrixTests {
+    static let cells: [FaultMatrixCell] = Fault.examples.flatMap { fault in
+        MatrixTarget.allCases.flatMap { target in
+            ["v2", "v1.1"].map { FaultMatrixCell(fault: fault, target: target, dialect: $0) }
+        }
+    }
+
+    /// The matrix is complete: every kind has examples of its own kind, and every kind
+    /// meets every target in both dialects.
+    @Test func theMatrixCoversEveryFaultTargetAndDialect() {
+        for kind in Fault.Kind.allCases {
+            #expect(!kind.examples.isEmpty, "\(kind) has no example")
+            #expect(kind.examples.allSatisfy { $0.kind == kind }, "\(kind)'s examples are of another kind")
+            for target in MatrixTarget.allCases {
+                for dialect in ["v2", "v1.1"] {
+                    #expect(Self.cells.contains { $0.fault.kind == kind && $0.target == target && $0.dialect == dialect },
+                            "no cell for \(kind) × \(target) × \(dialect)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: cells)
+    func theDaemonRidesOutTheFault(cell: FaultMatrixCell) async throws {
+        let world = try TestWorld(dialect: cell.dialect, tweets: 30)
+        // One-second timeouts, so the `slow` fault is a timeout; statuses flush every second.
+        try world.writeConfig([
+            "api": .object(["dialect": .string(cell.dialect), "baseURL": .string(world.emulator.baseURL),
+                            "timeoutSeconds": .number("1")]),
+            "outbox": .object(["flushIntervalSeconds": .number("1")]),
+        ])
+        // The emulator's windows are real time while the daemon's clock races ahead: only
+        // the injected faults may refuse a request.
+        for endpoint in ["home", "mentions", "retweets", "post", "me", "ownPosts"] {
+            world.emulator.setRateLimit(1_000_000, for: endpoint)
+        }
+        // No duplicate check: exactly once is twfeed's own doing (the outbox settles an
+        // `uncertain` post by reading the account's tweets), not the API's.
+        world.emulator.setDuplicateWindow(seconds: 0)
+        let clock = ManualClock(now: Date())
+        let transport = InFlightTransport()
+        let daemon = try world.daemon(clock: clock, transport: transport)
+        let texts = (1 ... 3).map { "matrix \(cell) status \($0)" }
+        for text in texts { _ = try daemon.database.enqueue(text: text, replyTo: nil, now: clock.now()) }
+        let marker = cell.target.pathMarker(cell.dialect)
+        let times = 2
+        world.emulator.inject(cell.fault, times: times, pathContains: marker)
+
+        let finished = Finished()
+        let running = Task {
+            defer { finished.set() }
+            try await daemon.run()
+        }
+        defer { running.cancel() }
+
+        func settled(_ texts: [String]) throws -> Bool {
+            for feed in Feed.allCases {
+                let stored = try daemon.database.memberIDs(feed).map(\.description)
+                let expected = world.emulator.groundTruth(EmulatorFeed(feed), dialect: cell.emulatorDialect)
+                guard Set(stored) == Set(expected) else { return false }
+            }
+            let items = try daemon.database.outboxItems()
+            return items.count == texts.count && items.allSatisfy { $0.state == .sent }
+        }
+
+        let served = { world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) }.count }
+        #expect(try await drive(clock, transport, finished) { try served() == times && settled(texts) },
+                "did not recover: \(describe(daemon, world, cell))")
+        #expect(served() == times, "the fault was not served \(times) times")
+
+        // The loops still make progress: new tweets in every feed and a new status.
+        for feed in EmulatorFeed.allCases { world.emulator.addTweets(to: feed, count: 2) }
+        let later = texts + ["matrix \(cell) after the fault"]
+        _ = try daemon.database.enqueue(text: later.last!, replyTo: nil, now: clock.now())
+        daemon.doorbell.ring()
+        #expect(try await drive(clock, transport, finished) { try settled(later) },
+                "stopped making progress: \(describe(daemon, world, cell))")
+
+        #expect(!finished.value, "the daemon stopped")
+        for feed in Feed.allCases {
+            let stored = try daemon.database.memberIDs(feed)
+            #expect(stored.count == Set(stored).count, "\(feed) holds a tweet twice")
+        }
+        let posted = world.emulator.postedStatuses.map(\.text)
+        #expect(posted.sorted() == later.sorted(), "posted: \(posted)")
+        let check = try daemon.database.inspect { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+        #expect(check == "ok")
+
+        await daemon.triggerGracefulShutdown()
+        try await running.value
+    }
+
+    /// Moves the clock to the next sleeper's deadline until `condition` holds (bounded by
+    /// real time). Returns false if it never did or the daemon stopped. Time stands still
+    /// while a request is in flight, as it nearly does for a real daemon: a one-second
+    /// timeout must not let a day pass (and expire the queue).
+    private func drive(_ clock: ManualClock, _ transport: InFlightTransport, _ finished: Finished, timeout: Double = 30,
+                       until condition: () throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, !finished.value {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(5))
+            guard transport.inFlight == 0 else { continue }
+            // At least 10 s a step: waking a sleeper late is harmless, and a floor of
+            // 15 minutes then passes in a hundred steps, not in the outbox's 1 s ones.
+            if let next = clock.nextDeadline { clock.advance(to: max(next, clock.now().addingTimeInterval(10))) }
+        }
+        return try condition()
+    }
+
+    private func describe(_ daemon: Daemon, _ world: TestWorld, _ cell: FaultMatrixCell) -> String {
+        do {
+            return try describeState(daemon, world, cell)
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private func describeState(_ daemon: Daemon, _ world: TestWorld, _ cell: FaultMatrixCell) throws -> String {
+        var lines: [String] = []
+        for feed in Feed.allCases {
+            let state = try daemon.database.syncState(feed)
+            lines.append("\(feed): \(try daemon.database.memberIDs(feed).count)/\(world.emulator.groundTruth(EmulatorFeed(feed), dialect: cell.emulatorDialect).count) error \(state.lastError ?? "-") next \(state.nextPollAt.map { "\($0)" } ?? "-")")
+        }
+        for item in try daemon.database.outboxItems() {
+            lines.append("outbox \(item.id) \(item.state) attempts \(item.attempts) \(item.lastError ?? "")")
+        }
+        lines.append("posted \(world.emulator.postedStatuses.count); faults served \(world.emulator.requests.filter { $0.fault != nil }.count)")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// What a matrix cell breaks: one feed's timeline requests or the posting of statuses.
+enum MatrixTarget: String, CaseIterable, Sendable {
+    case home, mentions, retweets, outbox
+
+    /// A piece of the path of this target's requests, and of no other's.
+    func pathMarker(_ dialect: String) -> String {
+        switch (self, dialect) {
+        case (.home, "v2"): "/timelines/reverse_chronological"
+        case (.mentions, "v2"): "/mentions"
+        case (.retweets, "v2"): "/reposts_of_me"
+        case (.outbox, "v2"): "/2/tweets"
+        case (.home, _): "/home_timeline"
+        case (.mentions, _): "/mentions_timeline"
+        case (.retweets, _): "/retweets_of_me"
+        case (.outbox, _): "/statuses/update"
+        }
+    }
+}
+
+struct FaultMatrixCell: Sendable, CustomTestStringConvertible, CustomStringConvertible {
+    let fault: Fault
+    let target: MatrixTarget
+    let dialect: String
+
+    var emulatorDialect: EmulatorDialect { dialect == "v2" ? .v2 : .v1_1 }
+    var description: String { "\(fault.controlName)(\(fault)) × \(target.rawValue) × \(dialect)" }
+    var testDescription: String { description }
+}
+
+import Synchronization
+
+/// The real transport, counting the requests in flight.
+final class InFlightTransport: HTTPTransport {
+    let inner = CurlTransport()
+    private let count = Mutex(0)
+
+    var inFlight: Int { count.withLock { $0 } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        count.withLock { $0 += 1 }
+        defer { count.withLock { $0 -= 1 } }
+        return try await inner.send(request)
+    }
+}
+
+/// Set once the daemon's `run` has returned.
+final class Finished: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var value: Bool { flag.withLock { $0 } }
+}
