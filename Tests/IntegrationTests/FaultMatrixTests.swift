@@ -36,22 +36,28 @@ struct FaultMatrixTests {
 
     @Test(arguments: cells)
     func theDaemonRidesOutTheFault(cell: FaultMatrixCell) async throws {
-        let world = try TestWorld(dialect: cell.dialect, tweets: 30)
+        // One clock for both sides: the outbox settles a lost post by the times the server
+        // gives its tweets, so the server must not read real time while the daemon's clock
+        // races ahead (the signer's timestamps are real time: the emulator's check is off).
+        let clock = ManualClock(now: Date())
+        let world = try TestWorld(dialect: cell.dialect, tweets: 30) {
+            $0.clock = { clock.now() }
+            $0.timestampToleranceSeconds = 0
+        }
         // One-second timeouts, so the `slow` fault is a timeout; statuses flush every second.
         try world.writeConfig([
             "api": .object(["dialect": .string(cell.dialect), "baseURL": .string(world.emulator.baseURL),
                             "timeoutSeconds": .number("1")]),
             "outbox": .object(["flushIntervalSeconds": .number("1")]),
         ])
-        // The emulator's windows are real time while the daemon's clock races ahead: only
-        // the injected faults may refuse a request.
+        // The rate-limit windows would close as the clock races ahead: only the injected
+        // faults may refuse a request.
         for endpoint in ["home", "mentions", "retweets", "post", "me", "ownPosts"] {
             world.emulator.setRateLimit(1_000_000, for: endpoint)
         }
         // No duplicate check: exactly once is twfeed's own doing (the outbox settles an
         // `uncertain` post by reading the account's tweets), not the API's.
         world.emulator.setDuplicateWindow(seconds: 0)
-        let clock = ManualClock(now: Date())
         let transport = InFlightTransport()
         let daemon = try world.daemon(clock: clock, transport: transport)
         let texts = (1 ... 3).map { "matrix \(cell) status \($0)" }
