@@ -12,7 +12,7 @@ import TwfeedKit
 /// and the schema's migrations, so a rerun is quick and a schema change rebuilds.
 enum SyntheticArchive {
     /// Bump when the generated rows change.
-    static let generatorVersion = 1
+    static let generatorVersion = 2
     /// A word the search timing looks for: about one tweet in twelve has it.
     static let searchWord = "release"
 
@@ -68,6 +68,10 @@ enum SyntheticArchive {
     /// first, a day's worth of pages at a time, one `storePage` (one transaction) per page.
     static func build(size: Int, path: String) throws {
         let database = try AppDatabase.open(path: path)
+        // Signed in, as a daemon's database is, and as the account the probes' sandbox
+        // emulator serves: otherwise the daemon started on a copy adopts every unowned row
+        // in one transaction, which a real database never asks of it.
+        try database.saveAccount(Account(userID: TweetID(Emulator.accountUserID)!, username: Emulator.accountUsername))
         var generator = TweetGenerator(size: size)
         while let (feed, page) = generator.nextPage() {
             var state = SyncState(feed: feed)
