@@ -103,6 +103,7 @@ let package = Package(
         .executableTarget(
             name: "twfeed-bench",
             dependencies: ["TwfeedKit", "TwfeedEmulator", "TwfeedSandbox", "TwfeedTesting",
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),

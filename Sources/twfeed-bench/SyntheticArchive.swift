@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import GRDB
 import TwfeedEmulator
 import TwfeedKit
@@ -12,7 +13,7 @@ import TwfeedKit
 /// and the schema's migrations, so a rerun is quick and a schema change rebuilds.
 enum SyntheticArchive {
     /// Bump when the generated rows change.
-    static let generatorVersion = 2
+    static let generatorVersion = 3
     /// A word the search timing looks for: about one tweet in twelve has it.
     static let searchWord = "release"
 
@@ -24,14 +25,14 @@ enum SyntheticArchive {
     }
 
     /// The cached database of `size` tweets, built first when missing.
-    static func database(size: Int, cache: String) throws -> Built {
+    static func database(size: Int, cache: String) async throws -> Built {
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let path = "\(cache)/archive-\(size)-g\(generatorVersion)-s\(try schemaKey()).sqlite"
         if !FileManager.default.fileExists(atPath: path) {
             let partial = path + ".partial"
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial + suffix) }
             let started = DispatchTime.now()
-            try build(size: size, path: partial)
+            try await build(size: size, path: partial)
             try FileManager.default.moveItem(atPath: partial, toPath: path)
             FileHandle.standardError.write(Data(String(format: "bench: built %d tweets in %.1f s: %@\n",
                                                         size, Bench.elapsed(since: started), path).utf8))
@@ -66,7 +67,7 @@ enum SyntheticArchive {
 
     /// Writes `size` tweets (members and the originals they retweet or quote) oldest
     /// first, a day's worth of pages at a time, one `storePage` (one transaction) per page.
-    static func build(size: Int, path: String) throws {
+    static func build(size: Int, path: String) async throws {
         let database = try AppDatabase.open(path: path)
         // Signed in, as a daemon's database is, and as the account the probes' sandbox
         // emulator serves: otherwise the daemon started on a copy adopts every unowned row
@@ -78,6 +79,9 @@ enum SyntheticArchive {
             state.newestID = page.tweets.map(\.id).max()
             try database.storePage(page, feed: feed, state: state, now: Date())
         }
+        // As a daemon's database is: its search index merged (every 15 minutes there).
+        try await SearchIndexMerger(database: database, clock: SystemClock(),
+                                    logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }).mergeAll()
     }
 }
 

@@ -49,7 +49,7 @@ enum TableBench {
         if arguments.contains("--prune-only") {
             // One figure, for working on the pruner: the write-lock wait on the largest
             // archive of the chosen sizes.
-            let archive = try SyntheticArchive.database(size: options.sizes.last!, cache: options.cache)
+            let archive = try await SyntheticArchive.database(size: options.sizes.last!, cache: options.cache)
             guard let prune = try PruneProbe.measure(binary: twfeed, archive: archive.path, folder: "\(folder)/prune", keepDays: 180)
             else { throw BenchError("no prune.done") }
             print(String(format: "longest write-lock wait while pruning %d of %d tweets: %.1f ms (%d locks taken)",
@@ -62,7 +62,7 @@ enum TableBench {
         var archives: [SyntheticArchive.Built] = []
         for size in options.sizes {
             progress("archive of \(size) tweets")
-            let archive = try SyntheticArchive.database(size: size, cache: options.cache)
+            let archive = try await SyntheticArchive.database(size: size, cache: options.cache)
             archives.append(archive)
             progress("timing commands at \(size)")
             rows.append(try commands(twfeed: twfeed, archive: archive, folder: "\(folder)/size-\(size)",

@@ -56,6 +56,7 @@ extension Daemon {
         if config.storage.keepDays > 0 {
             services.append(Pruner(database: database, clock: dependencies.clock, keepDays: config.storage.keepDays, logger: logger))
         }
+        services.append(SearchIndexMerger(database: database, clock: dependencies.clock, logger: logger))
         services += monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
                                        dependencies: dependencies, logger: logger)
         return Daemon(

@@ -20,10 +20,9 @@ public struct PruneBatch: Sendable, Equatable {
     public var deletedUsers = 0
     /// Where the next batch starts.
     public var cursor: PruneCursor
-    /// From BEGIN to the last statement before COMMIT: how long the batch held the write
-    /// lock. The COMMIT only appends the batch's pages to the WAL (no fsync in WAL mode
-    /// with `synchronous=NORMAL`); the automatic checkpoint it may start, with its fsync,
-    /// runs after the lock is released and is not counted.
+    /// From BEGIN to the end of COMMIT: how long the batch held the write lock (an upper
+    /// bound: it includes an automatic checkpoint COMMIT may start once the lock is free).
+    /// COMMIT counts: FTS5 writes its pending index changes there.
     public var transactionSeconds: Double = 0
 }
 
@@ -71,7 +70,6 @@ extension AppDatabase {
             let started = ContinuousClock.now
             var batch = PruneBatch(cursor: cursor)
             try db.inTransaction(.immediate) {
-                defer { batch.transactionSeconds = (ContinuousClock.now - started).inSeconds }
                 let rows = try Row.fetchAll(db, sql: Self.pruneCandidatesSQL, arguments: [
                     "cutoff": cutoff, "afterAt": cursor.createdAt, "afterId": cursor.id, "limit": limit,
                 ])
@@ -97,6 +95,7 @@ extension AppDatabase {
                 }
                 return .commit
             }
+            batch.transactionSeconds = (ContinuousClock.now - started).inSeconds
             return batch
         }
     }
@@ -126,10 +125,9 @@ extension AppDatabase {
                 try db.execute(sql: "PRAGMA incremental_vacuum(\(max(pages, 1)))")
                 step.freePages = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
                 step.freedPages = before - step.freePages
-                // As a prune batch: the lock's time, not the checkpoint's after COMMIT.
-                step.transactionSeconds = (ContinuousClock.now - started).inSeconds
                 return .commit
             }
+            step.transactionSeconds = (ContinuousClock.now - started).inSeconds
             return step
         }
     }

@@ -108,6 +108,13 @@ extension AppDatabase {
         ("v8-outbox-uncertain", """
         ALTER TABLE outbox ADD COLUMN uncertainSince DOUBLE;
         """),
+        // FTS5 merges its index segments during the COMMIT of whichever write made one
+        // too many: a poller's page or a prune batch then held the write lock for hundreds
+        // of milliseconds. Off here; `SearchIndexMerger` merges in short paced steps.
+        ("v9: search merges off the write path", """
+        INSERT INTO tweetSearch (tweetSearch, rank) VALUES ('automerge', 0);
+        INSERT INTO userSearch (userSearch, rank) VALUES ('automerge', 0);
+        """),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

@@ -69,3 +69,33 @@ extension AppDatabase {
         WHERE t.id = :id
         """
 }
+
+/// One step of merging the full-text indexes' segments.
+public struct SearchMergeStep: Sendable, Equatable {
+    /// Whether the step merged anything (false: nothing left to merge).
+    public var merged = false
+    /// From BEGIN to the end of COMMIT: how long the step held the write lock.
+    public var transactionSeconds: Double = 0
+}
+
+extension AppDatabase {
+    /// Up to `pages` pages of FTS5 merge work on each search index, in one short
+    /// IMMEDIATE transaction (FTS5's `merge` command: levels with at least four segments).
+    /// FTS5 reports work done as a change count of two or more (sqlite.org/fts5.html).
+    public func mergeSearchIndexes(pages: Int) async throws -> SearchMergeStep {
+        try await writeWithoutTransaction { db in
+            let started = ContinuousClock.now
+            var step = SearchMergeStep()
+            try db.inTransaction(.immediate) {
+                for table in ["tweetSearch", "userSearch"] {
+                    let before = db.totalChangesCount
+                    try db.execute(sql: "INSERT INTO \(table) (\(table), rank) VALUES ('merge', ?)", arguments: [max(pages, 1)])
+                    if db.totalChangesCount - before >= 2 { step.merged = true }
+                }
+                return .commit
+            }
+            step.transactionSeconds = (ContinuousClock.now - started).inSeconds
+            return step
+        }
+    }
+}
