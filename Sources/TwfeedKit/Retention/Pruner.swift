@@ -33,10 +33,7 @@ public struct Pruner: Service {
     /// quick (never past the configured size). Off in tests that count batches.
     let adaptive: Bool
     /// After each transaction the pruner leaves the write lock alone for this many times
-    /// as long as the transaction held it (at least a millisecond). Without the pause the
-    /// next batch takes the lock again within microseconds, and another process's writer
-    /// (`twfeed post`), whose busy handler only retries after 1, 2, 5, 10… ms, misses every
-    /// gap and waits for the whole prune. 1 leaves the lock free half of the time.
+    /// as long as the transaction held it (`WriteLockPacing`; 0 only yields).
     let pacing: Double
     let logger: Logger
 
@@ -148,12 +145,9 @@ public struct Pruner: Service {
         ])
     }
 
-    /// Leaves the write lock to others between two transactions (see `pacing`): a
-    /// monotonic sleep, since it measures a gap, not a time of day.
+    /// Leaves the write lock to others between two transactions (see `pacing`).
     func pause(after transactionSeconds: Double) async throws {
-        guard pacing > 0 else { return await Task.yield() }
-        let seconds = min(max(transactionSeconds, 0.001) * pacing, 1)
-        try await Task.sleep(for: .microseconds(Int64(seconds * 1_000_000)))
+        try await WriteLockPacing.pause(after: transactionSeconds, ratio: pacing)
     }
 
     /// The size of the next transaction's work, from how long the last one took.

@@ -52,8 +52,7 @@ public struct SearchIndexMerger: Service {
             longest = max(longest, step.transactionSeconds)
             guard step.merged else { break }
             steps += 1
-            let pause = min(max(step.transactionSeconds, 0.001), 1)
-            try await Task.sleep(for: .microseconds(Int64(pause * 1_000_000)))
+            try await WriteLockPacing.pause(after: step.transactionSeconds)
         }
         if steps > 0 {
             logger.info("search.merged", metadata: [
