@@ -103,3 +103,43 @@ struct ConfigLoaderTests {
         #expect(ConfigLoader.locate(explicit: nil, environment: ["HOME": "/h"]) == ("/h/.config/twfeed/config.json", false))
     }
 }
+
+/// `http.listen` and `http.allowRemote`: the reader is loopback only unless asked.
+struct HTTPConfigTests {
+    func load(_ json: String) throws -> TwfeedConfig {
+        try ConfigLoader.parse(Data(json.utf8), path: "/etc/twfeed/config.json", environment: ["HOME": "/home/u"])
+    }
+
+    func message(_ json: String) -> String? {
+        do { _ = try load(json); return nil } catch let error as TwfeedError {
+            #expect(error.code == .configuration)
+            return error.message
+        } catch { return "\(error)" }
+    }
+
+    @Test func theReaderIsOffByDefaultAndListensWhereTold() throws {
+        #expect(try load("{}").http.listen == nil)
+        #expect(try load(#"{"http":{"listen":null}}"#).http.listen == nil)
+        #expect(try load(#"{"http":{"listen":"127.0.0.1:8765"}}"#).http.listen == ListenAddress(host: "127.0.0.1", port: 8765))
+        #expect(try load(#"{"http":{"listen":"[::1]:9000"}}"#).http.listen == ListenAddress(host: "::1", port: 9000))
+        #expect(try load(#"{"http":{"listen":"localhost:80"}}"#).http.listen?.isLoopback == true)
+        #expect(try load(#"{"http":{"listen":"0.0.0.0:8765","allowRemote":true}}"#).http.listen?.isLoopback == false)
+    }
+
+    @Test func aNetworkAddressWithoutAllowRemoteIsRefused() {
+        #expect(message(#"{"http":{"listen":"0.0.0.0:8765"}}"#)
+            == #"/etc/twfeed/config.json: http.listen: "0.0.0.0:8765" is not a loopback address: the pages show your private timeline; set http.allowRemote to true to serve them to the network"#)
+        #expect(message(#"{"http":{"listen":"[::]:8765","allowRemote":false}}"#)?.contains("is not a loopback address") == true)
+        #expect(message(#"{"http":{"listen":"192.168.1.5:8765"}}"#)?.contains("is not a loopback address") == true)
+    }
+
+    @Test func aBadAddressNamesTheKeyAndTheValue() {
+        #expect(message(#"{"http":{"listen":"8765"}}"#) == #"/etc/twfeed/config.json: http.listen: "8765" has no port (use HOST:PORT, e.g. 127.0.0.1:8765)"#)
+        #expect(message(#"{"http":{"listen":"127.0.0.1:99999"}}"#) == #"/etc/twfeed/config.json: http.listen: "127.0.0.1:99999" has no valid port (0-65535)"#)
+        #expect(message(#"{"http":{"listen":"example.com:80"}}"#)?.contains("must name an IP address or localhost") == true)
+        #expect(message(#"{"http":{"listen":"::1:80"}}"#)?.contains("write an IPv6 address in brackets") == true)
+        #expect(message(#"{"http":{"listen":8765}}"#) == "/etc/twfeed/config.json: http.listen: must be a string, not a number")
+        #expect(message(#"{"http":{"allowRemote":"yes"}}"#) == "/etc/twfeed/config.json: http.allowRemote: must be true or false, not a string")
+        #expect(message(#"{"http":{"port":1}}"#) == "/etc/twfeed/config.json: http.port: unknown key (allowed: listen, allowRemote)")
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import TwfeedKit
+import TwfeedTesting
+
+/// The web reader's pages as a browser gets them: the timeline, paging, search, and that
+/// nothing a tweet carries becomes markup.
+@Suite(.serialized)
+struct ReaderPagesTests {
+    static func ids(_ html: String) -> [Int64] {
+        html.components(separatedBy: "<li class=\"tweet\" ").dropFirst().compactMap { item in
+            item.range(of: "data-id=\"").flatMap { Int64(item[$0.upperBound...].prefix(while: \.isNumber)) }
+        }
+    }
+
+    @Test func homeShowsTheNewest50WithAvatarNameTimeAndFeedTags() async throws {
+        let world = try await ReaderHarness()
+        try await world.withServer { port in
+            let answer = try await RawHTTP.request(port: port, "/home")
+            #expect(answer.status == 200)
+            #expect(answer.headers["content-type"] == "text/html; charset=utf-8")
+            let ids = Self.ids(answer.text)
+            #expect(ids.count == 50)
+            #expect(ids.first == ReaderHarness.controlID && ids == ids.sorted(by: >))
+            #expect(answer.text.contains(#"<img class="avatar" src="/avatars/\#(world.aliceAvatarFile)""#))
+            #expect(answer.text.contains(#"src="/static/avatar.svg""#), "mallory's picture is not cached: the placeholder")
+            #expect(answer.text.contains(#"<span class="name">Alice Martin</span> <a class="username" href="https://x.com/alice">@alice</a>"#))
+            #expect(answer.text.contains(#"<span class="feed-tag feed-home">home</span> <span class="feed-tag feed-mentions">mentions</span>"#) == false,
+                    "the newest 50 do not include the one tweet also in mentions")
+            #expect(answer.text.contains(#"<time datetime="2026-09-21T"#))
+            #expect(answer.text.contains(#"<a rel="next" class="older" href="/home?before=1014">Older</a>"#))
+            let mentions = try await RawHTTP.request(port: port, "/mentions")
+            #expect(mentions.text.contains(#"<span class="feed-tag feed-home">home</span> <span class="feed-tag feed-mentions">mentions</span>"#))
+            #expect(!mentions.text.contains(#"rel="next""#), "one tweet: no older page")
+        }
+    }
+
+    @Test func pagingBackWithBeforeShowsTheRestAndThenNothing() async throws {
+        let world = try await ReaderHarness()
+        try await world.withServer { port in
+            let older = try await RawHTTP.request(port: port, "/home?before=1014")
+            #expect(Self.ids(older.text) == (1001 ... 1013).reversed().map(Int64.init))
+            #expect(!older.text.contains(#"rel="next""#))
+            let none = try await RawHTTP.request(port: port, "/home?before=1001")
+            #expect(Self.ids(none.text).isEmpty && none.text.contains("No older tweets stored."))
+            let bad = try await RawHTTP.request(port: port, "/home?before=x%27")
+            #expect(bad.status == 400 && bad.text == "before: x' is not a tweet id\n")
+        }
+    }
+
+    @Test func tweetTextNamesAndLinksAreShownAsTextNeverAsMarkup() async throws {
+        let world = try await ReaderHarness()
+        try await world.withServer { port in
+            let page = try await RawHTTP.request(port: port, "/home").text
+            #expect(page.contains(#"<p class="text">&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;</p>"#))
+            #expect(!page.contains("<script"), "the pages carry no script at all")
+            #expect(!page.contains("<img src=x"))
+            #expect(page.contains(#"<span class="name">&lt;b&gt;Bold&lt;/b&gt; &amp; &quot;quoted&quot; &#39;single&#39;</span>"#))
+            #expect(!page.contains("<b>Bold"))
+            // The API's links: a javascript: target is never made a link; the others are, escaped.
+            #expect(!page.contains("javascript:"))
+            #expect(page.contains(#"Links: <a href="https://t.co/js1" rel="nofollow noopener noreferrer">https://t.co/js1</a> and "#),
+                    "the short link itself stays, pointing where it is")
+            #expect(page.contains(#"<a href="https://example.com/a?b=1&amp;c=2" rel="nofollow noopener noreferrer">example.com/a…</a>"#))
+            #expect(page.contains(#"<a href="https://example.com/&quot;onmouseover=&quot;alert(4)" rel="nofollow noopener noreferrer">q&quot;uote</a>"#))
+            #expect(!page.contains(#"onmouseover=""#))
+        }
+    }
+
+    @Test func noTemplateWritesAValueUnescaped() {
+        for (name, text) in PageTemplates.sources {
+            #expect(!text.contains("{{{") && !text.contains("{{&"), "template \(name)")
+            #expect(!text.contains("<script"), "template \(name)")
+        }
+    }
+
+    @Test func searchFromTheBoxFindsWordsAndSaysWhatIsWrongWithAQuery() async throws {
+        let world = try await ReaderHarness()
+        try await world.withServer { port in
+            // A form sends spaces as `+`.
+            let found = try await RawHTTP.request(port: port, "/search?q=number+1042+coffee")
+            #expect(Self.ids(found.text) == [1042])
+            #expect(found.text.contains(#"value="number 1042 coffee""#), "the box keeps the query")
+            let from = try await RawHTTP.request(port: port, "/search?q=from%3Amallory")
+            #expect(Self.ids(from.text) == [ReaderHarness.controlID, ReaderHarness.linkID, ReaderHarness.hostileID])
+            let hostile = try await RawHTTP.request(port: port, "/search?q=%3Cscript%3E%22")
+            #expect(hostile.status == 200 && !hostile.text.contains("<script>"))
+            let none = try await RawHTTP.request(port: port, "/search?q=zebra")
+            #expect(Self.ids(none.text).isEmpty && none.text.contains("No cached tweet matches."))
+            let feedOnly = try await RawHTTP.request(port: port, "/search?q=coffee&feed=mentions")
+            #expect(Self.ids(feedOnly.text) == [1001])
+        }
+    }
+
+    @Test func theJSONAPIGivesTheFeedCommandsObjectsWithPaging() async throws {
+        let world = try await ReaderHarness()
+        try await world.withServer { port in
+            let answer = try await RawHTTP.request(port: port, "/api/feed/home?limit=3&before=1050")
+            #expect(answer.status == 200 && answer.headers["content-type"] == "application/json")
+            guard case .array(let objects) = try JSONValue.parse(answer.body) else { Issue.record("not an array"); return }
+            let images = ImageStore(root: world.config.storage.imageCache)
+            let expected = try world.database.feedItems(.home, limit: 3, before: TweetID(1050),
+                                                        avatarPath: { images.exists($0) ? images.path(of: $0) : nil })
+            #expect(objects == expected.map(\.json))
+            #expect(objects.first?["author"]?["avatarPath"]?.string == images.path(of: world.aliceAvatarFile))
+            let all = try await RawHTTP.request(port: port, "/api/feed/home")
+            guard case .array(let page) = try JSONValue.parse(all.body) else { Issue.record("not an array"); return }
+            #expect(page.count == 50)
+            for bad in ["limit=0", "limit=201", "limit=ten"] {
+                let refused = try await RawHTTP.request(port: port, "/api/feed/home?\(bad)")
+                #expect(refused.status == 400 && refused.text.hasPrefix("limit: ") && refused.text.split(separator: "\n").count == 1)
+            }
+        }
+    }
+
+    @Test func healthzIs503WithTheStatusObjectWhenNoDaemonRuns() async throws {
+        let world = try await ReaderHarness()
+        try await world.withServer { port in
+            let answer = try await RawHTTP.request(port: port, "/healthz")
+            #expect(answer.status == 503)
+            let status = try JSONValue.parse(answer.body)
+            #expect(status["daemon"]?["running"] == .bool(false))
+            #expect(status["feeds"]?["home"]?["tweets"] == .number("63"))
+        }
+    }
+
+    @Test func theRootRedirectsHome() async throws {
+        let world = try await ReaderHarness()
+        try await world.withServer { port in
+            let answer = try await RawHTTP.request(port: port, "/")
+            #expect(answer.status == 303 && answer.headers["location"] == "/home")
+        }
+    }
+}
