@@ -3,7 +3,8 @@
 set -euo pipefail
 
 # sqlite3 and curl: scripts/crashloop checks the database and steers the emulator with them.
-packages=(liboauth-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config sqlite3 curl)
+# Arguments name more packages (scripts/test.sh asks for the shells and mandoc).
+packages=(liboauth-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config sqlite3 curl "$@")
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -5,10 +5,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# zsh and fish: the completion tests run in each shell; mandoc checks the man page.
+bash scripts/setup.sh zsh fish mandoc
 
 swift build -c release
 swift build --build-tests
 swift test --skip-build
+
+# The shell completions and the man page as scripts/install-extras installs them (into
+# a scratch root): the page, generated from the commands, renders without an error.
+extras=$(mktemp -d)
+bash scripts/install-extras --configuration debug --root "$extras"
+mandoc -T lint -W error "$extras/usr/local/share/man/man1/twfeed.1"
+grep -q '^\.It Em feed$' "$extras/usr/local/share/man/man1/twfeed.1"
+rm -rf "$extras"
 
 # The crash loop's short run (docs/PROOF.md has the long one): 5 SIGKILLs of the
 # release daemon during backfill, posting and pruning.

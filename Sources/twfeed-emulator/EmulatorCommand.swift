@@ -47,7 +47,7 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds the emulator's clock runs ahead of this machine's (negative: behind).")
     var clockSkew: Double = 0
 
-    @Option(help: "Write the demo credentials as twfeed's credentials file (mode 0600) to FILE.")
+    @Option(help: "Write the demo credentials as twfeed's credentials file (mode 0600) to FILE.", completion: .file())
     var writeCredentials: String?
 
     @Flag(help: "Allow listening on an address other than loopback (the control routes are unauthenticated).")

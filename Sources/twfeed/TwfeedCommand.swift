@@ -8,6 +8,12 @@ struct TwfeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "twfeed",
         abstract: "Keeps your X/Twitter timelines in a local SQLite database and posts for you when the network allows.",
+        discussion: """
+            The config file is --config, else $TWFEED_CONFIG, $CONFIGURATION_DIRECTORY/config.json or \
+            ~/.config/twfeed/config.json. Exit status: 0 success, 64 usage, 65 invalid data (a status too \
+            long), 69 service unavailable, 74 I/O error, 75 temporary failure, 77 permission (a credentials \
+            file others can read), 78 configuration error; twfeed status: 0 healthy, 1 degraded, 3 not running.
+            """,
         version: "0.1.0",
         subcommands: [
             RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, OutboxCommand.self,

@@ -15,13 +15,13 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Run the daemon against the local API emulator and show what it stored.")
 
-    @Option(help: "The API dialect to speak: v2 or v1.1.")
+    @Option(help: "The API dialect to speak: v2 or v1.1.", completion: .list(["v2", "v1.1"]))
     var dialect: String = "v2"
 
     @Option(help: "Tweets the emulator holds per feed at start.")
     var tweets: Int = 300
 
-    @Option(help: "A folder for the demo's config, credentials, database and log (default: a new temporary folder).")
+    @Option(help: "A folder for the demo's config, credentials, database and log (default: a new temporary folder).", completion: .directory)
     var dir: String?
 
     @Option(help: "Keep the daemon running this many seconds after the first polls.")

@@ -4,7 +4,7 @@ import TwfeedKit
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "The config file (default: $TWFEED_CONFIG, $CONFIGURATION_DIRECTORY/config.json, ~/.config/twfeed/config.json).")
+    @Option(name: .long, help: "The config file (default: $TWFEED_CONFIG, $CONFIGURATION_DIRECTORY/config.json, ~/.config/twfeed/config.json).", completion: .file())
     var config: String?
 
     func loadConfig() throws -> TwfeedConfig {

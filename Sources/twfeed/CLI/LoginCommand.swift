@@ -82,7 +82,7 @@ struct LogoutCommand: AsyncParsableCommand {
 struct CredentialsFileOptions: ParsableArguments {
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: "The credentials file to read and write (default: the config's `credentials`).")
+    @Option(help: "The credentials file to read and write (default: the config's `credentials`).", completion: .file())
     var credentials: String?
 
     /// The loaded config and the credentials file's path, `~` and `$VARS` expanded.

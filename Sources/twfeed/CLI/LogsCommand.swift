@@ -16,7 +16,8 @@ struct LogsCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("f"), .long], help: "Keep reading as lines are written.")
     var follow = false
 
-    @Option(help: "Only lines at this level or above: trace, debug, info, notice, warn, error, critical.")
+    @Option(help: "Only lines at this level or above: trace, debug, info, notice, warn, error, critical.",
+            completion: .list(["trace", "debug", "info", "notice", "warn", "error", "critical"]))
     var level: String?
 
     @Option(help: "Only events whose name matches this glob, e.g. 'poll.*'.")
