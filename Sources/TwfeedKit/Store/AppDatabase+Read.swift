@@ -46,7 +46,55 @@ extension AppDatabase {
                 "account": try Self.currentAccount(db), "feed": feed.rawValue,
                 "before": before?.rawValue ?? Int64.max, "limit": limit,
             ])
-            while let row = try rows.next() { try body(Self.feedItem(row, avatarPath: avatarPath)) }
+            var authors = AuthorCache(db: db)
+            var feedLists: [String: [Feed]] = [:]
+            while let row = try rows.next() {
+                let tweet = Self.tweet(row)
+                let (author, avatar) = try authors.lookup(tweet.authorID, avatarPath: avatarPath)
+                let feeds: [Feed]
+                if let list = row[8] as String? {
+                    if let known = feedLists[list] { feeds = known } else {
+                        feeds = Feed.list(list)
+                        feedLists[list] = feeds
+                    }
+                } else {
+                    feeds = []
+                }
+                try body(FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar))
+            }
+        }
+    }
+
+    /// The columns of a feed's tweet rows, read by position by `tweet(_:)`.
+    static let feedTweetColumns = """
+        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId
+        """
+
+    static func tweet(_ row: Row) -> Tweet {
+        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
+        return Tweet(
+            id: TweetID(row[0] as Int64),
+            authorID: TweetID(row[1] as Int64),
+            createdAt: Date(timeIntervalSince1970: row[2]),
+            text: row[3],
+            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
+    }
+
+    /// Each author of a feed read once, with the path of their cached picture.
+    struct AuthorCache {
+        let db: Database
+        var known: [Int64: (Author?, String?)] = [:]
+
+        mutating func lookup(_ id: TweetID, avatarPath: (_ file: String) -> String?) throws -> (Author?, String?) {
+            if let found = known[id.rawValue] { return found }
+            var author: Author?
+            if let row = try Row.fetchOne(db.cachedStatement(sql: ReaderQueries.authorByID.sql), arguments: [id.rawValue]) {
+                author = Author(id: id, username: row[0], name: row[1], profileImageURL: row[2])
+            }
+            let file = try String.fetchOne(db.cachedStatement(sql: ReaderQueries.imageFileOf.sql), arguments: [id.rawValue])
+            let found = (author, file.flatMap(avatarPath))
+            known[id.rawValue] = found
+            return found
         }
     }
 
