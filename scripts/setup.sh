@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Installs the system packages twfeed builds on, when they are missing (Debian/Ubuntu).
+# With --browser-test, also what scripts/browser-test drives the web reader with:
+# Debian's chromium and chromium-driver, and selenium and prometheus-client from PyPI.
 set -euo pipefail
+browser_test=false
+[ "${1:-}" = "--browser-test" ] && browser_test=true
 
 # sqlite3 and curl: scripts/crashloop checks the database and steers the emulator with them.
 packages=(liboauth-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config sqlite3 curl)
+$browser_test && packages+=(chromium chromium-driver)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -19,3 +24,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6.2 or later is needed)" >&2; exit 69; }
+
+if $browser_test && ! python3 -c "import selenium, prometheus_client" 2>/dev/null; then
+  echo "setup: installing selenium and prometheus-client (PyPI)"
+  pip=(python3 -m pip install --quiet --disable-pip-version-check "selenium>=4.15,<5" "prometheus-client>=0.17,<1")
+  # A distribution's own Python (PEP 668) refuses pip unless told.
+  "${pip[@]}" 2>/dev/null || "${pip[@]}" --break-system-packages
+fi
