@@ -10,7 +10,7 @@ swift build -c release
 swift build --build-tests
 swift test --skip-build
 
-# The web reader in a real browser against the release demo (docs/OPERATIONS.md).
+# The web reader in a real browser against the release demo (docs/PROOF.md).
 python3 scripts/browser-test --binary .build/release/twfeed
 
 # The crash loop's short run (docs/PROOF.md has the long one): 5 SIGKILLs of the
