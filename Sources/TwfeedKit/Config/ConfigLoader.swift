@@ -134,7 +134,7 @@ private struct Reader {
 
     mutating func read(_ root: JSONValue) throws -> TwfeedConfig {
         var config = TwfeedConfig(environment: environment)
-        let top = try object(root, "", allowed: ["api", "credentials", "feeds", "storage", "images", "outbox", "log"])
+        let top = try object(root, "", allowed: ["api", "credentials", "feeds", "storage", "images", "outbox", "log", "http"])
         if let api = top["api"] {
             let fields = try object(api, "api", allowed: ["dialect", "baseURL", "timeoutSeconds"])
             if let value = fields["dialect"] {
@@ -247,6 +247,22 @@ private struct Reader {
             }
             if let value = fields["file"], value != .null {
                 config.log.file = ConfigLoader.expand(try string(value, "log.file"), environment)
+            }
+        }
+        if let http = top["http"] {
+            let fields = try object(http, "http", allowed: ["listen", "allowRemote"])
+            if let value = fields["allowRemote"] { config.http.allowRemote = try bool(value, "http.allowRemote") }
+            if let value = fields["listen"], value != .null {
+                let text = try string(value, "http.listen")
+                do {
+                    config.http.listen = try ListenAddress(parsing: text)
+                } catch let error as ListenAddress.ParseError {
+                    throw fail("http.listen", "\"\(text)\" \(error.reason)")
+                }
+            }
+            if let listen = config.http.listen, !listen.isLoopback, !config.http.allowRemote {
+                throw fail("http.listen", "\"\(listen)\" is not a loopback address: the pages show your private timeline; "
+                    + "set http.allowRemote to true to serve them to the network")
             }
         }
         return config

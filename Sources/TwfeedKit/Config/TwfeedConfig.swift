@@ -60,6 +60,14 @@ public struct TwfeedConfig: Sendable, Equatable {
         public var file: String?
     }
 
+    /// The reader's web server (`http.listen`, `http.allowRemote`): off unless an
+    /// address is given, and loopback only unless remote access is asked for, since
+    /// the pages show a private timeline.
+    public struct HTTP: Sendable, Equatable {
+        public var listen: ListenAddress?
+        public var allowRemote = false
+    }
+
     public var api = API()
     public var credentials: String
     public var feeds: [Feed: FeedSettings] = [
@@ -71,6 +79,7 @@ public struct TwfeedConfig: Sendable, Equatable {
     public var images = Images()
     public var outbox = Outbox()
     public var log = Log()
+    public var http = HTTP()
     /// The file this configuration came from, nil when built in code.
     public var sourcePath: String?
 

@@ -10,12 +10,19 @@ extension Daemon {
         public var clock: any WallClock
         /// systemd's notification socket, when the daemon runs under it.
         public var notifier: (any Notifier)?
+        /// The process's metrics: one for every generation, so a reload keeps the counters.
+        public var metrics: TwfeedMetrics
+        /// Told the reader's bound address once it listens (`demo --serve`, tests).
+        public var onReaderListening: @Sendable (ListenAddress) async -> Void
 
         public init(transport: any HTTPTransport = CurlTransport(), clock: any WallClock = SystemClock(),
-                    notifier: (any Notifier)? = nil) {
+                    notifier: (any Notifier)? = nil, metrics: TwfeedMetrics = TwfeedMetrics(),
+                    onReaderListening: @escaping @Sendable (ListenAddress) async -> Void = { _ in }) {
             self.transport = transport
             self.clock = clock
             self.notifier = notifier
+            self.metrics = metrics
+            self.onReaderListening = onReaderListening
         }
     }
 
@@ -41,13 +48,14 @@ extension Daemon {
                 interval: config.feeds[feed]!.intervalSeconds, fullWalkHours: config.feeds[feed]!.fullWalkHours, logger: logger)
             syncers.append(syncer)
             services.append(FeedPoller(syncer: syncer, database: database, clock: dependencies.clock, logger: logger,
-                                       checkIn: watchdog.checkIn(.poll(feed)), onCycle: { board.record($0, $1) }))
+                                       checkIn: watchdog.checkIn(.poll(feed)), metrics: dependencies.metrics,
+                                       onCycle: { board.record($0, $1) }))
         }
         let doorbell = Doorbell()
         let flusher = OutboxFlusher(
             api: api, database: database, clock: dependencies.clock, doorbell: doorbell,
             flushInterval: config.outbox.flushIntervalSeconds, maxAgeHours: config.outbox.maxAgeHours,
-            logger: logger, checkIn: watchdog.checkIn(.outbox))
+            logger: logger, checkIn: watchdog.checkIn(.outbox), metrics: dependencies.metrics)
         services.append(flusher)
         if config.images.enabled {
             let images = ImageServices.make(config: config, database: database, clock: dependencies.clock, logger: logger)
@@ -59,6 +67,8 @@ extension Daemon {
         services.append(SearchIndexMerger(database: database, clock: dependencies.clock, logger: logger))
         services += monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
                                        dependencies: dependencies, logger: logger)
+        services += readerServices(config: config, database: database, watchdog: watchdog, statusPath: statusPath,
+                                   dependencies: dependencies, logger: logger)
         return Daemon(
             config: config, database: database, services: services, syncers: syncers, flusher: flusher,
             doorbell: doorbell, wakePath: wakePath, logger: logger, board: board, watchdog: watchdog,
@@ -77,6 +87,8 @@ extension Daemon {
         let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
         let services = monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
                                           dependencies: dependencies, logger: logger)
+            + readerServices(config: config, database: database, watchdog: watchdog, statusPath: statusPath,
+                             dependencies: dependencies, logger: logger)
         logger.warning("auth.signed_out", metadata: [
             "credentials": "\(config.credentials)",
             "hint": "no access token: not polling or posting; run twfeed login, then reload",
@@ -100,5 +112,15 @@ extension Daemon {
             services.append(WatchdogPinger(watchdog: watchdog, notifier: notifier, interval: interval, logger: logger))
         }
         return services
+    }
+
+    /// The web reader, when `http.listen` is set: it reads the daemon's own store.
+    static func readerServices(config: TwfeedConfig, database: AppDatabase, watchdog: Watchdog, statusPath: String?,
+                               dependencies: Dependencies, logger: Logger) -> [any Service] {
+        guard let address = config.http.listen else { return [] }
+        let source = ReaderSource(
+            database: database, config: config, statusPath: statusPath ?? StatusSnapshot.path(config: config),
+            metrics: dependencies.metrics, loopsProgress: { watchdog.hung().isEmpty })
+        return [ReaderServer(source: source, address: address, logger: logger, onListening: dependencies.onReaderListening)]
     }
 }

@@ -18,15 +18,18 @@ public struct FeedPoller: Service {
     /// Told when this loop works and when it sleeps, so a hung poll stops the
     /// systemd watchdog's pings.
     let checkIn: Watchdog.CheckIn
+    /// Counts each poll's requests and times it (`twfeed_poll_*`).
+    let metrics: TwfeedMetrics?
 
     public init(syncer: FeedSyncer, database: AppDatabase, clock: any WallClock, logger: Logger,
-                checkIn: Watchdog.CheckIn = .unwatched,
+                checkIn: Watchdog.CheckIn = .unwatched, metrics: TwfeedMetrics? = nil,
                 onCycle: @escaping @Sendable (Feed, PollOutcome) async -> Void = { _, _ in }) {
         self.syncer = syncer
         self.database = database
         self.clock = clock
         self.logger = logger
         self.checkIn = checkIn
+        self.metrics = metrics
         self.onCycle = onCycle
     }
 
@@ -51,8 +54,11 @@ public struct FeedPoller: Service {
                 }
                 checkIn.working()
                 do {
+                    let started = clock.monotonicNow()
                     let outcome = try await syncer.poll(onProgress: checkIn.working)
                     next = outcome.nextPollAt
+                    metrics?.pollFinished(syncer.feed, outcome: outcome, seconds: clock.monotonicNow() - started,
+                                          sync: try? database.syncState(syncer.feed))
                     await onCycle(syncer.feed, outcome)
                 } catch is CancellationError {
                     return

@@ -51,6 +51,7 @@ extension OutboxFlusher {
                 .sentTweetID(tweet.id), .sentAt(now), .lastError(nil), .nextAttemptAt(nil),
             ])
             try database.storeOwnTweet(tweet, now: now)
+            metrics?.statusSent()
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "sent", "tweet_id": "\(tweet.id)"])
         } else if let duplicate {
             try database.transitionOutbox(item.id, from: [state], to: .failed, changes: [.lastError(duplicate.description), .nextAttemptAt(nil)])

@@ -29,8 +29,13 @@ public struct OutboxFlusher: Service {
 
     var settler: OutboxSettler { OutboxSettler(api: api, database: database) }
 
+    /// Counts the statuses that went out (`twfeed_outbox_sent_total`).
+    let metrics: TwfeedMetrics?
+
     public init(api: any TwitterAPI, database: AppDatabase, clock: any WallClock, doorbell: Doorbell,
-                flushInterval: Double, maxAgeHours: Double, logger: Logger, checkIn: Watchdog.CheckIn = .unwatched) {
+                flushInterval: Double, maxAgeHours: Double, logger: Logger, checkIn: Watchdog.CheckIn = .unwatched,
+                metrics: TwfeedMetrics? = nil) {
+        self.metrics = metrics
         self.api = api
         self.database = database
         self.clock = clock
@@ -183,6 +188,7 @@ public struct OutboxFlusher: Service {
         try database.transitionOutbox(item.id, from: [.sending], to: .sent, changes: [
             .sentTweetID(tweetID), .sentAt(now), .lastError(note),
         ])
+        metrics?.statusSent()
         if let tweetID, let me = try database.account()?.userID {
             try database.storeOwnTweet(Tweet(id: tweetID, authorID: me, createdAt: now, text: item.text, inReplyToID: item.replyToID), now: now)
         }

@@ -122,7 +122,7 @@ enum ReaderQueries {
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals,
         imageFileUsers, imageFileOf,
         timelineView, feedCountsView, postsView,
-        search, searchInFeed, usersMatching, usersNamed, feedItemByID,
+        search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON,
     ]
 
     /// `twfeed search`: the SQL sits beside the code that builds its MATCH
@@ -132,4 +132,6 @@ enum ReaderQueries {
     static let usersMatching = ReaderQuery("usersMatching", AppDatabase.usersMatchingSQL)
     static let usersNamed = ReaderQuery("usersNamed", AppDatabase.usersNamedSQL)
     static let feedItemByID = ReaderQuery("feedItemByID", AppDatabase.feedItemByIDSQL)
+    /// The web reader's links: the API's object of one tweet shown on a page.
+    static let tweetRawJSON = ReaderQuery("tweetRawJSON", "SELECT raw FROM tweet WHERE id = ?")
 }

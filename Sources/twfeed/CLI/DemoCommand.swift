@@ -5,6 +5,8 @@ import TwfeedBase
 import TwfeedEmulator
 import TwfeedKit
 import TwfeedSandbox
+import Synchronization
+import UnixSignals
 
 /// Emulator plus daemon on loopback, end to end, with files in a fresh folder: what a
 /// user runs before they have API keys.
@@ -25,18 +27,35 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Keep the daemon running this many seconds after the first polls.")
     var seconds: Double = 0
 
+    @Flag(help: "Keep the emulator, the daemon and the web reader running until Ctrl-C, and print the reader's URL.")
+    var serve = false
+
+    @Option(help: ArgumentHelp("With --serve: where the reader listens (port 0: any free port).", valueName: "HOST:PORT"))
+    var listen: String = "127.0.0.1:8765"
+
     func validate() throws {
+        if serve {
+            do {
+                let address = try ListenAddress(parsing: listen)
+                guard address.isLoopback else { throw ValidationError("--listen: the demo serves on loopback only, not \(listen)") }
+            } catch let error as ListenAddress.ParseError {
+                throw ValidationError("--listen: \"\(listen)\" \(error.reason)")
+            }
+        }
         guard dialect == "v2" || dialect == "v1.1" else { throw ValidationError("--dialect must be v2 or v1.1") }
         guard tweets >= 0 else { throw ValidationError("--tweets must not be negative") }
     }
 
     func run() async throws {
+        // With --serve, Ctrl-C ends the demo gracefully: trapped before anything starts.
+        let signals = serve ? await UnixSignalsSequence(trapping: [.sigint, .sigterm]) : nil
         try await CommandLineEdge.run {
             let folder = try dir ?? Sandbox.temporaryFolder(prefix: "twfeed-demo")
             let sandbox = try Sandbox(
                 folder: folder, dialect: dialect, tweetsPerFeed: tweets,
                 configure: { $0.newTweetIntervalSeconds = 5 },
-                apiKeys: ["timeoutSeconds": .number("10")], config: Self.configKeys(folder: folder))
+                apiKeys: ["timeoutSeconds": .number("10")],
+                config: Self.configKeys(folder: folder, listen: serve ? listen : nil))
             defer { sandbox.stop() }
             let emulator = sandbox.emulator
             let configPath = sandbox.configPath
@@ -48,8 +67,11 @@ struct DemoCommand: AsyncParsableCommand {
             logs.redactor.register(credentials.secrets)
             let database = try AppDatabase.open(path: config.storage.database)
             let statusPath = StatusSnapshot.path(config: config)
+            let reader = Mutex<ListenAddress?>(nil)
+            let dependencies = Daemon.Dependencies(onReaderListening: { address in reader.withLock { $0 = address } })
             let daemon = try Daemon.build(config: config, credentials: credentials, database: database,
-                                          statusPath: statusPath, gracefulShutdownSignals: [], logger: logs.logger)
+                                          dependencies: dependencies, statusPath: statusPath,
+                                          gracefulShutdownSignals: [], logger: logs.logger)
 
             // The daemon's services poll at once on a fresh database. Once every feed
             // has completed a poll, queue a status as `twfeed post` does and watch the
@@ -82,6 +104,18 @@ struct DemoCommand: AsyncParsableCommand {
                 emit("\n== status (twfeed status)")
                 let report = try StatusReport.collect(config: config, statusPath: statusPath)
                 emit(StatusPresenter.table(report))
+                if let signals {
+                    try await waitFor { reader.withLock { $0 } != nil }
+                    guard let address = reader.withLock({ $0 }) else {
+                        throw TwfeedError(.unavailable, "the reader did not start on \(listen) (see \(folder)/twfeed.log)")
+                    }
+                    emit("\nreader: http://\(address)/")
+                    emit("emulator: \(emulator.baseURL)")
+                    emit("The emulator adds a tweet every 5 seconds; the daemon polls every 15. Press Ctrl-C to stop.")
+                    for await _ in signals { break }
+                    await daemon.triggerGracefulShutdown()
+                    try await group.next()
+                }
                 group.cancelAll()
             }
             emit("\nThe demo's files stay in \(folder). Read them offline with:")
@@ -95,8 +129,8 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// What the demo adds to the sandbox's config: quick polls, loopback avatars, a log file.
-    private static func configKeys(folder: String) -> [String: JSONValue] {
-        [
+    private static func configKeys(folder: String, listen: String?) -> [String: JSONValue] {
+        var keys: [String: JSONValue] = [
             "feeds": .object([
                 "home": .object(["intervalSeconds": .number("15")]),
                 "mentions": .object(["intervalSeconds": .number("15")]),
@@ -105,5 +139,7 @@ struct DemoCommand: AsyncParsableCommand {
             "images": .object(["allowInsecureLoopback": .bool(true), "allowedHosts": .array([.string("127.0.0.1")])]),
             "log": .object(["file": .string("\(folder)/twfeed.log")]),
         ]
+        if let listen { keys["http"] = .object(["listen": .string(listen)]) }
+        return keys
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What the reader's pages read: the store (the daemon's own, or a read-only one for
+/// `twfeed serve`), the image cache, the status the header and `/healthz` show, and the
+/// metrics. One value, so the daemon and `serve` build the same server.
+public struct ReaderSource: Sendable {
+    public var database: AppDatabase
+    public var config: TwfeedConfig
+    /// The daemon's status snapshot (its heartbeat), which says whether it runs.
+    public var statusPath: String
+    public var metrics: TwfeedMetrics
+    /// In the daemon: whether its loops make progress (no loop hung, per the watchdog).
+    /// Nil in `twfeed serve`, which reads the daemon's heartbeat instead.
+    public var loopsProgress: (@Sendable () -> Bool)?
+    let images: ImageStore
+
+    public init(database: AppDatabase, config: TwfeedConfig, statusPath: String, metrics: TwfeedMetrics,
+                loopsProgress: (@Sendable () -> Bool)? = nil) {
+        self.database = database
+        self.config = config
+        self.statusPath = statusPath
+        self.metrics = metrics
+        self.loopsProgress = loopsProgress
+        images = ImageStore(root: config.storage.imageCache)
+    }
+
+    /// `twfeed status`'s report, read now.
+    func status(now: Date = Date()) throws -> StatusReport {
+        try StatusReport.collect(config: config, statusPath: statusPath, now: now)
+    }
+
+    /// Whether the daemon's loops make progress: its heartbeat is fresh, and (inside
+    /// the daemon) no loop is hung.
+    func up(_ report: StatusReport) -> Bool {
+        let beating = report.running && (report.heartbeatAge ?? .infinity) <= StatusReport.staleAfter
+            && report.snapshot?.signedOut != true
+        return beating && (loopsProgress?() ?? true)
+    }
+
+    /// The URL path of an author's cached picture, nil while it is not on disk.
+    func avatarHref(_ file: String) -> String? {
+        images.exists(file) ? "/avatars/\(file)" : nil
+    }
+}

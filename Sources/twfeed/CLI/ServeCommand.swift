@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ServiceLifecycle
+import TwfeedKit
+
+/// `twfeed serve`: the web reader alone, read-only, without polling: the same pages the
+/// daemon serves with `http.listen`, for a database another process fills (or none).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the web reader (timelines, search, Atom feeds, metrics) from the database, read-only.",
+        discussion: """
+            Listens on http.listen from the config, or on --listen. Loopback only unless http.allowRemote \
+            is true: the pages show your private timeline. SIGTERM and SIGINT stop it.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: ArgumentHelp("The address to listen on, e.g. 127.0.0.1:8765 (default: http.listen).", valueName: "HOST:PORT"))
+    var listen: String?
+
+    func validate() throws {
+        if let listen {
+            do { _ = try ListenAddress(parsing: listen) } catch let error as ListenAddress.ParseError {
+                throw ValidationError("--listen: \"\(listen)\" \(error.reason)")
+            }
+        }
+    }
+
+    func run() async throws {
+        try await CommandLineEdge.run {
+            var config = try options.loadConfig()
+            let configName = config.sourcePath ?? "the config"
+            if let listen { config.http.listen = try ListenAddress(parsing: listen) }
+            guard let address = config.http.listen else {
+                throw TwfeedError(.configuration, "\(configName): http.listen: not set; set it (e.g. \"127.0.0.1:8765\") or pass --listen")
+            }
+            if !address.isLoopback && !config.http.allowRemote {
+                throw TwfeedError(.configuration, "\(configName): --listen \(address) is not a loopback address: set http.allowRemote to true to serve your timeline to the network")
+            }
+            let logs = try LogSetup(config: config.log)
+            let database = try AppDatabase.openReader(path: config.storage.database)
+            let source = ReaderSource(database: database, config: config,
+                                      statusPath: StatusSnapshot.readerPath(config: config), metrics: TwfeedMetrics())
+            let server = ReaderServer(source: source, address: address, logger: logs.logger)
+            let group = ServiceGroup(configuration: .init(
+                services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: Logger(label: "twfeed.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() })))
+            try await group.run()
+        }
+    }
+}
