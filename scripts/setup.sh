@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs the system packages twfeed builds on, when they are missing (Debian/Ubuntu).
 # With --browser-test, also what scripts/browser-test drives the web reader with:
-# Debian's chromium and chromium-driver, and selenium and prometheus-client from PyPI.
+# Debian's chromium and chromium-driver (and emoji and CJK fonts, so that its screenshot
+# shows every name), and selenium and prometheus-client from PyPI.
 set -euo pipefail
 browser_test=false
 [ "${1:-}" = "--browser-test" ] && browser_test=true
 
 # sqlite3 and curl: scripts/crashloop checks the database and steers the emulator with them.
 packages=(liboauth-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config sqlite3 curl)
-$browser_test && packages+=(chromium chromium-driver)
+$browser_test && packages+=(chromium chromium-driver fonts-noto-color-emoji fonts-wqy-zenhei)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
