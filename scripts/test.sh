@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: the release build (some Swift 6 concurrency errors
 # only show there), then the debug build and the test suite (the fault matrix is in it),
-# then the short crash loop.
+# then the web reader in headless Chromium, then the short crash loop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-# zsh and fish: the completion tests run in each shell; mandoc checks the man page.
-bash scripts/setup.sh zsh fish mandoc
+# zsh and fish: the completion tests run in each shell; mandoc checks the man page;
+# --browser-test: chromium, its driver and selenium for the reader's browser test.
+bash scripts/setup.sh --browser-test zsh fish mandoc
 
 swift build -c release
 swift build --build-tests
@@ -19,6 +19,9 @@ bash scripts/install-extras --configuration debug --root "$extras"
 mandoc -T lint -W error "$extras/usr/local/share/man/man1/twfeed.1"
 grep -q '^\.It Em feed$' "$extras/usr/local/share/man/man1/twfeed.1"
 rm -rf "$extras"
+
+# The web reader in a real browser against the release demo (docs/PROOF.md).
+python3 scripts/browser-test --binary .build/release/twfeed
 
 # The crash loop's short run (docs/PROOF.md has the long one): 5 SIGKILLs of the
 # release daemon during backfill, posting and pruning.

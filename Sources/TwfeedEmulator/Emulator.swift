@@ -72,6 +72,22 @@ public final class Emulator: Sendable {
         core.addTweets(to: feed, count: count)
     }
 
+    /// Adds one tweet whose text is exactly `text` at the top of `feed` (its id above
+    /// every existing one) and returns its id. It is served as every tweet is: v2 `text`
+    /// and v1.1 `full_text`/`text` HTML-escape `&`, `<` and `>` as the real API does, so
+    /// a client that unescapes them gets `text` back byte for byte.
+    ///
+    /// With `authorName`, its author is a followed user with that display name, made on
+    /// first use with the username `hostile_1`, `hostile_2`, ... (the same name again
+    /// gives the same user); without, a generated user. In mentions the tweet is in home
+    /// too when its author is followed. In retweets it is one of the account's own
+    /// tweets, retweeted by another user (also in home), and `authorName` is ignored.
+    /// `tweet(_:)` tells the author's username.
+    @discardableResult
+    public func addTweet(to feed: EmulatorFeed, text: String, authorName: String? = nil) -> String {
+        core.addTweet(to: feed, text: text, authorName: authorName)
+    }
+
     /// The ids a perfect client of `dialect` can collect from `feed`, newest first: the
     /// dialect's reach (v2 home 3,200, otherwise 800), without deleted tweets.
     public func groundTruth(_ feed: EmulatorFeed, dialect: EmulatorDialect) -> [String] {

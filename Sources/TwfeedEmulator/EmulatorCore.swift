@@ -201,6 +201,10 @@ final class EmulatorCore: Sendable {
         state.withLock { $0.store.addTweets(to: feed, count: count, now: $0.now) }.map { String($0) }
     }
 
+    func addTweet(to feed: EmulatorFeed, text: String, authorName: String?) -> String {
+        String(state.withLock { $0.store.addTweet(to: feed, text: text, authorName: authorName, now: $0.now) })
+    }
+
     var now: Date { state.withLock { $0.now } }
 
     func groundTruth(_ feed: EmulatorFeed, dialect: EmulatorDialect) -> [String] {

@@ -70,6 +70,7 @@ struct ReaderDaemonTests {
             try await tasks.waitForAll()
         }
         #expect(world.sink.events("http.stopped").count == 1)
+        #expect(world.sink.events("http.stopped").first?.contains("address=127.0.0.1:0") == false, "the bound port, not 0")
     }
 
     @Test func aTakenPortStopsTheDaemonWithOneLine() async throws {

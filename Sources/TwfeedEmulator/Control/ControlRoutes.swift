@@ -8,7 +8,9 @@ import Synchronization
 ///
 /// - `GET  /_emulator` lists these routes.
 /// - `GET  /_emulator/truth/:feed?dialect=v2|v1.1` → `{"ids":[...]}` (newest first).
-/// - `POST /_emulator/tweets` `{"feed":"home","count":10}` → `{"ids":[...]}`.
+/// - `POST /_emulator/tweets` `{"feed":"home","count":10}` → `{"ids":[...]}`; with a `"text"`
+///   (and optionally an `"authorName"`), one tweet with exactly that text →
+///   `{"id":"...","username":"..."}` (see `Emulator.addTweet(to:text:authorName:)`).
 /// - `POST /_emulator/faults` `{"fault":"503","times":1,"path":"reverse_chronological","seconds":5}`;
 ///   `DELETE /_emulator/faults` clears them.
 /// - `POST /_emulator/rate-limits` `{"endpoint":"home","limit":5}`.
@@ -46,6 +48,9 @@ enum ControlRoutes {
             guard let body = JSONBody.object(request.body), let feedName = body["feed"] as? String,
                   let feed = EmulatorFeed(rawValue: feedName) else {
                 return error(400, "expected {\"feed\":\"home|mentions|retweets\",\"count\":N}")
+            }
+            if body["text"] != nil || body["authorName"] != nil {
+                return addTweet(body, feed: feed, core: core)
             }
             let count = (body["count"] as? NSNumber)?.intValue ?? 1
             guard (0...10_000).contains(count) else { return error(400, "count must be 0...10000") }
@@ -113,6 +118,23 @@ enum ControlRoutes {
         default:
             return error(404, "no control route \(request.method) \(request.path)")
         }
+    }
+
+    /// One tweet with a given text (and author name).
+    private static func addTweet(_ body: [String: Any], feed: EmulatorFeed, core: EmulatorCore) -> HTTPResponse {
+        let usage = "expected {\"feed\":\"home|mentions|retweets\",\"text\":\"...\",\"authorName\":\"...\"}"
+        guard let text = body["text"] as? String else { return error(400, usage) }
+        guard !text.isEmpty, text.unicodeScalars.count <= 10_000 else {
+            return error(400, "text must have 1 to 10000 characters")
+        }
+        let authorName = body["authorName"] as? String
+        if body["authorName"] != nil, authorName?.isEmpty != false { return error(400, "authorName must be a non-empty string") }
+        if authorName != nil, feed == .retweets {
+            return error(400, "authorName does not apply to retweets (they are the account's own tweets)")
+        }
+        let id = core.addTweet(to: feed, text: text, authorName: authorName)
+        let username = UInt64(id).flatMap { number in core.state.withLock { $0.store.publicTweet(number)?.authorUsername } }
+        return .json(200, .object([("id", .string(id)), ("username", .stringOrNull(username))]))
     }
 
     private static func images(_ request: HTTPRequest, core: EmulatorCore) -> HTTPResponse {

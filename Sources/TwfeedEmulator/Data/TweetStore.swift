@@ -23,6 +23,8 @@ struct TweetStore: Sendable {
     /// Users in creation order; index 0 is the account user.
     private(set) var userIDs: [UInt64] = []
     private var userIDsByName: [String: UInt64] = [:]
+    /// Users made for a given display name (`addUser(displayName:)`), by that name.
+    private var userIDsByDisplayName: [String: UInt64] = [:]
     private(set) var tweets: [UInt64: StoredTweet] = [:]
     /// Each feed's tweet ids, oldest first (ascending).
     private(set) var feeds: [EmulatorFeed: [UInt64]] = [.home: [], .mentions: [], .retweets: []]
@@ -67,6 +69,32 @@ struct TweetStore: Sendable {
 
     func user(named name: String) -> EmulatedUser? {
         userIDsByName[name.lowercased()].flatMap { users[$0] }
+    }
+
+    /// The user whose display name is `displayName`, made by an earlier call, or a new
+    /// followed user with that name and the username `hostile_N` (N counts these users
+    /// from 1). Its bio, place and picture are generated as the seeded users' are.
+    mutating func addUser(displayName: String) -> UInt64 {
+        if let id = userIDsByDisplayName[displayName] { return id }
+        let index = userIDs.count
+        let id = Self.accountID + 98 + UInt64(index) * 7_919_000_003
+        let user = EmulatedUser(
+            id: id,
+            username: "hostile_\(userIDsByDisplayName.count + 1)",
+            name: displayName,
+            description: rng.pick(TweetCorpus.bios),
+            location: rng.pick(TweetCorpus.places),
+            createdAt: Date(timeIntervalSince1970: 1_230_000_000 + Double(rng.next() % 350_000_000)),
+            followersCount: Int(rng.next() % 20_000),
+            followingCount: Int(rng.next() % 2_000),
+            imageVersion: 1,
+            followed: true
+        )
+        users[id] = user
+        userIDs.append(id)
+        userIDsByName[user.username.lowercased()] = id
+        userIDsByDisplayName[displayName] = id
+        return id
     }
 
     private mutating func createUsers(extra: Int) {

@@ -58,7 +58,7 @@ enum PageTemplates {
         """
 
     static let tweet = """
-        <li class="tweet" id="t{{id}}" data-id="{{id}}"><img class="avatar" src="{{avatar}}" width="48" height="48" alt="" loading="lazy"><div class="body"><p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{statusHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a>{{#feeds}} <span class="feed-tag feed-{{.}}">{{.}}</span>{{/feeds}}</p>{{#context}}<p class="context">{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/context}}<p class="text">{{> tweetText}}</p></div></li>
+        <li class="tweet" id="t{{id}}" data-id="{{id}}"><img class="avatar" src="{{avatar}}" width="48" height="48" alt=""><div class="body"><p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{statusHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a>{{#feeds}} <span class="feed-tag feed-{{.}}">{{.}}</span>{{/feeds}}</p>{{#context}}<p class="context">{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/context}}<p class="text">{{> tweetText}}</p></div></li>
         """
 
     /// On one line: `p.text`'s text content is exactly the tweet's.

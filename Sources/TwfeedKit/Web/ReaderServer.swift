@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// The web reader: Hummingbird's `Application` serving `ReaderRoutes`, as one more
 /// `Service` in the daemon's group (it stops gracefully with the rest), or alone under
@@ -27,6 +28,7 @@ public struct ReaderServer: Service {
         let onListening = onListening
         // Hummingbird logs every request at debug and its own start at info; twfeed's
         // log keeps to its own events (`http.listening`, `http.stopped`).
+        let listening = Mutex(address)
         var quiet = logger
         quiet.logLevel = max(logger.logLevel, .warning)
         let application = Application(
@@ -35,6 +37,7 @@ public struct ReaderServer: Service {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? address.port
                 let bound = ListenAddress(host: address.host, port: port)
+                listening.withLock { $0 = bound }
                 logger.info("http.listening", metadata: ["address": "\(bound)", "url": "http://\(bound)/"])
                 await onListening(bound)
             },
@@ -45,6 +48,6 @@ public struct ReaderServer: Service {
             logger.error("http.failed", metadata: ["address": "\(address)", "error": "\(error)"])
             throw TwfeedError(.unavailable, "http.listen \(address): \(error)")
         }
-        logger.info("http.stopped", metadata: ["address": "\(address)"])
+        logger.info("http.stopped", metadata: ["address": "\(listening.withLock { $0 })"])
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Tweets whose text (and author's display name) a test chooses: markup, entities,
+/// anything a reader must show as text (`Emulator.addTweet(to:text:authorName:)`).
+extension TweetStore {
+    /// Adds one tweet with exactly `text` at the top of `feed` and returns its id.
+    ///
+    /// - home: an original by `authorName`'s user (see `addUser(displayName:)`), or by
+    ///   a followed user.
+    /// - mentions: by `authorName`'s user (followed, so it is in home too), or by any
+    ///   other user (in home too when followed). The text is kept as given, even
+    ///   without an `@` of the account.
+    /// - retweets: one of the account's own tweets, which another user retweets; it is
+    ///   in home too. `authorName` does not apply (the author is the account).
+    ///
+    /// The text is stored raw and sent as every tweet is: HTML-escaped (`&amp;`, `&lt;`,
+    /// `&gt;`) in v2 `text` and v1.1 `full_text`/`text`, cut to 140 in v1.1's
+    /// non-extended `text`.
+    mutating func addTweet(to feed: EmulatorFeed, text: String, authorName: String?, now: Date) -> UInt64 {
+        let date = Self.wholeSeconds(max(now, lastDate))
+        let others = Array(otherUserIDs)
+        let named = feed == .retweets ? nil : authorName.map { addUser(displayName: $0) }
+        switch feed {
+        case .home:
+            let author = named ?? rng.pick(others.filter { users[$0]?.followed == true })
+            let id = createTweet(author: author, text: text, at: date).id
+            othersRecent.append(id)
+            append(id, to: .home)
+            return id
+        case .mentions:
+            let author = named ?? rng.pick(others)
+            let id = createTweet(author: author, text: text, at: date).id
+            append(id, to: .mentions)
+            if users[author]?.followed == true { append(id, to: .home) }
+            return id
+        case .retweets:
+            let mine = createTweet(author: Self.accountID, text: text, at: date).id
+            myRecentOriginals.append(mine)
+            append(mine, to: .home)
+            createRetweet(by: rng.pick(others), of: mine, at: date)
+            append(mine, to: .retweets)
+            return mine
+        }
+    }
+}
