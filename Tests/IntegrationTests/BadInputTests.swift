@@ -243,3 +243,43 @@ struct BadInputTests {
         return process.terminationStatus == 0
     }
 }
+
+/// docs/BAD-INPUT.md's rows for `twfeed serve`: each mistake is one line and its own code.
+@Suite(.serialized)
+struct ServeBadInputTests {
+    @Test func serveSaysWhatIsMissingOrWrongInOneLine() throws {
+        let folder = try BadInputTests.Folder()
+        // No database yet: 69, and nothing created.
+        var result = try folder.run(["serve", "--listen", "127.0.0.1:0"])
+        BadInputTests.expectOneLine(result, "\(folder.database): no database yet: run twfeed run", exit: 69)
+        #expect(!FileManager.default.fileExists(atPath: folder.database))
+        _ = try AppDatabase.open(path: folder.database)
+        result = try folder.run(["serve"])
+        BadInputTests.expectOneLine(result, "\(folder.config): http.listen: not set; set it (e.g. \"127.0.0.1:8765\") or pass --listen", exit: 78)
+        result = try folder.run(["serve", "--listen", "0.0.0.0:8765"])
+        BadInputTests.expectOneLine(result, "\(folder.config): --listen 0.0.0.0:8765 is not a loopback address: set http.allowRemote to true to serve your timeline to the network", exit: 78)
+        result = try folder.run(["serve", "--listen", "8765"])
+        BadInputTests.expectOneLine(result, "--listen: \"8765\" has no port (use HOST:PORT, e.g. 127.0.0.1:8765) (see twfeed --help)", exit: 64)
+    }
+
+    @Test func aTakenPortIsExit69NamingTheAddress() throws {
+        let folder = try BadInputTests.Folder()
+        _ = try AppDatabase.open(path: folder.database)
+        // Hold a port with a plain listening socket.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let result = try folder.run(["serve", "--listen", "127.0.0.1:\(port)"])
+        #expect(result.status == 69)
+        #expect(result.stderr.hasSuffix("twfeed: http.listen 127.0.0.1:\(port): cannot listen: Address already in use\n"), "\(result.stderr)")
+    }
+}

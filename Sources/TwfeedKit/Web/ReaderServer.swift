@@ -1,3 +1,4 @@
+import Glibc
 import Hummingbird
 import Logging
 import NIOCore
@@ -45,8 +46,10 @@ public struct ReaderServer: Service {
         do {
             try await application.run()
         } catch {
-            logger.error("http.failed", metadata: ["address": "\(address)", "error": "\(error)"])
-            throw TwfeedError(.unavailable, "http.listen \(address): \(error)")
+            // NIO's bind error names the syscall's Swift signature; the errno says it plainly.
+            let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+            logger.error("http.failed", metadata: ["address": "\(address)", "error": "\(reason)"])
+            throw TwfeedError(.unavailable, "http.listen \(address): cannot listen: \(reason)")
         }
         logger.info("http.stopped", metadata: ["address": "\(listening.withLock { $0 })"])
     }
