@@ -120,6 +120,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
             emit("\nThe demo's files stay in \(folder). Read them offline with:")
             emit("  twfeed feed home --config \(configPath)")
+            if !serve { emit("See them in a browser, with the daemon still polling: twfeed demo --serve") }
         }
     }
 
