@@ -35,7 +35,7 @@ enum ReaderRoutes {
     static func timeline(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
         let query = FormQuery(request.uri.query)
         let before = try tweetID(query["before"], name: "before")
-        let now = Date()
+        let now = source.clock.now()
         let items = try source.database.feedItems(feed, limit: pageSize, before: before, avatarPath: source.avatarHref)
         var model = try page(title: feed.rawValue, heading: before == nil ? headings[feed]! : "\(headings[feed]!), older",
                              items: items, current: "/\(feed.rawValue)", source: source, now: now)
@@ -56,7 +56,7 @@ enum ReaderRoutes {
             guard let feed = Feed(rawValue: name) else { throw Hummingbird.HTTPError(.badRequest, message: "feed: \(name) is not home, mentions or retweets") }
             return feed
         }
-        let now = Date()
+        let now = source.clock.now()
         var items: [FeedItem] = []
         var message: String?
         if text.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -108,7 +108,7 @@ enum ReaderRoutes {
         let links = try source.database.tweetLinks(items.map(\.tweet.id))
         let account = try source.database.account()?.userID.description
         let host = request.head.authority ?? source.config.http.listen?.description ?? "localhost"
-        let document = AtomFeed(feed: feed, account: account, items: items, links: links, origin: "http://\(host)", now: Date())
+        let document = AtomFeed(feed: feed, account: account, items: items, links: links, origin: "http://\(host)", now: source.clock.now())
         return Response(status: .ok, headers: [.contentType: "application/atom+xml; charset=utf-8", .cacheControl: "no-cache"],
                         body: .init(byteBuffer: ByteBuffer(string: document.render())))
     }

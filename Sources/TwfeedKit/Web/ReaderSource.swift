@@ -12,21 +12,24 @@ public struct ReaderSource: Sendable {
     /// In the daemon: whether its loops make progress (no loop hung, per the watchdog).
     /// Nil in `twfeed serve`, which reads the daemon's heartbeat instead.
     public var loopsProgress: (@Sendable () -> Bool)?
+    /// The wall clock the pages' relative times and the status are read against.
+    public var clock: any WallClock
     let images: ImageStore
 
     public init(database: AppDatabase, config: TwfeedConfig, statusPath: String, metrics: TwfeedMetrics,
-                loopsProgress: (@Sendable () -> Bool)? = nil) {
+                loopsProgress: (@Sendable () -> Bool)? = nil, clock: any WallClock = SystemClock()) {
         self.database = database
         self.config = config
         self.statusPath = statusPath
         self.metrics = metrics
         self.loopsProgress = loopsProgress
+        self.clock = clock
         images = ImageStore(root: config.storage.imageCache)
     }
 
     /// `twfeed status`'s report, read now.
-    func status(now: Date = Date()) throws -> StatusReport {
-        try StatusReport.collect(config: config, statusPath: statusPath, now: now)
+    func status(now: Date? = nil) throws -> StatusReport {
+        try StatusReport.collect(config: config, statusPath: statusPath, now: now ?? clock.now())
     }
 
     /// Whether the daemon's loops make progress: its heartbeat is fresh, and (inside
