@@ -32,8 +32,7 @@ struct AtomFeed {
         htmlHref = "\(origin)/\(feed.rawValue)"
         entries = items.map { item in
             let model = TweetModel(item, links: links[item.tweet.id] ?? [], avatarHref: nil, now: now)
-            let html = PageTemplates.library.render(model, withTemplate: "tweetText") ?? ""
-            let context = model.context.map { "<p>\(Self.escape($0.label)) <a href=\"\(Self.escape($0.href))\">\(Self.escape($0.linkText))</a></p>" } ?? ""
+            let html = PageTemplates.library.render(model, withTemplate: "atomContent") ?? ""
             let oneLine = item.tweet.text.split(whereSeparator: \.isNewline).joined(separator: " ")
             return Entry(
                 id: "tag:twitter.com,2006:status/\(item.tweet.id)",
@@ -42,29 +41,12 @@ struct AtomFeed {
                 authorName: Self.xmlSafe("\(model.name) (@\(model.username))"),
                 authorHref: item.author == nil ? nil : model.profileHref,
                 statusHref: model.statusHref, feeds: model.feeds,
-                contentHTML: Self.xmlSafe(context + "<p>" + html + "</p>"))
+                contentHTML: Self.xmlSafe(html))
         }
     }
 
     func render() -> String {
         PageTemplates.library.render(self, withTemplate: "atom") ?? ""
-    }
-
-    /// The template escapes; this is for the few fixed fragments built around the
-    /// already-escaped tweet HTML, whose values are twfeed's own (a label, an x.com URL).
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     /// XML 1.0 forbids most control characters even escaped: a tweet carrying one

@@ -20,7 +20,7 @@ enum PageTemplates {
     }()
 
     static let sources: [(String, String)] = [
-        ("page", page), ("tweet", tweet), ("tweetText", tweetText), ("atom", atom),
+        ("page", page), ("tweet", tweet), ("tweetText", tweetText), ("atomContent", atomContent), ("atom", atom),
     ]
 
     static let page = """
@@ -64,6 +64,12 @@ enum PageTemplates {
     /// On one line: `p.text`'s text content is exactly the tweet's.
     static let tweetText = """
         {{#segments}}{{#href}}<a href="{{href}}" rel="nofollow noopener noreferrer">{{text}}</a>{{/href}}{{^href}}{{text}}{{/href}}{{/segments}}
+        """
+
+    /// An Atom entry's HTML: the tweet's context and text, escaped here once; the feed's
+    /// template escapes the whole again, as `type="html"` content is carried.
+    static let atomContent = """
+        {{#context}}<p>{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/context}}<p>{{> tweetText}}</p>
         """
 
     static let atom = """
