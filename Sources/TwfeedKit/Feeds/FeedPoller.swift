@@ -57,8 +57,7 @@ public struct FeedPoller: Service {
                     let started = clock.monotonicNow()
                     let outcome = try await syncer.poll(onProgress: checkIn.working)
                     next = outcome.nextPollAt
-                    metrics?.pollFinished(syncer.feed, outcome: outcome, seconds: clock.monotonicNow() - started,
-                                          sync: try? database.syncState(syncer.feed))
+                    metrics?.pollFinished(syncer.feed, outcome: outcome, seconds: clock.monotonicNow() - started)
                     await onCycle(syncer.feed, outcome)
                 } catch is CancellationError {
                     return

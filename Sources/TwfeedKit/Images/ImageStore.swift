@@ -143,6 +143,12 @@ public final class ImageStore: Sendable {
         TwfeedError(.io, "\(path): \(what): \(String(cString: strerror(errno)))")
     }
 
+    /// The absolute path of a cached file, nil while it is not on disk: what readers
+    /// show as an author's `avatarPath`.
+    public func cachedPath(_ file: String) -> String? {
+        exists(file) ? path(of: file) : nil
+    }
+
     public func exists(_ file: String) -> Bool {
         guard let path = path(of: file) else { return false }
         var info = stat()

@@ -5,11 +5,11 @@ import Prometheus
 
 /// The daemon's Prometheus metrics (INTERFACE.md, "The reader on the web, and metrics").
 ///
-/// Counters, the poll-duration histogram and the rate-limit and last-success gauges are
-/// set through swift-metrics where the events happen (the pollers and the outbox call
-/// `pollFinished` and `statusSent`). The gauges of stored counts (tweets, outbox states,
-/// the image cache, the database file) are the only values read at scrape time, from
-/// the counts the store already keeps in O(1).
+/// The counters and the poll-duration histogram are set through swift-metrics where the
+/// events happen (the pollers and the outbox call `pollFinished` and `statusSent`). The
+/// gauges are stored state, read at scrape time: the counts the store keeps in O(1)
+/// (tweets, outbox states, the image cache, the database file) and each feed's sync
+/// state (remaining requests, the last success), which `twfeed serve` reads the same way.
 ///
 /// One instance per process, handed to every generation of the daemon (a reload keeps
 /// the counters) and to the reader. It owns its registry rather than bootstrapping the
@@ -47,9 +47,10 @@ public final class TwfeedMetrics: Sendable {
         }
     }
 
-    /// A poll of `feed` ended: its requests (all but a failed last one succeeded), how
-    /// long it took, and what the API's headers and the store now say.
-    public func pollFinished(_ feed: Feed, outcome: PollOutcome, seconds: Double, sync: SyncState?) {
+    /// A poll of `feed` ended: its requests (all but a failed last one succeeded) and how
+    /// long it took. What the API's headers said (remaining requests, the last success)
+    /// is stored state, read at scrape time like the counts.
+    public func pollFinished(_ feed: Feed, outcome: PollOutcome, seconds: Double) {
         let failed = outcome.error == nil ? 0 : 1
         let succeeded = max(0, outcome.requests - failed)
         if succeeded > 0 { counter("twfeed_poll_requests_total", ("feed", feed.rawValue), ("outcome", "ok")).increment(by: succeeded) }
@@ -58,12 +59,6 @@ public final class TwfeedMetrics: Sendable {
         }
         CoreMetrics.Timer(label: "twfeed_poll_duration_seconds", dimensions: [("feed", feed.rawValue)], factory: factory)
             .recordNanoseconds(Int64(max(0, seconds) * 1e9))
-        if let remaining = sync?.rateLimit?.remaining {
-            gauge("twfeed_rate_limit_remaining", ("feed", feed.rawValue)).record(remaining)
-        }
-        if let success = sync?.lastSuccessAt {
-            gauge("twfeed_last_success_timestamp_seconds", ("feed", feed.rawValue)).record(success.timeIntervalSince1970)
-        }
     }
 
     /// A status went out (answered, or found by settling an uncertain one).
@@ -82,7 +77,6 @@ public final class TwfeedMetrics: Sendable {
         gauge("twfeed_database_bytes").record(stored.databaseBytes)
         gauge("twfeed_up").record(stored.up ? 1 : 0)
         for (feed, sync) in stored.sync {
-            // A reader without pollers (`twfeed serve`) shows what the daemon stored.
             if let remaining = sync.rateLimit?.remaining { gauge("twfeed_rate_limit_remaining", ("feed", feed.rawValue)).record(remaining) }
             if let success = sync.lastSuccessAt {
                 gauge("twfeed_last_success_timestamp_seconds", ("feed", feed.rawValue)).record(success.timeIntervalSince1970)
@@ -106,7 +100,7 @@ public final class TwfeedMetrics: Sendable {
 
         public init() {}
 
-        public init(report: StatusReport) {
+        public init(report: StatusReport, up: Bool) {
             for feed in report.feeds {
                 tweets[feed.feed] = feed.stats.tweets
                 sync[feed.feed] = feed.sync
@@ -115,7 +109,7 @@ public final class TwfeedMetrics: Sendable {
             imageFiles = report.imageFiles
             imageBytes = report.imageBytes
             databaseBytes = report.databaseBytes
-            up = report.health == .healthy
+            self.up = up
         }
     }
 

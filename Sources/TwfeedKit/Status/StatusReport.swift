@@ -46,7 +46,10 @@ public struct StatusReport: Sendable {
     /// A heartbeat older than this reads as a hung daemon.
     public static let staleAfter: Double = Heartbeat.interval * 3
 
-    public static func collect(config: TwfeedConfig, statusPath: String, now: Date = Date()) throws -> StatusReport {
+    /// - Parameter database: the store of `config.storage.database` when the caller has
+    ///   it open already (the web reader, on every page): read instead of opening it again.
+    public static func collect(config: TwfeedConfig, statusPath: String, now: Date = Date(),
+                               database: AppDatabase? = nil) throws -> StatusReport {
         let snapshot = StatusSnapshot.read(from: statusPath)
         let running = snapshot?.processAlive ?? false
         // A snapshot may come from another daemon than this config's (the systemd
@@ -57,8 +60,9 @@ public struct StatusReport: Sendable {
                 // The same counts the daemon's heartbeat puts in the snapshot, read fresh.
                 var readConfig = config
                 readConfig.storage.database = databasePath
+                let open = databasePath == config.storage.database ? database : nil
                 var counts = try StatusSnapshot.Counts.read(
-                    config: readConfig, database: AppDatabase.openReader(path: databasePath), now: now, previous: nil, full: true)
+                    config: readConfig, database: open ?? AppDatabase.openReader(path: databasePath), now: now, previous: nil, full: true)
                 if let published = snapshot?.counts {
                     // The running daemon knows which feeds its own config enables.
                     for (feed, entry) in published.feeds { counts.feeds[feed]?.enabled = entry.enabled }

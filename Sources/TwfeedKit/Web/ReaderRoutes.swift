@@ -123,12 +123,11 @@ enum ReaderRoutes {
             }
             limit = value
         }
-        let images = source.images
         var out: [UInt8] = [UInt8(ascii: "[")]
         var first = true
         // The same objects as `twfeed feed --json`, written as the store steps.
         try source.database.forEachFeedItem(feed, limit: limit, before: before,
-                                            avatarPath: { images.exists($0) ? images.path(of: $0) : nil }) { item in
+                                            avatarPath: source.images.cachedPath) { item in
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             item.appendJSON(to: &out)
@@ -163,8 +162,7 @@ enum ReaderRoutes {
 
     static func metrics(_ source: ReaderSource) throws -> Response {
         let report = try? source.status()
-        var stored = report.map(TwfeedMetrics.StoredCounts.init(report:)) ?? .init()
-        stored.up = report.map(source.up) ?? false
+        let stored = report.map { TwfeedMetrics.StoredCounts(report: $0, up: source.up($0)) } ?? .init()
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(bytes: source.metrics.exposition(stored: stored))))
     }

@@ -29,7 +29,7 @@ public struct ReaderSource: Sendable {
 
     /// `twfeed status`'s report, read now.
     func status(now: Date? = nil) throws -> StatusReport {
-        try StatusReport.collect(config: config, statusPath: statusPath, now: now ?? clock.now())
+        try StatusReport.collect(config: config, statusPath: statusPath, now: now ?? clock.now(), database: database)
     }
 
     /// Whether the daemon's loops make progress: its heartbeat is fresh, and (inside

@@ -34,7 +34,7 @@ struct TweetListOptions: ParsableArguments {
         var avatars: [String: String?] = [:]
         func avatarPath(_ file: String) -> String? {
             if let known = avatars[file] { return known }
-            let path = images.exists(file) ? images.path(of: file) : nil
+            let path = images.cachedPath(file)
             avatars[file] = path
             return path
         }

@@ -100,7 +100,7 @@ struct ReaderPagesTests {
             guard case .array(let objects) = try JSONValue.parse(answer.body) else { Issue.record("not an array"); return }
             let images = ImageStore(root: world.config.storage.imageCache)
             let expected = try world.database.feedItems(.home, limit: 3, before: TweetID(1050),
-                                                        avatarPath: { images.exists($0) ? images.path(of: $0) : nil })
+                                                        avatarPath: images.cachedPath)
             #expect(objects == expected.map(\.json))
             #expect(objects.first?["author"]?["avatarPath"]?.string == images.path(of: world.aliceAvatarFile))
             let all = try await RawHTTP.request(port: port, "/api/feed/home")
