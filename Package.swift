@@ -8,11 +8,8 @@ let package = Package(
         .executable(name: "twfeed", targets: ["twfeed"]),
         .executable(name: "twfeed-emulator", targets: ["twfeed-emulator"]),
         .executable(name: "twfeed-bench", targets: ["twfeed-bench"]),
-        .library(name: "TwfeedKit", targets: ["TwfeedKit"]),
-        .library(name: "TwitterText", targets: ["TwitterText"]),
+        // The emulator is a library too: a user can run it inside their own tests.
         .library(name: "TwfeedEmulator", targets: ["TwfeedEmulator"]),
-        .library(name: "TwfeedSandbox", targets: ["TwfeedSandbox"]),
-        .library(name: "TwfeedTesting", targets: ["TwfeedTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -52,21 +49,57 @@ let package = Package(
         .target(
             name: "TwitterText"
         ),
+        /// The values every part of twfeed shares: the model (tweets, ids, feeds), the
+        /// config and its loader, errors, clocks, the outbox's states, search queries, the
+        /// image cache's layout and policy. No database and no network.
         .target(
-            name: "TwfeedKit",
+            name: "TwfeedCore",
             dependencies: [
                 "TwfeedBase",
-                "COAuth",
                 "CCrypto",
-                "CCurl",
-                "TwitterText",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// The store: the one target that imports GRDB or writes SQL. A writer for the
+        /// daemon and the commands that queue, a read-only reader for everything that shows.
+        .target(
+            name: "TwfeedStore",
+            dependencies: [
+                "TwfeedCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        /// What a person reads: the web reader's routes and pages, the status report and
+        /// the metrics. It sees only the store's reader, so a page cannot write.
+        .target(
+            name: "TwfeedReader",
+            dependencies: [
+                "TwfeedCore",
+                "TwfeedStore",
+                "TwfeedBase",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        /// The daemon's services: the API clients, the syncers, the outbox, the image
+        /// fetcher, retention, systemd, and the `Daemon` that owns them.
+        .target(
+            name: "TwfeedKit",
+            dependencies: [
+                "TwfeedBase",
+                "TwfeedCore",
+                "TwfeedStore",
+                "TwfeedReader",
+                "COAuth",
+                "CCurl",
+                "TwitterText",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         /// The local API emulator. It shares no code with TwfeedKit on purpose (only the
@@ -80,13 +113,16 @@ let package = Package(
         /// one folder: what `twfeed demo`, twfeed-bench and the integration tests run in.
         .target(
             name: "TwfeedSandbox",
-            dependencies: ["TwfeedKit", "TwfeedEmulator"]
+            dependencies: ["TwfeedCore", "TwfeedStore", "TwfeedKit", "TwfeedEmulator"]
         ),
         /// Test doubles (manual clock, recording notifier, in-memory log sink), kept out of
         /// the product as HummingbirdTesting is: the `twfeed` executable does not link them.
         .target(
             name: "TwfeedTesting",
             dependencies: [
+                "TwfeedCore",
+                "TwfeedStore",
+                "TwfeedReader",
                 "TwfeedKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -95,6 +131,9 @@ let package = Package(
             name: "twfeed",
             dependencies: [
                 "TwfeedBase",
+                "TwfeedCore",
+                "TwfeedStore",
+                "TwfeedReader",
                 "TwfeedKit",
                 "TwitterText",
                 "TwfeedEmulator",
@@ -113,10 +152,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "twfeed-bench",
-            dependencies: ["TwfeedKit", "TwfeedEmulator", "TwfeedSandbox", "TwfeedTesting",
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
+            dependencies: ["TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
+                           "TwfeedSandbox", "TwfeedTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "TwfeedBaseTests",
@@ -124,7 +161,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TwfeedKitTests",
-            dependencies: ["TwfeedBase", "TwfeedKit", "TwfeedTesting"]
+            dependencies: ["TwfeedBase", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "TwitterTextTests",
@@ -136,7 +174,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TwfeedKit", "TwfeedEmulator", "TwfeedSandbox", "TwfeedTesting"]
+            dependencies: ["TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator", "TwfeedSandbox",
+                           "TwfeedTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

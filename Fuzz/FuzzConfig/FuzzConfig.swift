@@ -2,6 +2,7 @@ import Foundation
 import FuzzDriver
 import FuzzSupport
 import TwfeedKit
+import TwfeedCore
 
 /// The config reader on arbitrary bytes as `config.json`. Bad input must end in a
 /// TwfeedError (exit 78), never a trap; the intervals it accepts are then handed to the

@@ -3,6 +3,7 @@ import FuzzDriver
 import FuzzSupport
 import TwfeedBase
 import TwfeedKit
+import TwfeedCore
 
 /// The x-rate-limit-* header parser. The input is the header values, one a line: limit,
 /// remaining, reset (and a `Date` header, for when waits are measured against the

@@ -1,5 +1,6 @@
 import Foundation
 import TwfeedKit
+import TwfeedCore
 
 /// Hands a wait to the daemon's real clock the way the feed and outbox loops do, in a
 /// task that is already cancelled: the conversion of the wait into a sleep (where a huge

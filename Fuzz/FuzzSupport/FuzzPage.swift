@@ -1,5 +1,6 @@
 import Foundation
 import TwfeedKit
+import TwfeedCore
 
 /// Realistic rate-limit headers, so the page path is what the daemon sees on a good day.
 let goodRateLimit = RateLimit(headers: [

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedCore
 import TwfeedEmulator
 import TwfeedKit
 
@@ -9,21 +10,21 @@ import TwfeedKit
 /// `twfeed demo`, twfeed-bench and the integration tests all run in one of these, so the
 /// world they test is the world a user's demo has. It does not build or run the daemon:
 /// each caller does that its own way.
-public final class Sandbox: Sendable {
-    public let folder: String
-    public let emulator: Emulator
+package final class Sandbox: Sendable {
+    package let folder: String
+    package let emulator: Emulator
     /// The configuration the emulator was started with (its keys, its seed).
-    public let emulatorConfiguration: EmulatorConfiguration
+    package let emulatorConfiguration: EmulatorConfiguration
     /// The API dialect the config asks for: "v2" or "v1.1".
-    public let dialect: String
+    package let dialect: String
     /// Keys added to the config's `api` object (e.g. `timeoutSeconds`).
     private let apiKeys: [String: JSONValue]
     private let configMode: mode_t
 
-    public var configPath: String { "\(folder)/config.json" }
-    public var credentialsPath: String { "\(folder)/credentials.json" }
-    public var databasePath: String { "\(folder)/twfeed.sqlite" }
-    public var imageCachePath: String { "\(folder)/images" }
+    package var configPath: String { "\(folder)/config.json" }
+    package var credentialsPath: String { "\(folder)/credentials.json" }
+    package var databasePath: String { "\(folder)/twfeed.sqlite" }
+    package var imageCachePath: String { "\(folder)/images" }
 
     /// Starts an emulator and writes the credentials and config files into `folder`
     /// (created if missing).
@@ -33,7 +34,7 @@ public final class Sandbox: Sendable {
     ///   - configure: further emulator settings, applied after `tweetsPerFeed`.
     ///   - apiKeys: extra keys of the config's `api` object.
     ///   - config: extra top-level config keys; each replaces the whole key.
-    public init(folder: String, dialect: String = "v2", tweetsPerFeed: Int,
+    package init(folder: String, dialect: String = "v2", tweetsPerFeed: Int,
                 configure: (inout EmulatorConfiguration) -> Void = { _ in },
                 apiKeys: [String: JSONValue] = [:], config: [String: JSONValue] = [:],
                 configMode: mode_t = 0o644) throws {
@@ -64,7 +65,7 @@ public final class Sandbox: Sendable {
 
     /// (Re)writes the config file: the emulator's address (or `baseURL`), the files in
     /// the folder, the `api` keys given at start, then `extra` top-level keys.
-    public func writeConfig(_ extra: [String: JSONValue] = [:], baseURL: String? = nil) throws {
+    package func writeConfig(_ extra: [String: JSONValue] = [:], baseURL: String? = nil) throws {
         var api: [String: JSONValue] = ["dialect": .string(dialect), "baseURL": .string(baseURL ?? emulator.baseURL)]
         for (key, value) in apiKeys { api[key] = value }
         var object: [String: JSONValue] = [
@@ -77,16 +78,16 @@ public final class Sandbox: Sendable {
     }
 
     /// The config as twfeed loads it from the file.
-    public var config: TwfeedConfig { get throws { try ConfigLoader.load(explicit: configPath) } }
+    package var config: TwfeedConfig { get throws { try ConfigLoader.load(explicit: configPath) } }
 
     /// The credentials as twfeed loads them from the file the config names.
-    public var credentials: Credentials { get throws { try Credentials.load(from: config.credentials) } }
+    package var credentials: Credentials { get throws { try Credentials.load(from: config.credentials) } }
 
     /// Stops the emulator (the folder stays).
-    public func stop() { emulator.stop() }
+    package func stop() { emulator.stop() }
 
     /// A new, empty, private folder under the temporary directory (`mkdtemp`).
-    public static func temporaryFolder(prefix: String) throws -> String {
+    package static func temporaryFolder(prefix: String) throws -> String {
         var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("\(prefix).XXXXXX").utf8CString)
         guard let result = mkdtemp(&template) else {
             throw TwfeedError(.io, "cannot create a temporary folder: \(String(cString: strerror(errno)))")
@@ -97,7 +98,7 @@ public final class Sandbox: Sendable {
 
 extension Credentials {
     /// The emulator's key pairs, as twfeed's credentials file holds them.
-    public init(_ emulator: EmulatorCredentials) {
+    package init(_ emulator: EmulatorCredentials) {
         self.init(consumerKey: emulator.consumerKey, consumerSecret: emulator.consumerSecret,
                   accessToken: emulator.accessToken, accessTokenSecret: emulator.accessTokenSecret)
     }

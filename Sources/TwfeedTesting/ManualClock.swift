@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TwfeedCore
 import TwfeedKit
 
 /// A clock that moves only when told to: tests advance it and the sleepers whose
@@ -7,7 +8,7 @@ import TwfeedKit
 ///
 /// Its wall clock and its monotonic clock move together on `advance`, and apart on
 /// `stepWallClock` (as when NTP steps the system clock): sleepers wait on the monotonic one.
-public final class ManualClock: WallClock {
+package final class ManualClock: WallClock {
     private struct Sleeper {
         let id: UInt64
         /// Monotonic seconds.
@@ -25,15 +26,15 @@ public final class ManualClock: WallClock {
 
     private let state: Mutex<State>
 
-    public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    package init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         state = Mutex(State(now: now))
     }
 
-    public func now() -> Date { state.withLock { $0.now } }
+    package func now() -> Date { state.withLock { $0.now } }
 
-    public func monotonicNow() -> Double { state.withLock { $0.monotonic } }
+    package func monotonicNow() -> Double { state.withLock { $0.monotonic } }
 
-    public func sleep(for seconds: Double) async throws {
+    package func sleep(for seconds: Double) async throws {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -67,7 +68,7 @@ public final class ManualClock: WallClock {
     }
 
     /// Lets time pass (both clocks) and wakes every sleeper whose deadline has come.
-    public func advance(by seconds: Double) {
+    package func advance(by seconds: Double) {
         let due = state.withLock { state -> [Sleeper] in
             guard seconds > 0 else { return [] }
             state.now = state.now.addingTimeInterval(seconds)
@@ -80,34 +81,34 @@ public final class ManualClock: WallClock {
     }
 
     /// Lets time pass until the wall clock reads `date` (nothing if it is past).
-    public func advance(to date: Date) {
+    package func advance(to date: Date) {
         advance(by: date.timeIntervalSince(now()))
     }
 
     /// Steps the wall clock alone, forward or back, as NTP or a user does: no time
     /// passes, so no sleeper wakes.
-    public func stepWallClock(by seconds: Double) {
+    package func stepWallClock(by seconds: Double) {
         state.withLock { $0.now = $0.now.addingTimeInterval(seconds) }
     }
 
     /// How many tasks are asleep on this clock now.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// The earliest deadline anyone sleeps until, on the wall clock as it reads now.
-    public var nextDeadline: Date? {
+    package var nextDeadline: Date? {
         state.withLock { state in
             state.sleepers.map(\.deadline).min().map { state.now.addingTimeInterval($0 - state.monotonic) }
         }
     }
 
     /// The span until the earliest sleeper wakes (monotonic).
-    public var nextWait: Double? {
+    package var nextWait: Double? {
         state.withLock { state in state.sleepers.map(\.deadline).min().map { $0 - state.monotonic } }
     }
 
     /// Returns once at least `count` tasks sleep on the clock: the point where a test
     /// knows the code under test has finished its work and is waiting for time to pass.
-    public func waitForSleepers(_ count: Int = 1) async {
+    package func waitForSleepers(_ count: Int = 1) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
                 if state.sleepers.count >= count { return true }

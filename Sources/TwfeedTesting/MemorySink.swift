@@ -4,19 +4,19 @@ import TwfeedKit
 
 /// Keeps lines in memory, so tests can assert on what the daemon logged (test-only:
 /// the product always writes to stderr, a file or the journal).
-public final class MemorySink: LogSink {
+package final class MemorySink: LogSink {
     private let storage = Mutex<[String]>([])
 
-    public init() {}
+    package init() {}
 
-    public func write(_ line: String, level: Logger.Level) {
+    package func write(_ line: String, level: Logger.Level) {
         storage.withLock { $0.append(line) }
     }
 
-    public var lines: [String] { storage.withLock { $0 } }
+    package var lines: [String] { storage.withLock { $0 } }
 
     /// Lines whose `event=` is the given name.
-    public func events(_ name: String) -> [String] {
+    package func events(_ name: String) -> [String] {
         lines.filter { $0.contains(" event=\(name) ") || $0.hasSuffix(" event=\(name)") || $0.contains("\"event\":\"\(name)\"") }
     }
 }

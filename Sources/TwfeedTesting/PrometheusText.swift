@@ -2,23 +2,23 @@
 /// it fails on any line the format does not allow, on a sample whose family was
 /// declared with another type, and on a histogram without its `+Inf` bucket, `_sum`
 /// and `_count`. What it returns is each sample by name and labels.
-public struct PrometheusText: Sendable {
-    public struct Sample: Sendable, Equatable {
-        public var name: String
-        public var labels: [String: String]
-        public var value: Double
+package struct PrometheusText: Sendable {
+    package struct Sample: Sendable, Equatable {
+        package var name: String
+        package var labels: [String: String]
+        package var value: Double
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-        public init(description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        package init(description: String) { self.description = description }
     }
 
-    public var samples: [Sample] = []
+    package var samples: [Sample] = []
     /// `# TYPE` lines: family name → counter, gauge, histogram, summary or untyped.
-    public var types: [String: String] = [:]
+    package var types: [String: String] = [:]
 
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             func fail(_ why: String) -> Failure { Failure(description: "line \(number + 1): \(why): \(line)") }
             if line.isEmpty { continue }
@@ -88,7 +88,7 @@ public struct PrometheusText: Sendable {
     }
 
     /// The value of the one sample with this name and these labels (all of them).
-    public func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
+    package func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
         samples.first { $0.name == name && $0.labels == labels }?.value
     }
 

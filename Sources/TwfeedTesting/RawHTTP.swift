@@ -1,28 +1,29 @@
 import Foundation
 import Glibc
+import TwfeedCore
 
 /// A bare HTTP/1.1 client over a TCP socket, for tests of the web reader: it sends the
 /// request line and headers exactly as written (libcurl would squash `/../` and set its
 /// own `Host`), so a test can send a traversal path, a foreign `Host` or a `POST`.
-public enum RawHTTP {
-    public struct Response: Sendable {
-        public var status: Int
+package enum RawHTTP {
+    package struct Response: Sendable {
+        package var status: Int
         /// Header names in lower case.
-        public var headers: [String: String]
-        public var body: [UInt8]
-        public var text: String { String(decoding: body, as: UTF8.self) }
+        package var headers: [String: String]
+        package var body: [UInt8]
+        package var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-        public init(description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+        package init(description: String) { self.description = description }
     }
 
     /// `GET path` (or another method) on 127.0.0.1:port; `Host` defaults to the address.
     /// The blocking socket work runs on a thread of its own, never on the cooperative
     /// pool, where the server under test answers (two cores: two blocked pool threads
     /// would starve it).
-    public static func request(port: Int, _ path: String, method: String = "GET", host: String? = nil,
+    package static func request(port: Int, _ path: String, method: String = "GET", host: String? = nil,
                                headers: [String: String] = [:], body: String = "") async throws -> Response {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import TwfeedCore
 import TwfeedEmulator
 import TwfeedKit
 import TwfeedSandbox
+import TwfeedStore
 
 /// Measures what docs/PERFORMANCE.md reports. Run in release:
 ///

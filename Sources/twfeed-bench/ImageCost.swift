@@ -4,6 +4,7 @@ import Logging
 import TwfeedEmulator
 import TwfeedKit
 import TwfeedSandbox
+import TwfeedStore
 import TwfeedTesting
 
 /// What the profile image cache costs for a home feed of about 1,000 authors: requests

@@ -1,7 +1,9 @@
 import Foundation
+import TwfeedCore
 import TwfeedEmulator
 import TwfeedKit
 import TwfeedSandbox
+import TwfeedStore
 
 /// Where the time of one v2 timeline page goes: the emulator answering over loopback,
 /// parsing, mapping to the model, and storing. `twfeed-bench --page-cost`.

@@ -1,6 +1,8 @@
 import Foundation
+import TwfeedCore
 import TwfeedKit
 import TwfeedSandbox
+import TwfeedStore
 
 /// Memory growth of the poll loop over many requests. The config's poll interval has a
 /// floor of 15 s, so instead of waiting for the daemon's timers a child process (this

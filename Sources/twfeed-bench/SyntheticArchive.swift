@@ -1,8 +1,10 @@
 import Foundation
-import Logging
 import GRDB
+import Logging
+import TwfeedCore
 import TwfeedEmulator
 import TwfeedKit
+import TwfeedStore
 
 /// A year of timelines built through the real store (`AppDatabase.storePage`), so the
 /// database has exactly the rows, indexes, counters and search index the daemon would

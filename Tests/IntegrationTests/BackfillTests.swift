@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+@testable import TwfeedCore
 
 /// The daemon against the emulator over loopback: what it stores must be exactly the
 /// emulator's ground truth, in both dialects.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedStore
 
 /// docs/BAD-INPUT.md, row by row: each bad input given to the real `twfeed` binary gets
 /// exactly one line naming the culprit, a distinct exit code, and loses nothing stored.

@@ -180,6 +180,7 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible, CustomStringConve
 }
 
 import Synchronization
+@testable import TwfeedCore
 
 /// The real transport, counting the requests in flight.
 final class InFlightTransport: HTTPTransport {

@@ -3,6 +3,8 @@ import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The profile image cache against the emulator's image host, through the daemon the
 /// factory builds: one download per picture, 304 revalidation, the cap, drift repair,
@@ -271,9 +273,10 @@ struct ImageTests {
             #expect(file.hasSuffix("/\(SHA256.hex(Array(bytes))).png"), "complete and named by its content")
             #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         }
-        let log = try String(contentsOfFile: "\(world.folder)/run2.log", encoding: .utf8)
-        #expect(log.contains("event=image.cycle"))
-        #expect(!log.contains("event=image.rejected"))
+        // The cycle's line follows its last file: wait for it rather than race it.
+        let log = "\(world.folder)/run2.log"
+        #expect(await eventually { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("event=image.cycle") == true })
+        #expect(!(try String(contentsOfFile: log, encoding: .utf8)).contains("event=image.rejected"))
     }
 }
 

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// `twfeed login` and `twfeed logout` against the emulator's PIN flow, with a running
 /// daemon that follows them.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// One daemon per database: a second `twfeed run` is refused, the first goes on.
 @Suite(.serialized)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+@testable import TwfeedCore
 
 /// The real `twfeed run` as systemd and an operator see it: notifications, signals,
 /// `twfeed status`, `twfeed logs`, and what its log lines never hold.

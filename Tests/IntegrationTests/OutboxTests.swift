@@ -3,6 +3,8 @@ import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The outbox against the emulator: every status goes out exactly once, or expires.
 @Suite(.serialized)

@@ -134,3 +134,5 @@ struct ProcessTests {
 }
 
 import GRDB
+@testable import TwfeedCore
+@testable import TwfeedStore

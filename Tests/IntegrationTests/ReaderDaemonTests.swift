@@ -4,6 +4,8 @@ import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The reader inside the daemon (`http.listen`): it starts and stops with the daemon's
 /// group, `/healthz` follows the daemon, and the counters on `/metrics` move as the

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// `twfeed search` as a user runs it, on a database the daemon's store wrote.
 struct SearchTests {

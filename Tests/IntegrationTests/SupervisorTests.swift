@@ -4,6 +4,8 @@ import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The reload loop of `twfeed run`, in process: controls come from the test instead of
 /// signals.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
 
 struct ConfigLoaderTests {
     let environment = ["HOME": "/home/ada"]

@@ -4,6 +4,8 @@ import ServiceLifecycle
 import Testing
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 struct DaemonServiceTests {
     /// The daemon is one `Service` owning its own group (as Hummingbird's `Application`):

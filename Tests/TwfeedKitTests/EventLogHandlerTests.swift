@@ -3,6 +3,7 @@ import Logging
 import Testing
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
 
 struct EventLogHandlerTests {
     func logger(_ format: TwfeedConfig.Log.Format, _ sink: MemorySink, redactor: Redactor = Redactor(), level: Logger.Level = .info) -> Logger {

@@ -210,3 +210,4 @@ struct FeedSyncerTests {
 }
 
 import GRDB
+@testable import TwfeedCore

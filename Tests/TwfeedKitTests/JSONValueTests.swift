@@ -1,5 +1,6 @@
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
 
 struct JSONValueTests {
     @Test func bigNumbersKeepTheirText() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
 
 struct LogReaderTests {
     static let lines = [

@@ -3,6 +3,7 @@ import Logging
 import Testing
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
 
 /// Waits are spans of monotonic time: a step of the wall clock (NTP, a user) neither
 /// cuts a pending wait short nor stretches it.

@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 struct OutboxFlusherTests {
     let fixture: SyncFixture

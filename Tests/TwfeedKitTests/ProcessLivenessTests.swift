@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedReader
 
 /// A pid is only the daemon's when it is proven so; a reused pid is never signalled.
 struct ProcessLivenessTests {

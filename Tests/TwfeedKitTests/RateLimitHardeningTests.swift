@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// Hostile 429s and headers: never a tight loop, never a trap, never a wait of years.
 struct RateLimitHardeningTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
 
 /// Retweets of old tweets: each poll re-reads the first page without since_id, and a
 /// full walk on its own schedule (`feeds.retweets.fullWalkHours`) finds the rest.

@@ -3,6 +3,8 @@ import Synchronization
 import Testing
 import TwfeedTesting
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// What must not stop the daemon from starting, or race when two processes start.
 struct StartupFallbackTests {

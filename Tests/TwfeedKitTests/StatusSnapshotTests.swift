@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TwfeedBase
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
+@testable import TwfeedReader
 
 /// Under systemd's DynamicUser the database is private; `twfeed status` by anyone else
 /// must still show everything, from the world-readable snapshot.

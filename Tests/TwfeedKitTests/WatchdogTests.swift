@@ -4,6 +4,8 @@ import ServiceLifecycle
 import Testing
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// A transport whose requests get no answer until released: a hung poller.
 final class HangingTransport: HTTPTransport {

@@ -1,8 +1,9 @@
 import Foundation
+import TwfeedCore
 
 /// A failed API call, classified by what the caller should do about it.
-public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// 429: wait until the reset time, then go on.
         case rateLimited
         /// 401: the credentials are wrong or revoked; retrying soon will not help.
@@ -11,22 +12,32 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case transient
         /// Any other 4xx: the request itself is refused.
         case rejected
+
+        /// The `outcome` label of `twfeed_poll_requests_total` for a request that failed so.
+        package var metricLabel: String {
+            switch self {
+            case .rateLimited: "rate_limited"
+            case .unauthorized: "unauthorized"
+            case .transient: "transient"
+            case .rejected: "rejected"
+            }
+        }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The HTTP status; 0 when there was no answer.
-    public var status: Int
+    package var status: Int
     /// The API's own error code (v1.1 `code`), when it gave one.
-    public var code: Int?
+    package var code: Int?
     /// One line: the API's reason, or what went wrong on the way.
-    public var message: String
-    public var rateLimit: RateLimit?
+    package var message: String
+    package var rateLimit: RateLimit?
     /// False only when the request certainly never reached the server (the connection
     /// was refused, the URL is invalid): a post that failed so is certainly not out. Any
     /// other failure of a post may have come after the server took it.
-    public var mayHaveArrived: Bool
+    package var mayHaveArrived: Bool
 
-    public init(kind: Kind, status: Int, code: Int? = nil, message: String, rateLimit: RateLimit? = nil,
+    package init(kind: Kind, status: Int, code: Int? = nil, message: String, rateLimit: RateLimit? = nil,
                 mayHaveArrived: Bool = true) {
         self.kind = kind
         self.status = status
@@ -36,7 +47,7 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         self.mayHaveArrived = mayHaveArrived
     }
 
-    public var description: String {
+    package var description: String {
         var text = status > 0 ? "HTTP \(status)" : "no answer"
         if let code { text += " code \(code)" }
         return "\(text): \(message)"

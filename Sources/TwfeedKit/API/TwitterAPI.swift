@@ -1,7 +1,8 @@
 import Foundation
+import TwfeedCore
 
 /// One account's view of the API, whichever dialect speaks it.
-public protocol TwitterAPI: Sendable {
+package protocol TwitterAPI: Sendable {
     var dialect: TwfeedConfig.Dialect { get }
 
     /// The signed-in user.
@@ -26,7 +27,7 @@ public protocol TwitterAPI: Sendable {
 extension APIError {
     /// The API says this status was already posted (v1.1 code 187, v2's 403 "duplicate
     /// content"): an earlier attempt got through even if its answer was lost.
-    public var isDuplicateStatus: Bool {
+    package var isDuplicateStatus: Bool {
         code == 187 || (status == 403 && message.lowercased().contains("duplicate"))
     }
 }
@@ -88,8 +89,8 @@ struct SignedRequester: Sendable {
 }
 
 /// Builds the client the config names.
-public enum TwitterAPIFactory {
-    public static func make(config: TwfeedConfig, credentials: Credentials, transport: any HTTPTransport) -> any TwitterAPI {
+package enum TwitterAPIFactory {
+    package static func make(config: TwfeedConfig, credentials: Credentials, transport: any HTTPTransport) -> any TwitterAPI {
         let requester = SignedRequester(
             transport: transport, signer: OAuthSigner(credentials: credentials),
             baseURL: config.api.resolvedBaseURL, timeoutSeconds: config.api.timeoutSeconds)

@@ -1,5 +1,6 @@
 import Foundation
 import TwfeedBase
+import TwfeedCore
 
 /// The legacy v1.1 endpoints, for enterprise access and compatible servers.
 struct V11Client: TwitterAPI {

@@ -1,5 +1,6 @@
 import Foundation
 import TwfeedBase
+import TwfeedCore
 
 /// The X API v2: what works on every access tier today.
 struct V2Client: TwitterAPI {

@@ -1,32 +1,33 @@
 import Foundation
+import TwfeedCore
 
 /// The OAuth 1.0a key pairs. `description` never shows a secret, so a credentials
 /// value can be logged or interpolated by mistake without leaking anything.
-public struct Credentials: Sendable, Equatable, Codable, CustomStringConvertible {
-    public var consumerKey: String
-    public var consumerSecret: String
-    public var accessToken: String?
-    public var accessTokenSecret: String?
+package struct Credentials: Sendable, Equatable, Codable, CustomStringConvertible {
+    package var consumerKey: String
+    package var consumerSecret: String
+    package var accessToken: String?
+    package var accessTokenSecret: String?
 
-    public init(consumerKey: String, consumerSecret: String, accessToken: String? = nil, accessTokenSecret: String? = nil) {
+    package init(consumerKey: String, consumerSecret: String, accessToken: String? = nil, accessTokenSecret: String? = nil) {
         self.consumerKey = consumerKey
         self.consumerSecret = consumerSecret
         self.accessToken = accessToken
         self.accessTokenSecret = accessTokenSecret
     }
 
-    public var hasAccessToken: Bool { !(accessToken ?? "").isEmpty && !(accessTokenSecret ?? "").isEmpty }
+    package var hasAccessToken: Bool { !(accessToken ?? "").isEmpty && !(accessTokenSecret ?? "").isEmpty }
 
     /// Every secret value, for the log handler's last-line redaction.
-    public var secrets: [String] { [consumerSecret, accessTokenSecret].compactMap { $0 }.filter { !$0.isEmpty } }
+    package var secrets: [String] { [consumerSecret, accessTokenSecret].compactMap { $0 }.filter { !$0.isEmpty } }
 
-    public var description: String { "Credentials(consumerKey: \(consumerKey), accessToken: \(accessToken != nil ? "set" : "none"))" }
+    package var description: String { "Credentials(consumerKey: \(consumerKey), accessToken: \(accessToken != nil ? "set" : "none"))" }
 }
 
 extension Credentials {
     /// Reads a credentials file, refusing one that group or others can read (as ssh
     /// does with private keys).
-    public static func load(from path: String) throws -> Credentials {
+    package static func load(from path: String) throws -> Credentials {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw TwfeedError(.configuration, "\(path): cannot read credentials file: \(String(cString: strerror(errno)))")
@@ -76,7 +77,7 @@ extension Credentials {
     /// Writes the file with mode 0600 through a temporary file and a rename, so a crash
     /// never leaves half a file and the secrets are never readable by others, not even
     /// for a moment.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         var object: [String: String] = ["consumerKey": consumerKey, "consumerSecret": consumerSecret]
         if let accessToken { object["accessToken"] = accessToken }
         if let accessTokenSecret { object["accessTokenSecret"] = accessTokenSecret }

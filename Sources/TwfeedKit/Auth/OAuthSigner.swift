@@ -6,27 +6,27 @@ import TwfeedBase
 /// twfeed builds the signature base string itself, because liboauth does not
 /// normalize the base URL, and lets liboauth compute the HMAC. liboauth initialises
 /// NSS lazily and not thread-safely, so every call into it is serialized (`LibOAuth`).
-public struct OAuthSigner: Sendable {
-    public struct Token: Sendable, Equatable {
-        public var key: String
-        public var secret: String
-        public init(key: String, secret: String) {
+package struct OAuthSigner: Sendable {
+    package struct Token: Sendable, Equatable {
+        package var key: String
+        package var secret: String
+        package init(key: String, secret: String) {
             self.key = key
             self.secret = secret
         }
     }
 
-    public var consumerKey: String
-    public var consumerSecret: String
-    public var token: Token?
+    package var consumerKey: String
+    package var consumerSecret: String
+    package var token: Token?
 
-    public init(consumerKey: String, consumerSecret: String, token: Token? = nil) {
+    package init(consumerKey: String, consumerSecret: String, token: Token? = nil) {
         self.consumerKey = consumerKey
         self.consumerSecret = consumerSecret
         self.token = token
     }
 
-    public init(credentials: Credentials) {
+    package init(credentials: Credentials) {
         var token: Token?
         if let key = credentials.accessToken, let secret = credentials.accessTokenSecret, !key.isEmpty {
             token = Token(key: key, secret: secret)
@@ -40,7 +40,7 @@ public struct OAuthSigner: Sendable {
     ///   - formBody: the decoded pairs of an `application/x-www-form-urlencoded` body;
     ///     a JSON body is not signed and is left out.
     ///   - extra: further `oauth_*` parameters (`oauth_callback`, `oauth_verifier`).
-    public func authorizationHeader(
+    package func authorizationHeader(
         method: String, url: String, formBody: [(String, String)] = [],
         extra: [(String, String)] = [], nonce: String = OAuthSigner.makeNonce(),
         timestamp: Int = Int(Date().timeIntervalSince1970)
@@ -62,13 +62,13 @@ public struct OAuthSigner: Sendable {
             .joined(separator: ", ")
     }
 
-    public var signingKey: String {
+    package var signingKey: String {
         PercentEncoding.encode(consumerSecret) + "&" + PercentEncoding.encode(token?.secret ?? "")
     }
 
     /// RFC 5849 section 3.4.1: method, normalized base URL, and every parameter of the
     /// query and the given list, encoded, sorted by name then value, joined.
-    public static func signatureBaseString(method: String, url: String, parameters: [(String, String)]) -> String {
+    package static func signatureBaseString(method: String, url: String, parameters: [(String, String)]) -> String {
         let (baseURL, query) = normalize(url)
         let raw: [(String, String)] = PercentEncoding.parseForm(query) + parameters
         var encoded: [(name: String, value: String)] = raw.map { pair in
@@ -106,12 +106,12 @@ public struct OAuthSigner: Sendable {
     }
 
     /// Base64 HMAC-SHA1 through liboauth (TwfeedBase's `LibOAuth`: one lock per process).
-    public static func hmacSHA1(base: String, key: String) -> String {
+    package static func hmacSHA1(base: String, key: String) -> String {
         LibOAuth.hmacSHA1(base: base, key: key)
     }
 
     /// 32 random alphanumerics from the system's secure generator.
-    public static func makeNonce() -> String {
+    package static func makeNonce() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         var generator = SystemRandomNumberGenerator()
         return String((0 ..< 32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })

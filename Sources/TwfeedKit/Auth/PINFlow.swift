@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedCore
 
 /// OAuth 1.0a's PIN-based ("out of band") sign-in, as `twfeed login` runs it:
 ///
@@ -7,17 +8,17 @@ import Foundation
 /// 2. the user opens `BASE/oauth/authorize?oauth_token=…`, approves, and reads a PIN;
 /// 3. `POST BASE/oauth/access_token` signed with the request token and
 ///    `oauth_verifier=PIN` → the access token pair.
-public struct PINFlow: Sendable {
-    public struct RequestToken: Sendable, Equatable {
-        public var token: String
-        public var secret: String
+package struct PINFlow: Sendable {
+    package struct RequestToken: Sendable, Equatable {
+        package var token: String
+        package var secret: String
     }
 
-    public struct AccessToken: Sendable, Equatable {
-        public var token: String
-        public var secret: String
-        public var userID: String?
-        public var screenName: String?
+    package struct AccessToken: Sendable, Equatable {
+        package var token: String
+        package var secret: String
+        package var userID: String?
+        package var screenName: String?
     }
 
     let transport: any HTTPTransport
@@ -26,7 +27,7 @@ public struct PINFlow: Sendable {
     let consumerSecret: String
     let timeoutSeconds: Double
 
-    public init(transport: any HTTPTransport, baseURL: String, consumerKey: String, consumerSecret: String,
+    package init(transport: any HTTPTransport, baseURL: String, consumerKey: String, consumerSecret: String,
                 timeoutSeconds: Double = 30) {
         self.transport = transport
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -37,13 +38,13 @@ public struct PINFlow: Sendable {
 
     /// The OAuth endpoints live on the API host for both dialects (`api.x.com/oauth/…`,
     /// `api.twitter.com/oauth/…`).
-    public init(config: TwfeedConfig, consumerKey: String, consumerSecret: String, transport: any HTTPTransport) {
+    package init(config: TwfeedConfig, consumerKey: String, consumerSecret: String, transport: any HTTPTransport) {
         self.init(transport: transport, baseURL: config.api.resolvedBaseURL, consumerKey: consumerKey,
                   consumerSecret: consumerSecret, timeoutSeconds: config.api.timeoutSeconds)
     }
 
     /// Step 1.
-    public func requestToken() async throws -> RequestToken {
+    package func requestToken() async throws -> RequestToken {
         let signer = OAuthSigner(consumerKey: consumerKey, consumerSecret: consumerSecret)
         let fields = try await post("/oauth/request_token", signer: signer, extra: [("oauth_callback", "oob")]) { status in
             status == 401
@@ -57,12 +58,12 @@ public struct PINFlow: Sendable {
     }
 
     /// Step 2: the page to open in a browser.
-    public func authorizeURL(_ requestToken: RequestToken) -> String {
+    package func authorizeURL(_ requestToken: RequestToken) -> String {
         "\(baseURL)/oauth/authorize?oauth_token=\(PercentEncoding.encode(requestToken.token))"
     }
 
     /// Step 3.
-    public func accessToken(_ requestToken: RequestToken, pin: String) async throws -> AccessToken {
+    package func accessToken(_ requestToken: RequestToken, pin: String) async throws -> AccessToken {
         let pin = pin.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !pin.isEmpty else { throw TwfeedError(.invalidData, "no PIN entered") }
         let signer = OAuthSigner(consumerKey: consumerKey, consumerSecret: consumerSecret,

@@ -1,8 +1,8 @@
 /// RFC 3986 percent-encoding as OAuth 1.0a requires: every byte of the UTF-8 form but
 /// `A-Z a-z 0-9 - . _ ~` becomes `%XX` with uppercase hex. Foundation's
 /// `addingPercentEncoding` leaves other characters alone, so it is not used.
-public enum PercentEncoding {
-    public static func encode(_ string: String) -> String {
+package enum PercentEncoding {
+    package static func encode(_ string: String) -> String {
         var result = [UInt8]()
         result.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
@@ -18,7 +18,7 @@ public enum PercentEncoding {
     }
 
     /// Decodes `%XX` sequences; with `plusIsSpace`, as form bodies are, `+` means a space.
-    public static func decode(_ string: String, plusIsSpace: Bool = false) -> String {
+    package static func decode(_ string: String, plusIsSpace: Bool = false) -> String {
         var result = [UInt8]()
         var bytes = Array(string.utf8)[...]
         while let byte = bytes.popFirst() {
@@ -36,12 +36,12 @@ public enum PercentEncoding {
     }
 
     /// Builds `a=1&b=2` with every name and value encoded.
-    public static func form(_ parameters: [(String, String)]) -> String {
+    package static func form(_ parameters: [(String, String)]) -> String {
         parameters.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
     }
 
     /// Splits `a=1&b=2` (a query or a form body) into decoded pairs.
-    public static func parseForm(_ string: String) -> [(String, String)] {
+    package static func parseForm(_ string: String) -> [(String, String)] {
         string.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = decode(String(parts[0]), plusIsSpace: true)

@@ -1,21 +1,24 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedCore
+import TwfeedReader
+import TwfeedStore
 import UnixSignals
 
 /// The factory: a config (and credentials) in, a `Daemon` out.
 extension Daemon {
-    public struct Dependencies: Sendable {
-        public var transport: any HTTPTransport
-        public var clock: any WallClock
+    package struct Dependencies: Sendable {
+        package var transport: any HTTPTransport
+        package var clock: any WallClock
         /// systemd's notification socket, when the daemon runs under it.
-        public var notifier: (any Notifier)?
+        package var notifier: (any Notifier)?
         /// The process's metrics: one for every generation, so a reload keeps the counters.
-        public var metrics: TwfeedMetrics
+        package var metrics: TwfeedMetrics
         /// Told the reader's bound address once it listens (`demo --serve`, tests).
-        public var onReaderListening: @Sendable (ListenAddress) async -> Void
+        package var onReaderListening: @Sendable (ListenAddress) async -> Void
 
-        public init(transport: any HTTPTransport = CurlTransport(), clock: any WallClock = SystemClock(),
+        package init(transport: any HTTPTransport = CurlTransport(), clock: any WallClock = SystemClock(),
                     notifier: (any Notifier)? = nil, metrics: TwfeedMetrics = TwfeedMetrics(),
                     onReaderListening: @escaping @Sendable (ListenAddress) async -> Void = { _ in }) {
             self.transport = transport
@@ -27,7 +30,7 @@ extension Daemon {
     }
 
     /// The signed-in daemon: pollers, the outbox, the image services, and monitoring.
-    public static func build(
+    package static func build(
         config: TwfeedConfig, credentials: Credentials, database: AppDatabase,
         dependencies: Dependencies = Dependencies(), statusPath: String? = nil, wakePath: String? = nil,
         board: StatusBoard? = nil, gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint], logger: Logger
@@ -77,7 +80,7 @@ extension Daemon {
 
     /// The daemon without an access token: it neither polls nor posts, keeps its status
     /// snapshot (which says so) and waits for credentials.
-    public static func signedOut(
+    package static func signedOut(
         config: TwfeedConfig, database: AppDatabase, dependencies: Dependencies = Dependencies(),
         statusPath: String? = nil, board: StatusBoard? = nil,
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint], logger: Logger

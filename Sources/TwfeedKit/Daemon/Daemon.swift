@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedCore
+import TwfeedStore
 import UnixSignals
 
 /// The running twfeed: one `Service` that owns its inner `ServiceGroup` (as
@@ -12,21 +14,21 @@ import UnixSignals
 /// log sink). Run on its own it is the whole process's daemon (`daemon.start`, the
 /// wake socket, the group, `daemon.stop`); under `DaemonSupervisor` each reload
 /// generation is one `Daemon`, run through `openWakeSocket` and `runServices`.
-public struct Daemon: Service {
-    public let config: TwfeedConfig
-    public let database: AppDatabase
-    public let services: [any Service]
-    public let syncers: [FeedSyncer]
+package struct Daemon: Service {
+    package let config: TwfeedConfig
+    package let database: AppDatabase
+    package let services: [any Service]
+    package let syncers: [FeedSyncer]
     /// Nil while signed out: nothing is posted.
-    public let flusher: OutboxFlusher?
+    package let flusher: OutboxFlusher?
     /// Rung when a status is queued; `twfeed post` rings it through the wake socket.
-    public let doorbell: Doorbell
+    package let doorbell: Doorbell
     let wakePath: String?
-    public let logger: Logger
+    package let logger: Logger
     /// The live status the heartbeat writes to the snapshot file.
-    public let board: StatusBoard
+    package let board: StatusBoard
     /// The working loops check in here; the pinger feeds systemd while none is hung.
-    public let watchdog: Watchdog
+    package let watchdog: Watchdog
     let statusPath: String?
     /// Built once, with the services; run once.
     private let group: ServiceGroup
@@ -56,7 +58,7 @@ public struct Daemon: Service {
 
     /// Runs until a graceful shutdown (a signal it was built to trap, the enclosing
     /// group's, or `triggerGracefulShutdown`), then stops its services.
-    public func run() async throws {
+    package func run() async throws {
         Self.logStart(config: config, logger: logger)
         let wakeSocket: WakeSocket?
         do {
@@ -90,7 +92,7 @@ public struct Daemon: Service {
     }
 
     /// Stops the services gracefully (a reload or a stop).
-    public func triggerGracefulShutdown() async {
+    package func triggerGracefulShutdown() async {
         await group.triggerGracefulShutdown()
     }
 

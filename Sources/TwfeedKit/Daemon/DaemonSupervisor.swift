@@ -1,6 +1,9 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedCore
+import TwfeedReader
+import TwfeedStore
 import UnixSignals
 
 /// `twfeed run`: the daemon for the life of the process, across reloads.
@@ -19,18 +22,18 @@ import UnixSignals
 /// says so) and waits for new credentials, so it never crash-loops under
 /// `Restart=on-failure`. A changed credentials file is noticed within a heartbeat even
 /// without a SIGHUP.
-public final class DaemonSupervisor: Sendable {
+package final class DaemonSupervisor: Sendable {
     /// What a generation is built from.
-    public struct Inputs: Sendable {
-        public var config: TwfeedConfig
-        public var credentials: Credentials
-        public var database: AppDatabase
-        public var logs: LogSetup
+    package struct Inputs: Sendable {
+        package var config: TwfeedConfig
+        package var credentials: Credentials
+        package var database: AppDatabase
+        package var logs: LogSetup
         /// The database's one-daemon lock (`twfeed run`), held while these inputs are
         /// current; a reload to another database takes that one's lock first.
-        public var lock: DatabaseLock?
+        package var lock: DatabaseLock?
 
-        public init(config: TwfeedConfig, credentials: Credentials, database: AppDatabase, logs: LogSetup,
+        package init(config: TwfeedConfig, credentials: Credentials, database: AppDatabase, logs: LogSetup,
                     lock: DatabaseLock? = nil) {
             self.config = config
             self.credentials = credentials
@@ -41,7 +44,7 @@ public final class DaemonSupervisor: Sendable {
     }
 
     /// What the outside asks of the daemon (from signals, or from a test).
-    public enum Control: Sendable, Equatable {
+    package enum Control: Sendable, Equatable {
         case reload, reopenLogs, stop
     }
 
@@ -49,9 +52,9 @@ public final class DaemonSupervisor: Sendable {
     let dependencies: Daemon.Dependencies
     let environment: [String: String]
     let credentialCheckInterval: Double
-    public let board: StatusBoard
+    package let board: StatusBoard
 
-    public init(initialConfig: TwfeedConfig, database: AppDatabase?, dependencies: Daemon.Dependencies,
+    package init(initialConfig: TwfeedConfig, database: AppDatabase?, dependencies: Daemon.Dependencies,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 credentialCheckInterval: Double = Heartbeat.interval,
                 loadConfig: @escaping @Sendable () throws -> TwfeedConfig) {
@@ -64,7 +67,7 @@ public final class DaemonSupervisor: Sendable {
 
     /// SIGHUP, SIGUSR1, SIGTERM and SIGINT as controls. Call it first thing, so that a
     /// signal during start-up is queued rather than fatal.
-    public static func processControls() async -> AsyncStream<Control> {
+    package static func processControls() async -> AsyncStream<Control> {
         let signals = await UnixSignalsSequence(trapping: [.sighup, .sigusr1, .sigterm, .sigint])
         let (stream, continuation) = AsyncStream<Control>.makeStream()
         let forwarder = Task {
@@ -99,7 +102,7 @@ public final class DaemonSupervisor: Sendable {
     }
 
     /// Runs until told to stop (or a service fails), across any number of reloads.
-    public func run(initial: Inputs, controls: AsyncStream<Control>) async throws {
+    package func run(initial: Inputs, controls: AsyncStream<Control>) async throws {
         var current = initial
         current.logs.redactor.register(current.credentials.secrets)
         let notifier = dependencies.notifier

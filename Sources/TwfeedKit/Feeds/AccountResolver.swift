@@ -1,10 +1,12 @@
 import Foundation
 import Logging
+import TwfeedCore
+import TwfeedStore
 
 /// Knows the account's own user id, which the v2 timeline paths need. Asked of the API
 /// once and kept in the database, keyed by the access token it belongs to, so a restart
 /// costs no request and a new sign-in asks again.
-public actor AccountResolver {
+package actor AccountResolver {
     private let api: any TwitterAPI
     private let database: AppDatabase
     private let tokenKey: String
@@ -13,14 +15,14 @@ public actor AccountResolver {
     /// Feeds start together; they share one lookup rather than each asking the API.
     private var lookup: Task<TweetID, any Error>?
 
-    public init(api: any TwitterAPI, database: AppDatabase, accessToken: String, logger: Logger) {
+    package init(api: any TwitterAPI, database: AppDatabase, accessToken: String, logger: Logger) {
         self.api = api
         self.database = database
         tokenKey = accessToken
         self.logger = logger
     }
 
-    public func userID() async throws -> TweetID {
+    package func userID() async throws -> TweetID {
         if let cached { return cached }
         if let stored = try database.account(), stored.accessToken == tokenKey {
             cached = stored.userID

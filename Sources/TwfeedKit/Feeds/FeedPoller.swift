@@ -1,6 +1,9 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedCore
+import TwfeedReader
+import TwfeedStore
 
 /// Runs a feed's syncer on its schedule for the life of the daemon.
 ///
@@ -9,7 +12,7 @@ import ServiceLifecycle
 /// read once at start, so a restart keeps the rate-limit waits and backoffs it had.
 /// On graceful shutdown the wait or the request in flight is cancelled; a transaction
 /// that has begun always completes.
-public struct FeedPoller: Service {
+package struct FeedPoller: Service {
     let syncer: FeedSyncer
     let database: AppDatabase
     let clock: any WallClock
@@ -21,7 +24,7 @@ public struct FeedPoller: Service {
     /// Counts each poll's requests and times it (`twfeed_poll_*`).
     let metrics: TwfeedMetrics?
 
-    public init(syncer: FeedSyncer, database: AppDatabase, clock: any WallClock, logger: Logger,
+    package init(syncer: FeedSyncer, database: AppDatabase, clock: any WallClock, logger: Logger,
                 checkIn: Watchdog.CheckIn = .unwatched, metrics: TwfeedMetrics? = nil,
                 onCycle: @escaping @Sendable (Feed, PollOutcome) async -> Void = { _, _ in }) {
         self.syncer = syncer
@@ -33,7 +36,7 @@ public struct FeedPoller: Service {
         self.onCycle = onCycle
     }
 
-    public func run() async throws {
+    package func run() async throws {
         checkIn.working()
         defer { checkIn.leave() }
         try await cancelWhenGracefulShutdown {
@@ -57,7 +60,8 @@ public struct FeedPoller: Service {
                     let started = clock.monotonicNow()
                     let outcome = try await syncer.poll(onProgress: checkIn.working)
                     next = outcome.nextPollAt
-                    metrics?.pollFinished(syncer.feed, outcome: outcome, seconds: clock.monotonicNow() - started)
+                    metrics?.pollFinished(syncer.feed, requests: outcome.requests, failure: outcome.error?.kind.metricLabel,
+                                          seconds: clock.monotonicNow() - started)
                     await onCycle(syncer.feed, outcome)
                 } catch is CancellationError {
                     return

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import TwfeedCore
+import TwfeedStore
 
 /// Retweets of old tweets. `retweets_of_me` lists the account's tweets that others
 /// retweeted; a tweet from last year retweeted today is new to the feed, but v1.1 lists

@@ -1,18 +1,20 @@
 import Foundation
 import Logging
 import TwfeedBase
+import TwfeedCore
+import TwfeedStore
 
 /// What one poll of a feed did.
-public struct PollOutcome: Sendable, Equatable {
-    public var newTweets = 0
-    public var pages = 0
-    public var requests = 0
+package struct PollOutcome: Sendable, Equatable {
+    package var newTweets = 0
+    package var pages = 0
+    package var requests = 0
     /// The range (or walk) reached its end; false when paused by a rate limit or an error.
-    public var complete = false
-    public var error: APIError?
+    package var complete = false
+    package var error: APIError?
     /// When this feed should be polled next (interval, rate-limit reset or backoff):
     /// the poller sleeps until then. Also stored, for `status` and for a restart.
-    public var nextPollAt: Date?
+    package var nextPollAt: Date?
 }
 
 /// Brings one feed up to date: the sync controller between the API and the store.
@@ -22,8 +24,8 @@ public struct PollOutcome: Sendable, Equatable {
 /// and the feed's newest id moves to the range's top only once the bottom is reached.
 /// So a failure or a kill at any point loses nothing: the next poll resumes below the
 /// last committed page, and upserts make any repeat harmless.
-public struct FeedSyncer: Sendable {
-    public let feed: Feed
+package struct FeedSyncer: Sendable {
+    package let feed: Feed
     let api: any TwitterAPI
     let account: AccountResolver
     let database: AppDatabase
@@ -35,7 +37,7 @@ public struct FeedSyncer: Sendable {
     /// A safety net against a server that never stops handing out page tokens.
     var maxPagesPerPoll = 100
 
-    public init(feed: Feed, api: any TwitterAPI, account: AccountResolver, database: AppDatabase,
+    package init(feed: Feed, api: any TwitterAPI, account: AccountResolver, database: AppDatabase,
                 clock: any WallClock, interval: Double, fullWalkHours: Int = 24, logger: Logger) {
         self.feed = feed
         self.api = api
@@ -50,7 +52,7 @@ public struct FeedSyncer: Sendable {
     /// Polls once and records the outcome, including when to poll next.
     /// `onProgress` is called after each stored page (the watchdog counts it as progress).
     @discardableResult
-    public func poll(onProgress: @Sendable () -> Void = {}) async throws -> PollOutcome {
+    package func poll(onProgress: @Sendable () -> Void = {}) async throws -> PollOutcome {
         var state = try database.syncState(feed)
         let started = clock.now()
         var outcome = PollOutcome()

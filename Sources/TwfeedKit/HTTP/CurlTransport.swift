@@ -2,6 +2,7 @@ import CCurl
 import Dispatch
 import Foundation
 import Synchronization
+import TwfeedCore
 
 /// HTTP over libcurl, called directly.
 ///
@@ -9,7 +10,7 @@ import Synchronization
 /// for months cannot carry. Easy handles are pooled so connections are reused;
 /// `curl_easy_perform` blocks, so it runs on a dispatch queue and never on the
 /// cooperative pool. Cancellation aborts the transfer from the progress callback.
-public final class CurlTransport: HTTPTransport {
+package final class CurlTransport: HTTPTransport {
     private let idleHandles = Mutex<[Handle]>([])
     private let connectTimeoutSeconds: Double
     private let userAgent: String
@@ -18,13 +19,13 @@ public final class CurlTransport: HTTPTransport {
         curl_global_init(Int(CURL_GLOBAL_ALL))
     }()
 
-    public init(connectTimeoutSeconds: Double = 10, userAgent: String = "twfeed/1.0") {
+    package init(connectTimeoutSeconds: Double = 10, userAgent: String = "twfeed/1.0") {
         _ = Self.globalInit
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.userAgent = userAgent
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") else {
             throw HTTPError(.invalidURL, "only http and https are allowed")
         }

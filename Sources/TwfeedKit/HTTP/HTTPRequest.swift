@@ -1,19 +1,19 @@
 import Foundation
 
-public struct HTTPRequest: Sendable {
-    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+package struct HTTPRequest: Sendable {
+    package enum Method: String, Sendable { case get = "GET", post = "POST" }
 
-    public var method: Method
+    package var method: Method
     /// Absolute http(s) URL, query included.
-    public var url: String
+    package var url: String
     /// Header names are sent as given; lookups elsewhere are lowercase.
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
-    public var timeoutSeconds: Double
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
+    package var timeoutSeconds: Double
     /// The transfer is cut off once the body grows past this.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
 
-    public init(
+    package init(
         method: Method = .get, url: String, headers: [(name: String, value: String)] = [],
         body: [UInt8] = [], timeoutSeconds: Double = 30, maxResponseBytes: Int = 16 << 20
     ) {
@@ -26,40 +26,40 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-public struct HTTPResponse: Sendable {
-    public var status: Int
+package struct HTTPResponse: Sendable {
+    package var status: Int
     /// Lowercased names; the last value wins for repeated headers.
-    public var headers: [String: String]
-    public var body: [UInt8]
+    package var headers: [String: String]
+    package var body: [UInt8]
 
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+    package init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// Why a request got no HTTP answer at all.
-public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         case timeout, connectionFailed, connectionReset, responseTooLarge, cancelled, invalidURL, other
     }
 
-    public var kind: Kind
-    public var detail: String
+    package var kind: Kind
+    package var detail: String
 
-    public init(_ kind: Kind, _ detail: String) {
+    package init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail
     }
 
-    public var description: String { "\(kind.rawValue): \(detail)" }
+    package var description: String { "\(kind.rawValue): \(detail)" }
 }
 
 /// Sends one request and returns the whole answer. The daemon uses libcurl; tests put
 /// a scripted transport in its place.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedCore
+import TwfeedStore
 
 /// Keeps every stored author's profile picture on local disk (the API's terms forbid
 /// hot-linking them), in the background and apart from the API.
@@ -18,20 +20,20 @@ import ServiceLifecycle
 ///   image its Content-Type claims (`ImageValidator`). A refused image is logged once
 ///   with its reason and not tried again until the author's URL (or the policy in the
 ///   config) changes.
-public struct ImageFetcher: Service {
+package struct ImageFetcher: Service {
     /// A larger answer is cut off mid-transfer, not read and dropped.
-    public static let maxImageBytes = 5 << 20
-    public static let maxRedirects = 3
+    package static let maxImageBytes = 5 << 20
+    package static let maxRedirects = 3
     /// Revalidations and retries never run closer together than this, whatever the
     /// config says (`revalidateDays: 0` revalidates at most once a minute).
-    public static let minimumPause: Double = 60
+    package static let minimumPause: Double = 60
     /// Without any ring or due row the fetcher still looks once an hour.
-    public static let idleInterval: Double = 3600
+    package static let idleInterval: Double = 3600
     /// Transient failures retry after 5 minutes, doubling to 6 hours.
-    public static let retry = Backoff(base: 300, cap: 6 * 3600)
+    package static let retry = Backoff(base: 300, cap: 6 * 3600)
 
-    public let store: ImageStore
-    public let policy: ImagePolicy
+    package let store: ImageStore
+    package let policy: ImagePolicy
     let database: AppDatabase
     let clock: any WallClock
     let transport: any HTTPTransport
@@ -41,11 +43,11 @@ public struct ImageFetcher: Service {
     let revalidateSeconds: Double
     let capBytes: Int64
     /// Rung when a page stores authors, and by the janitor after it lost track of files.
-    public let doorbell: Doorbell
+    package let doorbell: Doorbell
     /// Rung when the cache has grown past its cap.
     let janitorBell: Doorbell?
 
-    public init(config: TwfeedConfig, database: AppDatabase, store: ImageStore, clock: any WallClock,
+    package init(config: TwfeedConfig, database: AppDatabase, store: ImageStore, clock: any WallClock,
                 transport: any HTTPTransport = CurlTransport(), doorbell: Doorbell = Doorbell(),
                 janitorBell: Doorbell? = nil, logger: Logger) {
         self.store = store
@@ -63,21 +65,21 @@ public struct ImageFetcher: Service {
     }
 
     /// What one pass did.
-    public struct Cycle: Sendable, Equatable {
-        public var candidates = 0
-        public var fetched = 0
-        public var notModified = 0
-        public var rejected = 0
-        public var failed = 0
+    package struct Cycle: Sendable, Equatable {
+        package var candidates = 0
+        package var fetched = 0
+        package var notModified = 0
+        package var rejected = 0
+        package var failed = 0
         /// HTTP requests sent, redirects included.
-        public var requests = 0
+        package var requests = 0
         /// Image bytes downloaded (bodies of 200 answers).
-        public var bytes = 0
+        package var bytes = 0
         /// Files written (a picture another author already had is not written again).
-        public var written = 0
+        package var written = 0
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let observation = database.observeAuthorChanges { [doorbell] in doorbell.ring() }
         defer { observation.cancel() }
         await cancelWhenGracefulShutdown {
@@ -101,7 +103,7 @@ public struct ImageFetcher: Service {
 
     /// One pass: every author due now, `concurrency` at a time.
     @discardableResult
-    public func fetchDue() async throws -> Cycle {
+    package func fetchDue() async throws -> Cycle {
         try await database.touchImagesFromAuthors()
         let now = clock.now()
         let candidates = try await database.imageCandidates(

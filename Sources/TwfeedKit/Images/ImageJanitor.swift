@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedCore
+import TwfeedStore
 
 /// Keeps the image cache within `images.maxCacheMB` and in step with the database.
 ///
@@ -16,20 +18,20 @@ import ServiceLifecycle
 ///   cap smaller than the feed cannot make the fetcher and the janitor take turns.
 ///
 /// Only names of the cache's own shape are touched (`ImageStore`).
-public struct ImageJanitor: Service {
-    public static let interval: Double = 3600
+package struct ImageJanitor: Service {
+    package static let interval: Double = 3600
 
-    public let store: ImageStore
+    package let store: ImageStore
     let database: AppDatabase
     let clock: any WallClock
     let capBytes: Int64
     /// Rung by the fetcher when the cache has grown past the cap.
-    public let doorbell: Doorbell
+    package let doorbell: Doorbell
     /// Rung after rows lost their file, so the fetcher gets them again.
     let fetcherBell: Doorbell?
     let logger: Logger
 
-    public init(store: ImageStore, database: AppDatabase, clock: any WallClock, capBytes: Int64,
+    package init(store: ImageStore, database: AppDatabase, clock: any WallClock, capBytes: Int64,
                 doorbell: Doorbell = Doorbell(), fetcherBell: Doorbell? = nil, logger: Logger) {
         self.store = store
         self.database = database
@@ -41,19 +43,19 @@ public struct ImageJanitor: Service {
     }
 
     /// What one sweep did, and the cache it left.
-    public struct Report: Sendable, Equatable {
-        public var evictedFiles = 0
-        public var evictedBytes: Int64 = 0
+    package struct Report: Sendable, Equatable {
+        package var evictedFiles = 0
+        package var evictedBytes: Int64 = 0
         /// Rows whose file was gone.
-        public var missingFiles = 0
+        package var missingFiles = 0
         /// Files no row named.
-        public var orphanFiles = 0
-        public var temporaryFiles = 0
-        public var files = 0
-        public var bytes: Int64 = 0
+        package var orphanFiles = 0
+        package var temporaryFiles = 0
+        package var files = 0
+        package var bytes: Int64 = 0
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
@@ -67,7 +69,7 @@ public struct ImageJanitor: Service {
     }
 
     @discardableResult
-    public func sweep() async throws -> Report {
+    package func sweep() async throws -> Report {
         let report = try await store.withLock { try await sweepLocked() }
         if report.missingFiles + report.orphanFiles + report.temporaryFiles > 0 {
             logger.notice("image.repaired", metadata: [

@@ -1,10 +1,12 @@
 import Foundation
 import Logging
+import TwfeedCore
+import TwfeedStore
 
 /// The fetcher and the janitor, wired to one store and to each other's doorbells, as
 /// `Daemon.build` appends them when `images.enabled`.
-public enum ImageServices {
-    public static func make(config: TwfeedConfig, database: AppDatabase, clock: any WallClock, logger: Logger,
+package enum ImageServices {
+    package static func make(config: TwfeedConfig, database: AppDatabase, clock: any WallClock, logger: Logger,
                             transport: (any HTTPTransport)? = nil) -> (fetcher: ImageFetcher, janitor: ImageJanitor) {
         let store = ImageStore(root: config.storage.imageCache)
         let fetcherBell = Doorbell()

@@ -2,34 +2,35 @@ import Foundation
 import Logging
 import Synchronization
 import TwfeedBase
+import TwfeedCore
 
 /// Formats one event per line: `ts=… level=… event=… key=value …` (logfmt) or the same
 /// keys as a JSON object. The log message is the event name; metadata are its fields.
 ///
 /// Secrets are kept out at the source, and as a last line of defence every secret the
 /// `Redactor` knows is replaced before a line is written.
-public struct EventLogHandler: LogHandler {
-    public var logLevel: Logger.Level
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct EventLogHandler: LogHandler {
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
 
     let format: TwfeedConfig.Log.Format
     let sink: any LogSink
     let redactor: Redactor
 
-    public init(level: Logger.Level, format: TwfeedConfig.Log.Format, sink: any LogSink, redactor: Redactor = Redactor()) {
+    package init(level: Logger.Level, format: TwfeedConfig.Log.Format, sink: any LogSink, redactor: Redactor = Redactor()) {
         logLevel = level
         self.format = format
         self.sink = sink
         self.redactor = redactor
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var fields = metadata
         if let provided = metadataProvider?.get() { fields.merge(provided) { $1 } }
         if let extra = event.metadata { fields.merge(extra) { $1 } }
@@ -41,7 +42,7 @@ public struct EventLogHandler: LogHandler {
         sink.write(redactor.redact(line), level: event.level)
     }
 
-    public static func levelName(_ level: Logger.Level) -> String {
+    package static func levelName(_ level: Logger.Level) -> String {
         level.lineName
     }
 
@@ -91,12 +92,12 @@ public struct EventLogHandler: LogHandler {
 }
 
 /// The secrets a log line must never show. Filled once credentials are loaded.
-public final class Redactor: Sendable {
+package final class Redactor: Sendable {
     private let secrets = Mutex<[String]>([])
 
-    public init() {}
+    package init() {}
 
-    public func register(_ values: [String]) {
+    package func register(_ values: [String]) {
         secrets.withLock { current in
             for value in values where value.count >= 4 && !current.contains(value) {
                 current.append(value)
@@ -107,7 +108,7 @@ public final class Redactor: Sendable {
         }
     }
 
-    public func redact(_ line: String) -> String {
+    package func redact(_ line: String) -> String {
         let current = secrets.withLock { $0 }
         var line = line
         for secret in current where line.contains(secret) {

@@ -1,24 +1,25 @@
 import Foundation
 import Glibc
 import Logging
+import TwfeedCore
 
 /// `twfeed logs`'s filter: a minimum level and an `event` glob, for logfmt and JSON
 /// lines alike (with or without a syslog `<N>` prefix).
-public struct LogFilter: Sendable, Equatable {
-    public var minimumLevel: Logger.Level?
-    public var eventPattern: String?
+package struct LogFilter: Sendable, Equatable {
+    package var minimumLevel: Logger.Level?
+    package var eventPattern: String?
 
-    public init(minimumLevel: Logger.Level? = nil, eventPattern: String? = nil) {
+    package init(minimumLevel: Logger.Level? = nil, eventPattern: String? = nil) {
         self.minimumLevel = minimumLevel
         self.eventPattern = eventPattern
     }
 
     /// Reads a level as users write it: `warn` and `warning`, `err` and `error`, any case.
-    public static func level(_ text: String) -> Logger.Level? {
+    package static func level(_ text: String) -> Logger.Level? {
         Logger.Level(userName: text)
     }
 
-    public func matches(_ line: String) -> Bool {
+    package func matches(_ line: String) -> Bool {
         if minimumLevel == nil && eventPattern == nil { return true }
         let fields = Self.fields(of: line)
         if let minimumLevel {
@@ -31,7 +32,7 @@ public struct LogFilter: Sendable, Equatable {
     }
 
     /// The `level` and `event` of a line, nil for what is not there.
-    public static func fields(of line: String) -> (level: String?, event: String?) {
+    package static func fields(of line: String) -> (level: String?, event: String?) {
         var text = Substring(line)
         if text.hasPrefix("<"), let close = text.firstIndex(of: ">"), text.distance(from: text.startIndex, to: close) <= 3 {
             text = text[text.index(after: close)...]
@@ -80,14 +81,14 @@ public struct LogFilter: Sendable, Equatable {
 /// Reads a log file line by line and keeps reading as it grows, across logrotate:
 /// when the path names a new file (another inode) or the file shrank, the rest of the
 /// old file is read and the new one opened from its start.
-public final class LogFileReader {
-    public let path: String
+package final class LogFileReader {
+    package let path: String
     private var fd: Int32 = -1
     private var inode: UInt64 = 0
     private var offset: Int64 = 0
     private var partial: [UInt8] = []
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         guard open() else {
             throw TwfeedError(.io, "\(path): cannot read the log file: \(String(cString: strerror(errno)))")
@@ -110,7 +111,7 @@ public final class LogFileReader {
     }
 
     /// Every complete line written since the last call.
-    public func readLines() -> [String] {
+    package func readLines() -> [String] {
         var lines = drain()
         var info = stat()
         if stat(path, &info) == 0 {

@@ -1,14 +1,15 @@
 import Foundation
 import Logging
+import TwfeedCore
 
 /// Builds the daemon's logger from the `log` section of the config.
-public struct LogSetup: Sendable {
-    public let logger: Logger
-    public let redactor: Redactor
+package struct LogSetup: Sendable {
+    package let logger: Logger
+    package let redactor: Redactor
     /// The log file, when one is configured, for reopening on SIGUSR1.
-    public let file: FileSink?
+    package let file: FileSink?
 
-    public init(config: TwfeedConfig.Log, extraSink: (any LogSink)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package init(config: TwfeedConfig.Log, extraSink: (any LogSink)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let redactor = Redactor()
         var sinks: [any LogSink] = [StandardErrorSink(environment: environment)]
         var file: FileSink?
@@ -27,7 +28,7 @@ public struct LogSetup: Sendable {
     }
 
     /// A setup around a ready-made logger (tests log to memory).
-    public init(logger: Logger, redactor: Redactor, file: FileSink? = nil) {
+    package init(logger: Logger, redactor: Redactor, file: FileSink? = nil) {
         self.logger = logger
         self.redactor = redactor
         self.file = file

@@ -1,19 +1,20 @@
 import Foundation
 import Logging
 import Synchronization
+import TwfeedCore
 
 /// Where finished log lines go. A line never contains a newline.
-public protocol LogSink: Sendable {
+package protocol LogSink: Sendable {
     func write(_ line: String, level: Logger.Level)
 }
 
 
 /// Standard error. Under systemd (`JOURNAL_STREAM` set) each line gets its syslog
 /// priority prefix, so `journalctl -p warning` filters as users expect.
-public struct StandardErrorSink: LogSink {
+package struct StandardErrorSink: LogSink {
     let journalPrefixes: Bool
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         journalPrefixes = Self.writesToJournal(environment["JOURNAL_STREAM"])
     }
 
@@ -29,7 +30,7 @@ public struct StandardErrorSink: LogSink {
         return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
-    public func write(_ line: String, level: Logger.Level) {
+    package func write(_ line: String, level: Logger.Level) {
         let text = (journalPrefixes ? Self.priority(level) : "") + line + "\n"
         text.utf8CString.withUnsafeBufferPointer { buffer in
             _ = Glibc.write(STDERR_FILENO, buffer.baseAddress, buffer.count - 1)
@@ -50,11 +51,11 @@ public struct StandardErrorSink: LogSink {
 
 /// An append-only log file, reopened on SIGUSR1 so logrotate can move it away
 /// without copytruncate.
-public final class FileSink: LogSink {
-    public let path: String
+package final class FileSink: LogSink {
+    package let path: String
     private let descriptor: Mutex<Int32>
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
@@ -67,7 +68,7 @@ public final class FileSink: LogSink {
         descriptor = Mutex(fd)
     }
 
-    public func write(_ line: String, level: Logger.Level) {
+    package func write(_ line: String, level: Logger.Level) {
         let text = line + "\n"
         descriptor.withLock { fd in
             text.utf8CString.withUnsafeBufferPointer { buffer in
@@ -77,7 +78,7 @@ public final class FileSink: LogSink {
     }
 
     /// Opens the path anew; the old descriptor is closed once the new one is good.
-    public func reopen() {
+    package func reopen() {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
         guard fd >= 0 else { return }
         let old = descriptor.withLock { current in
@@ -92,10 +93,10 @@ public final class FileSink: LogSink {
 }
 
 /// Fans a line out to several sinks (stderr and a file, say).
-public struct MultiSink: LogSink {
-    public let sinks: [any LogSink]
-    public init(_ sinks: [any LogSink]) { self.sinks = sinks }
-    public func write(_ line: String, level: Logger.Level) {
+package struct MultiSink: LogSink {
+    package let sinks: [any LogSink]
+    package init(_ sinks: [any LogSink]) { self.sinks = sinks }
+    package func write(_ line: String, level: Logger.Level) {
         for sink in sinks { sink.write(line, level: level) }
     }
 }

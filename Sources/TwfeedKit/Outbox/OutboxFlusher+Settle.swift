@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TwfeedBase
+import TwfeedCore
 
 /// The flusher's side of "uncertain": a status that may have gone out is looked up
 /// among the account's own tweets (`OutboxSettler`) before it is ever sent again.

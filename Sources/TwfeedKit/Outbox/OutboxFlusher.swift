@@ -2,6 +2,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TwfeedBase
+import TwfeedCore
+import TwfeedReader
+import TwfeedStore
 
 /// Sends queued statuses, oldest first, one at a time so replies stay in order.
 ///
@@ -13,7 +16,7 @@ import TwfeedBase
 /// `pending` and is sent again. A status whose turn comes after `maxAgeHours` is expired
 /// instead, so nothing surprises its author months later; but never one that may have
 /// gone out.
-public struct OutboxFlusher: Service {
+package struct OutboxFlusher: Service {
     let api: any TwitterAPI
     let database: AppDatabase
     let clock: any WallClock
@@ -25,14 +28,14 @@ public struct OutboxFlusher: Service {
     let checkIn: Watchdog.CheckIn
 
     /// Retries after network errors and 5xx (see `Backoff.outbox`).
-    public static let retry = Backoff.outbox
+    package static let retry = Backoff.outbox
 
     var settler: OutboxSettler { OutboxSettler(api: api, database: database) }
 
     /// Counts the statuses that went out (`twfeed_outbox_sent_total`).
     let metrics: TwfeedMetrics?
 
-    public init(api: any TwitterAPI, database: AppDatabase, clock: any WallClock, doorbell: Doorbell,
+    package init(api: any TwitterAPI, database: AppDatabase, clock: any WallClock, doorbell: Doorbell,
                 flushInterval: Double, maxAgeHours: Double, logger: Logger, checkIn: Watchdog.CheckIn = .unwatched,
                 metrics: TwfeedMetrics? = nil) {
         self.metrics = metrics
@@ -46,14 +49,14 @@ public struct OutboxFlusher: Service {
         self.checkIn = checkIn
     }
 
-    public enum Pause: Sendable, Equatable {
+    package enum Pause: Sendable, Equatable {
         /// The queue is empty or its head is waiting until this time.
         case until(Date)
         /// 401: nothing will go out until the credentials change.
         case unauthorized
     }
 
-    public func run() async throws {
+    package func run() async throws {
         checkIn.working()
         defer { checkIn.leave() }
         try recoverInterrupted()
@@ -87,7 +90,7 @@ public struct OutboxFlusher: Service {
 
     /// A status left `sending` by a crash (or a second instance's) may have gone out:
     /// it becomes `uncertain`, and the next flush settles it before sending anything.
-    public func recoverInterrupted() throws {
+    package func recoverInterrupted() throws {
         for item in try database.outboxItems(state: .sending) {
             try database.transitionOutbox(item.id, from: [.sending], to: .uncertain, changes: [
                 .nextAttemptAt(nil), .uncertainSince(item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt),
@@ -97,7 +100,7 @@ public struct OutboxFlusher: Service {
     }
 
     /// Settles what may have gone out, then sends what is due now; returns when to look again.
-    public func flush() async throws -> Pause {
+    package func flush() async throws -> Pause {
         if let pause = try await settleUncertain() { return pause }
         while true {
             try Task.checkCancellation()

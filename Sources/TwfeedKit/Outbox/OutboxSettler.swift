@@ -1,4 +1,6 @@
 import Foundation
+import TwfeedCore
+import TwfeedStore
 
 /// Finds a status among the account's own recent tweets: how the outbox learns whether
 /// an attempt without a definite answer went out, instead of sending it again and

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import TwfeedCore
 
 /// A Unix datagram socket through which `twfeed post` tells a running daemon that a
 /// status was queued, so it leaves at once rather than at the next timer tick. If no
 /// daemon listens, the datagram is simply lost: the timer still flushes the queue.
-public final class WakeSocket: @unchecked Sendable {
+package final class WakeSocket: @unchecked Sendable {
     private let path: String
     private let fd: Int32
     private var thread: Thread?
@@ -13,7 +14,7 @@ public final class WakeSocket: @unchecked Sendable {
     /// that path is too long for a Unix socket (107 bytes), an abstract name made from
     /// the database path, which `post` computes the same way. (Anyone on the host may
     /// send to an abstract name: harmless, a datagram only makes the flusher look.)
-    public static func path(config: TwfeedConfig, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func path(config: TwfeedConfig, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let path: String
         if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first {
             path = "\(runtime)/wake.sock"
@@ -28,7 +29,7 @@ public final class WakeSocket: @unchecked Sendable {
     static let maxPathBytes = 107
 
     /// Binds the socket and rings the doorbell for every datagram received.
-    public init(listeningAt path: String, doorbell: Doorbell) throws {
+    package init(listeningAt path: String, doorbell: Doorbell) throws {
         self.path = path
         if !path.hasPrefix("@") { unlink(path) }
         let fd = UnixDatagram.socket()
@@ -63,7 +64,7 @@ public final class WakeSocket: @unchecked Sendable {
     }
 
     /// Stops listening and removes the socket file.
-    public func close() {
+    package func close() {
         _ = Self.send("q", to: path)
         shutdown(fd, Int32(SHUT_RDWR))
         if !path.hasPrefix("@") { unlink(path) }
@@ -73,7 +74,7 @@ public final class WakeSocket: @unchecked Sendable {
 
     /// Sends one datagram; false when nobody listens.
     @discardableResult
-    public static func send(_ message: String = "w", to path: String) -> Bool {
+    package static func send(_ message: String = "w", to path: String) -> Bool {
         let fd = UnixDatagram.socket()
         guard fd >= 0 else { return false }
         defer { Glibc.close(fd) }

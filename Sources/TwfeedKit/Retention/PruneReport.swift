@@ -1,23 +1,24 @@
 import Foundation
+import TwfeedStore
 
 /// What one prune did: the sum of its batches and its vacuum.
-public struct PruneReport: Sendable, Equatable {
+package struct PruneReport: Sendable, Equatable {
     /// Tweets created before this went, unless the rules keep them.
-    public var cutoff: Date
-    public var deletedTweets = 0
+    package var cutoff: Date
+    package var deletedTweets = 0
     /// Old tweets kept because a kept tweet refers to them or the outbox sent them.
-    public var keptTweets = 0
-    public var deletedUsers = 0
+    package var keptTweets = 0
+    package var deletedUsers = 0
     /// Image rows whose author was already gone.
-    public var orphanImageRows = 0
-    public var batches = 0
-    public var vacuumedPages = 0
+    package var orphanImageRows = 0
+    package var batches = 0
+    package var vacuumedPages = 0
     /// The whole prune, batches and pauses between them.
-    public var seconds = 0.0
+    package var seconds = 0.0
     /// The longest time a batch or a vacuum step held the write lock.
-    public var longestTransactionSeconds = 0.0
+    package var longestTransactionSeconds = 0.0
 
-    public init(cutoff: Date) {
+    package init(cutoff: Date) {
         self.cutoff = cutoff
     }
 

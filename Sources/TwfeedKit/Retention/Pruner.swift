@@ -1,7 +1,9 @@
 import Foundation
-import TwfeedBase
 import Logging
 import ServiceLifecycle
+import TwfeedBase
+import TwfeedCore
+import TwfeedStore
 
 /// Keeps the database to `storage.keepDays`: at start and once an hour it deletes the
 /// tweets older than that which the retention rules do not keep (`AppDatabase.pruneBatch`),
@@ -10,18 +12,18 @@ import ServiceLifecycle
 /// The work is cut into short write transactions (`batchSize` tweets, `vacuumPages`
 /// pages) with a yield between them, so a poller's page or a reader never waits behind
 /// the pruner for long; the longest transaction is logged, and the benchmark watches it.
-public struct Pruner: Service {
-    public static let interval: Double = 3600
+package struct Pruner: Service {
+    package static let interval: Double = 3600
     /// Tweets per transaction: measured by `twfeed-bench` to stay well under 50 ms.
-    public static let defaultBatchSize = 500
+    package static let defaultBatchSize = 500
     /// The first batch of a prune: small, since nothing is known yet of how long a batch
     /// takes on this machine and database; quick batches double up to `batchSize`.
-    public static let firstBatchSize = 100
+    package static let firstBatchSize = 100
     /// Pages (4 KiB) per incremental-vacuum transaction.
-    public static let defaultVacuumPages = 1024
+    package static let defaultVacuumPages = 1024
     /// What one transaction may take before the next one is made smaller: half the
     /// 50 ms a poller or a reader may wait, for a loaded machine's slack.
-    public static let transactionBudget = 0.010
+    package static let transactionBudget = 0.010
 
     let database: AppDatabase
     let clock: any WallClock
@@ -37,7 +39,7 @@ public struct Pruner: Service {
     let pacing: Double
     let logger: Logger
 
-    public init(database: AppDatabase, clock: any WallClock, keepDays: Int, batchSize: Int = Pruner.defaultBatchSize,
+    package init(database: AppDatabase, clock: any WallClock, keepDays: Int, batchSize: Int = Pruner.defaultBatchSize,
                 vacuumPages: Int = Pruner.defaultVacuumPages, adaptive: Bool = true, pacing: Double = 1,
                 logger: Logger) {
         self.database = database
@@ -50,7 +52,7 @@ public struct Pruner: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 if keepDays > 0 {
@@ -89,7 +91,7 @@ public struct Pruner: Service {
     /// One whole prune: every batch, then the vacuum. Stops between two batches when
     /// the task is cancelled (a graceful shutdown); the next start goes on.
     @discardableResult
-    public func prune() async throws -> PruneReport {
+    package func prune() async throws -> PruneReport {
         var report = PruneReport(cutoff: clock.now().addingTimeInterval(-Double(keepDays) * 86_400))
         guard keepDays > 0 else { return report }
         let started = ContinuousClock.now

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedCore
+import TwfeedStore
 
 /// Keeps the full-text indexes compact without making any writer wait: FTS5's own
 /// automatic merging is off (migration "v9"), because it runs inside the COMMIT of the
@@ -8,24 +10,24 @@ import ServiceLifecycle
 /// lock for hundreds of milliseconds on a large archive. Here the same work runs at start
 /// and every `interval`, in steps of `pages` pages, each its own short transaction with
 /// a pause after it as long as it held the lock (as the pruner paces itself).
-public struct SearchIndexMerger: Service {
+package struct SearchIndexMerger: Service {
     /// Polls add a small segment per page; a quarter of an hour keeps the levels short.
-    public static let interval: Double = 900
-    public static let defaultPages = 64
+    package static let interval: Double = 900
+    package static let defaultPages = 64
 
     let database: AppDatabase
     let clock: any WallClock
     let pages: Int
     let logger: Logger
 
-    public init(database: AppDatabase, clock: any WallClock, pages: Int = SearchIndexMerger.defaultPages, logger: Logger) {
+    package init(database: AppDatabase, clock: any WallClock, pages: Int = SearchIndexMerger.defaultPages, logger: Logger) {
         self.database = database
         self.clock = clock
         self.pages = pages
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
@@ -42,7 +44,7 @@ public struct SearchIndexMerger: Service {
 
     /// Steps until one finds nothing to merge. Logs only when something was merged.
     @discardableResult
-    public func mergeAll() async throws -> (steps: Int, longestTransactionSeconds: Double) {
+    package func mergeAll() async throws -> (steps: Int, longestTransactionSeconds: Double) {
         let started = ContinuousClock.now
         var steps = 0
         var longest = 0.0

@@ -1,13 +1,15 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedCore
+import TwfeedReader
 
 /// Rewrites the status snapshot on a timer, so a stale heartbeat tells `twfeed status`
 /// that the daemon is hung even though its process exists. It refreshes the counts at
 /// every beat and at once after each cycle, and sends systemd the cycle's one-line
 /// `STATUS=` summary.
-public struct Heartbeat: Service {
-    public static let interval: Double = 10
+package struct Heartbeat: Service {
+    package static let interval: Double = StatusSnapshot.heartbeatInterval
 
     let path: String?
     let board: StatusBoard
@@ -17,7 +19,7 @@ public struct Heartbeat: Service {
 
     // Built only by `Daemon.build`: the internal memberwise init serves.
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             var failing = false
             while !Task.isCancelled {

@@ -1,10 +1,13 @@
 import Foundation
 import Synchronization
+import TwfeedCore
+import TwfeedReader
+import TwfeedStore
 
 /// The daemon's live status: what the `Heartbeat` writes to the world-readable snapshot
 /// and what systemd's `STATUS=` line says. One board lives as long as the process, so
 /// `startedAt` survives reloads.
-public final class StatusBoard: Sendable {
+package final class StatusBoard: Sendable {
     private struct State {
         var snapshot: StatusSnapshot
         var config: TwfeedConfig
@@ -16,24 +19,24 @@ public final class StatusBoard: Sendable {
 
     private let state: Mutex<State>
     /// Rung after each cycle so the heartbeat refreshes the counts at once.
-    public let changed = Doorbell()
+    package let changed = Doorbell()
 
     /// How often the feeds are counted and the image cache folder is walked when no
     /// cycle asks for it (a big database or cache makes these the costly part); the
     /// outbox and the file sizes are read at every beat.
     static let fullRecountInterval: Double = 60
 
-    public init(config: TwfeedConfig, database: AppDatabase?, startedAt: Date, pid: Int32 = getpid()) {
+    package init(config: TwfeedConfig, database: AppDatabase?, startedAt: Date, pid: Int32 = getpid()) {
         var snapshot = StatusSnapshot(pid: pid, startedAt: startedAt, heartbeatAt: startedAt, dialect: config.api.dialect.rawValue)
         snapshot.credentialsPath = config.credentials
         snapshot.processStartTicks = ProcessLiveness.startTicks(of: pid)
         state = Mutex(State(snapshot: snapshot, config: config, database: database))
     }
 
-    public var snapshot: StatusSnapshot { state.withLock { $0.snapshot } }
+    package var snapshot: StatusSnapshot { state.withLock { $0.snapshot } }
 
     /// A reload may change the feeds, the dialect, the database and the sign-in.
-    public func reconfigure(config: TwfeedConfig, database: AppDatabase?, signedOut: Bool) {
+    package func reconfigure(config: TwfeedConfig, database: AppDatabase?, signedOut: Bool) {
         state.withLock { state in
             state.config = config
             state.database = database
@@ -47,7 +50,7 @@ public final class StatusBoard: Sendable {
     }
 
     /// A poller finished a cycle.
-    public func record(_ feed: Feed, _ outcome: PollOutcome) {
+    package func record(_ feed: Feed, _ outcome: PollOutcome) {
         state.withLock { state in
             state.lastOutcomes[feed] = outcome
             state.cycleSinceLastLine = true
@@ -58,7 +61,7 @@ public final class StatusBoard: Sendable {
     /// Re-reads the counts from the database (a few indexed queries) and the sizes
     /// from the file system; returns the updated snapshot.
     @discardableResult
-    public func refresh(now: Date) -> StatusSnapshot {
+    package func refresh(now: Date) -> StatusSnapshot {
         let (config, database, full, previous) = state.withLock { state in
             let due = state.fullCountAt.map { now.timeIntervalSince($0) >= Self.fullRecountInterval || $0 > now } ?? true
             return (state.config, state.database, due || state.cycleSinceLastLine, state.snapshot.counts)
@@ -76,7 +79,7 @@ public final class StatusBoard: Sendable {
     }
 
     /// The `STATUS=` line once a cycle has ended since it was last taken; nil otherwise.
-    public func takeStatusLine() -> String? {
+    package func takeStatusLine() -> String? {
         state.withLock { state in
             guard state.cycleSinceLastLine else { return nil }
             state.cycleSinceLastLine = false

@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
+import TwfeedCore
 
 /// Tells the service manager how the daemon is doing: `READY=1`, `STATUS=…`,
 /// `WATCHDOG=1`, `RELOADING=1`, `STOPPING=1` (sd_notify(3)'s messages).
-public protocol Notifier: Sendable {
+package protocol Notifier: Sendable {
     /// Sends one message (newline-separated `KEY=value` assignments).
     func send(_ message: String)
     /// How often the watchdog must be fed (half of `WATCHDOG_USEC`), nil when systemd
@@ -12,31 +13,31 @@ public protocol Notifier: Sendable {
 }
 
 extension Notifier {
-    public func ready() { send("READY=1") }
-    public func reloading() {
+    package func ready() { send("READY=1") }
+    package func reloading() {
         // MONOTONIC_USEC is what Type=notify-reload (systemd 253+) asks for; systemd 252
         // ignores it and needs only RELOADING=1.
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         send("RELOADING=1\nMONOTONIC_USEC=\(UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000)")
     }
-    public func stopping() { send("STOPPING=1") }
-    public func status(_ line: String) {
+    package func stopping() { send("STOPPING=1") }
+    package func status(_ line: String) {
         send("STATUS=" + line.replacingOccurrences(of: "\n", with: " "))
     }
-    public func watchdog() { send("WATCHDOG=1") }
+    package func watchdog() { send("WATCHDOG=1") }
 }
 
 /// sd_notify without libsystemd: one datagram to the `AF_UNIX` socket named by
 /// `$NOTIFY_SOCKET` (a path, or an abstract name written with a leading `@`).
-public final class SystemdNotifier: Notifier {
+package final class SystemdNotifier: Notifier {
     private let socketPath: String
     private let fd: Int32
-    public let watchdogInterval: Double?
+    package let watchdogInterval: Double?
 
     /// Nil when `NOTIFY_SOCKET` is unset: the daemon is not run by systemd (or by
     /// anything that speaks its protocol).
-    public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty,
               path.hasPrefix("/") || path.hasPrefix("@") else { return nil }
         let fd = UnixDatagram.socket()
@@ -54,7 +55,7 @@ public final class SystemdNotifier: Notifier {
         return Double(usec) / 2_000_000
     }
 
-    public func send(_ message: String) {
+    package func send(_ message: String) {
         UnixDatagram.send(message, from: fd, to: socketPath, flags: Int32(MSG_NOSIGNAL))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TwfeedCore
 
 /// Knows whether the loops that do the work are making progress.
 ///
@@ -14,20 +15,20 @@ import Synchronization
 ///
 /// Every deadline is kept on the monotonic clock: a step of the wall clock (NTP, a
 /// user) must neither make every loop look hung nor hide a real hang.
-public final class Watchdog: Sendable {
+package final class Watchdog: Sendable {
     /// Monotonic seconds (`WallClock.monotonicNow`).
-    public enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         case working(since: Double)
         case waiting(until: Double)
     }
 
     /// A watched loop, by what it does (not by a string each side spells).
-    public enum Loop: Hashable, Sendable, CustomStringConvertible {
+    package enum Loop: Hashable, Sendable, CustomStringConvertible {
         case poll(Feed)
         case outbox
 
         /// The name the `watchdog.stalled` event lists.
-        public var description: String {
+        package var description: String {
             switch self {
             case .poll(let feed): "poll.\(feed.rawValue)"
             case .outbox: "outbox"
@@ -37,41 +38,41 @@ public final class Watchdog: Sendable {
 
     /// The one way a loop reports to the watchdog: handed to the loop at construction,
     /// so the loop neither knows its name nor whether anyone watches.
-    public struct CheckIn: Sendable {
+    package struct CheckIn: Sendable {
         let watchdog: Watchdog?
-        public let loop: Loop?
+        package let loop: Loop?
 
         /// For a loop that nobody watches (tests, tools).
-        public static let unwatched = CheckIn(watchdog: nil, loop: nil)
+        package static let unwatched = CheckIn(watchdog: nil, loop: nil)
 
         /// Starts (or advances) a piece of work.
-        public func working() {
+        package func working() {
             if let watchdog, let loop { watchdog.working(loop) }
         }
 
         /// Going to sleep until `date` (a wall-clock time, turned into monotonic time now,
         /// as the sleep itself does).
-        public func waiting(until date: Date) {
+        package func waiting(until date: Date) {
             if let watchdog, let loop { watchdog.waiting(loop, until: date) }
         }
 
         /// The loop has ended (shutdown); it is no longer watched.
-        public func leave() {
+        package func leave() {
             if let watchdog, let loop { watchdog.leave(loop) }
         }
     }
 
     private let phases = Mutex<[Loop: Phase]>([:])
     let clock: any WallClock
-    public let hangAfter: Double
+    package let hangAfter: Double
 
-    public init(clock: any WallClock, hangAfter: Double) {
+    package init(clock: any WallClock, hangAfter: Double) {
         self.clock = clock
         self.hangAfter = hangAfter
     }
 
     /// What `loop` is given to check in with.
-    public func checkIn(_ loop: Loop) -> CheckIn {
+    package func checkIn(_ loop: Loop) -> CheckIn {
         CheckIn(watchdog: self, loop: loop)
     }
 
@@ -90,7 +91,7 @@ public final class Watchdog: Sendable {
     }
 
     /// The loops that are hung now, by name, sorted.
-    public func hung() -> [String] {
+    package func hung() -> [String] {
         let now = clock.monotonicNow()
         return phases.withLock { phases in
             phases.compactMap { loop, phase -> String? in
@@ -104,7 +105,7 @@ public final class Watchdog: Sendable {
 
     /// How long a step may take: every request gives up after `api.timeoutSeconds`; a
     /// pipelined page waits for at most two of them, plus storing.
-    public static func hangAfter(config: TwfeedConfig) -> Double {
+    package static func hangAfter(config: TwfeedConfig) -> Double {
         config.api.timeoutSeconds * 2 + 30
     }
 }

@@ -4,7 +4,7 @@ import ServiceLifecycle
 
 /// Sends `WATCHDOG=1` every `interval` (half of `WATCHDOG_USEC`) while no watched loop
 /// is hung. Time comes from the injected clock.
-public struct WatchdogPinger: Service {
+package struct WatchdogPinger: Service {
     let watchdog: Watchdog
     let notifier: any Notifier
     let interval: Double
@@ -12,7 +12,7 @@ public struct WatchdogPinger: Service {
 
     // Built only by `Daemon.build`: the internal memberwise init serves.
 
-    public func run() async throws {
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             var reported: [String] = []
             while !Task.isCancelled {

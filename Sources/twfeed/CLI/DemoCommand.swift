@@ -1,11 +1,14 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Synchronization
 import TwfeedBase
+import TwfeedCore
 import TwfeedEmulator
 import TwfeedKit
+import TwfeedReader
 import TwfeedSandbox
-import Synchronization
+import TwfeedStore
 import UnixSignals
 
 /// Emulator plus daemon on loopback, end to end, with files in a fresh folder: what a

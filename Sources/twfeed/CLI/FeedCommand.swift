@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TwfeedCore
 import TwfeedKit
 
 extension Feed: ExpressibleByArgument {}

@@ -1,6 +1,7 @@
 import Foundation
 import TwfeedBase
 import TwfeedKit
+import TwfeedStore
 
 /// How `twfeed feed` and `search` show a tweet as text (the JSON object is
 /// `FeedItem.appendJSON`, in TwfeedKit, so every reader prints the same).

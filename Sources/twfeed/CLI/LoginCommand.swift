@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import TwfeedCore
 import TwfeedKit
+import TwfeedReader
 
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import TwfeedBase
+import TwfeedCore
 import TwfeedKit
+import TwfeedStore
 
 struct OutboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import TwfeedCore
 import TwfeedKit
+import TwfeedStore
 import TwitterText
 
 struct PostCommand: AsyncParsableCommand {

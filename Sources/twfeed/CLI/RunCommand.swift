@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import TwfeedCore
 import TwfeedKit
+import TwfeedStore
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,10 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedCore
 import TwfeedKit
+import TwfeedReader
+import TwfeedStore
 
 /// `twfeed serve`: the web reader alone, read-only, without polling: the same pages the
 /// daemon serves with `http.listen`, for a database another process fills (or none).

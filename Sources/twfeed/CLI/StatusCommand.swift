@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import TwfeedCore
 import TwfeedKit
+import TwfeedReader
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import TwfeedCore
 import TwfeedKit
+import TwfeedStore
 
 /// What the commands that list cached tweets (`feed`, `search`) share: how many, how
 /// they are shown, and the read-only database they come from, so both print a tweet

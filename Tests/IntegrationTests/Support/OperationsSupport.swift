@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TwfeedEmulator
 @testable import TwfeedKit
+@testable import TwfeedCore
 
 /// A fake systemd notification socket: binds a datagram socket (an abstract `@name`,
 /// bound with the exact address length as systemd does, or a path) and keeps every

@@ -151,6 +151,8 @@ final class HookedTransport: HTTPTransport {
 }
 
 import Synchronization
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// Counts requests whose URL contains a marker and runs an action on the n-th.
 final class NthRequest: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TwfeedKit
+import TwfeedCore
 
 /// Config files the config fuzzer (`scripts/fuzz config`, docs/FUZZING.md) found trapping
 /// the reader or the daemon's clock. Each must now be refused with the one-line

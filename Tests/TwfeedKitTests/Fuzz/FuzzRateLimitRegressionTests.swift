@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TwfeedBase
 import TwfeedKit
+import TwfeedCore
 
 /// `x-rate-limit-reset` values the rate-limit fuzzer (`scripts/fuzz rate-limit`,
 /// docs/FUZZING.md) found trapping the daemon once parsed: the feed loop writes the reset

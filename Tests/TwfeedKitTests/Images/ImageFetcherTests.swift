@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
 
 struct ImageFetcherTests {
     let fixture: ImageFixture

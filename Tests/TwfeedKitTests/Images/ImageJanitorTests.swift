@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 struct ImageJanitorTests {
     /// Stores a file for each author as the fetcher would, authors used at increasing times.

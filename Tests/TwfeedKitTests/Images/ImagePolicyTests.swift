@@ -1,5 +1,6 @@
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
 
 struct ImagePolicyTests {
     let twimg = ImagePolicy(allowedHosts: ["pbs.twimg.com", "abs.twimg.com"])

@@ -3,6 +3,8 @@ import Logging
 import Synchronization
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// A temporary cache folder, an in-memory database, a manual clock and a log.
 struct ImageFixture {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
 
 struct ImageValidatorTests {
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]

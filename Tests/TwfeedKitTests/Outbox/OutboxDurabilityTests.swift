@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedStore
 
 /// Defect 4: `twfeed post` reports a status queued only once the row survives a power
 /// cut, so the connection that wrote it must run with `synchronous=FULL`. GRDB's pool

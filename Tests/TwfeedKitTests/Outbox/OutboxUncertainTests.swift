@@ -3,6 +3,8 @@ import Logging
 import Testing
 import TwfeedTesting
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// Defect 3: exactly once must not lean on the API's duplicate check. These tests turn
 /// the fake API's check off where it would hide a second post, so only the settling

@@ -1,5 +1,6 @@
 import Testing
 import TwfeedKit
+import TwfeedCore
 
 /// The outbox's own rules on top of twitter-text, and the messages `twfeed post` prints.
 struct PostValidatorTests {

@@ -3,6 +3,8 @@ import GRDB
 import Logging
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 struct PrunerServiceTests {
     @Test func prunesAtStartAndAgainAfterAnHourOfTheClock() async throws {

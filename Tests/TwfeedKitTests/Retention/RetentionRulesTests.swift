@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The reference rules of `storage.keepDays` (docs/INTERFACE.md, "Retention").
 struct RetentionRulesTests {

@@ -3,6 +3,8 @@ import GRDB
 import Logging
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// A database, a manual clock, a log, and tweets dated in days before the clock's now.
 struct RetentionFixture {

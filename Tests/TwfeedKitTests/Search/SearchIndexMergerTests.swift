@@ -3,6 +3,8 @@ import Logging
 import Testing
 import TwfeedTesting
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// FTS5's automatic merging ran inside the COMMIT of whichever write tipped a level over
 /// (a poller's page, a prune batch), holding the write lock for hundreds of milliseconds

@@ -4,6 +4,8 @@ import Logging
 import Testing
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 struct SearchMigrationTests {
     static let identifier = "v5: full-text search"

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The search reads cost O(limit): FTS5 walks its index in rowid order and the feed
 /// filter probes a primary key; nothing scans a table or sorts the results whole.

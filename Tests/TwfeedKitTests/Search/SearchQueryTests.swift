@@ -1,5 +1,7 @@
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 struct SearchQueryTests {
     @Test func wordsPhrasesAndAuthorsAreSeparated() throws {

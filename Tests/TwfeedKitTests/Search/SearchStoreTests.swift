@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// `AppDatabase.search` over stored pages: what a user searching their archive sees.
 struct SearchStoreTests {

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// Feed positions and feed tags belong to the signed-in account: signing in as another
 /// account starts its own and shows none of the other's; signing back in finds them.

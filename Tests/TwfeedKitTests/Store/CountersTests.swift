@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The counts `status` shows come from tables the triggers keep in the same transaction
 /// as the change, whoever writes: they must always equal a real count.

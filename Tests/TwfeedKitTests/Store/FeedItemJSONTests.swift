@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TwfeedBase
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// `feed --json` prints `FeedItem.appendJSON`, written byte by byte for speed; the
 /// contract's object is `FeedItem.json`. They must never differ.

@@ -1,5 +1,7 @@
 import Foundation
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// A database filled through the store's own write paths (pages, the outbox, image
 /// outcomes), the way the daemon fills it: for the query-plan, counter and view tests.

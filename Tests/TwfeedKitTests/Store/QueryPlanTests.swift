@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedStore
 
 /// Every read the store runs (`ReaderQueries.all`) must cost O(limit) or O(log n): no
 /// full SCAN of a table that grows with the archive, no temp B-tree sorting for ORDER

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// `AppDatabase.openReader`: what `feed`, `status` and `outbox list` open. It must never
 /// create, migrate or write the daemon's database.

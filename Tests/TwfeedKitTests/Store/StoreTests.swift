@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 struct StoreTests {
     func page(_ ids: [Int64], author: Author = Author(id: TweetID(1), username: "a", name: "A")) -> TimelinePage {

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The sealed store's typed methods that replaced string keys and column dictionaries.
 struct StoreTypedAccessTests {

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The views people query by hand (docs/SCHEMA.md), and `feed --before` paging.
 struct ViewsAndPagingTests {

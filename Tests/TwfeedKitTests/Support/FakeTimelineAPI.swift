@@ -160,3 +160,5 @@ struct SyncFixture {
 
 import Logging
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore

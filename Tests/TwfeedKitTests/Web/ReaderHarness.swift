@@ -4,6 +4,9 @@ import ServiceLifecycle
 import Synchronization
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedStore
+@testable import TwfeedReader
 
 /// A database with a known timeline, an image cache with real pictures, and the web
 /// reader serving them on a free loopback port, as `twfeed serve` runs it.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import TwfeedKit
 import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedReader
 
 /// The web reader's pages as a browser gets them: the timeline, paging, search, and that
 /// nothing a tweet carries becomes markup.

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+
+/// Everything `config.json` can say, with INTERFACE.md's defaults.
+package struct TwfeedConfig: Sendable, Equatable {
+    package enum Dialect: String, Sendable, Equatable { case v2, v1_1 = "v1.1" }
+
+    package struct API: Sendable, Equatable {
+        package var dialect: Dialect = .v2
+        /// No version path; nil means the dialect's default host.
+        package var baseURL: String?
+        package var timeoutSeconds: Double = 30
+
+        package var resolvedBaseURL: String {
+            let base = baseURL ?? (dialect == .v2 ? "https://api.x.com" : "https://api.twitter.com")
+            return base.hasSuffix("/") ? String(base.dropLast()) : base
+        }
+    }
+
+    package struct FeedSettings: Sendable, Equatable {
+        package var enabled = true
+        package var intervalSeconds: Double
+        /// Retweets only (`feeds.retweets.fullWalkHours`): how often the syncer walks
+        /// every page within the API's reach, to tag old tweets newly retweeted.
+        package var fullWalkHours = 24
+    }
+
+    package struct Storage: Sendable, Equatable {
+        package var database: String
+        package var imageCache: String
+        /// Tweets older than this many days are pruned (`Pruner`); 0 keeps everything.
+        package var keepDays = 0
+    }
+
+    package struct Images: Sendable, Equatable {
+        package var enabled = true
+        package var size = "normal"
+        package var maxCacheMB = 200
+        package var revalidateDays = 7.0
+        package var allowedHosts = ["pbs.twimg.com", "abs.twimg.com"]
+        package var allowInsecureLoopback = false
+        /// Downloads at once (1-16).
+        package var concurrency = 4
+        /// A whole image transfer, redirects each counted anew.
+        package var timeoutSeconds: Double = 30
+    }
+
+    package struct Outbox: Sendable, Equatable {
+        package var flushIntervalSeconds: Double = 60
+        /// 0: a queued status never expires.
+        package var maxAgeHours: Double = 24
+    }
+
+    package struct Log: Sendable, Equatable {
+        package enum Format: String, Sendable, Equatable { case logfmt, json }
+
+        /// swift-log's own level type: what the config names is what the logger filters.
+        package var level: Logger.Level = .info
+        package var format: Format = .logfmt
+        package var file: String?
+    }
+
+    /// The reader's web server (`http.listen`, `http.allowRemote`): off unless an
+    /// address is given, and loopback only unless remote access is asked for, since
+    /// the pages show a private timeline.
+    package struct HTTP: Sendable, Equatable {
+        package var listen: ListenAddress?
+        package var allowRemote = false
+    }
+
+    package var api = API()
+    package var credentials: String
+    package var feeds: [Feed: FeedSettings] = [
+        .home: FeedSettings(intervalSeconds: 120),
+        .mentions: FeedSettings(intervalSeconds: 120),
+        .retweets: FeedSettings(intervalSeconds: 600),
+    ]
+    package var storage: Storage
+    package var images = Images()
+    package var outbox = Outbox()
+    package var log = Log()
+    package var http = HTTP()
+    /// The file this configuration came from, nil when built in code.
+    package var sourcePath: String?
+
+    /// Defaults for the given environment: under systemd, storage and credentials move
+    /// to the directories systemd hands the service.
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let state = environment["STATE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) }
+        let cache = environment["CACHE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) }
+        credentials = environment["CREDENTIALS_DIRECTORY"].map { "\($0)/credentials.json" }
+            ?? "\(home)/.config/twfeed/credentials.json"
+        storage = Storage(
+            database: state.map { "\($0)/twfeed.sqlite" } ?? "\(home)/.local/share/twfeed/twfeed.sqlite",
+            imageCache: cache.map { "\($0)/images" } ?? "\(home)/.cache/twfeed/images"
+        )
+    }
+
+    package var enabledFeeds: [Feed] { Feed.allCases.filter { feeds[$0]?.enabled ?? false } }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Where a timeline request starts and stops. Both bounds are exclusive; the dialects
+/// translate them (v1.1's `max_id` is inclusive).
+package struct TimelineQuery: Sendable, Equatable {
+    package var sinceID: TweetID?
+    package var untilID: TweetID?
+    /// An opaque continuation from the previous page of the same walk.
+    package var pageToken: String?
+
+    package init(sinceID: TweetID? = nil, untilID: TweetID? = nil, pageToken: String? = nil) {
+        self.sinceID = sinceID
+        self.untilID = untilID
+        self.pageToken = pageToken
+    }
+}
+
+/// One page of a timeline: the feed's own tweets, plus the tweets they reference and
+/// every author involved.
+package struct TimelinePage: Sendable {
+    /// Tweets that belong to the feed, newest first.
+    package var tweets: [Tweet]
+    /// Retweeted and quoted originals: stored, but not members of the feed.
+    package var referencedTweets: [Tweet]
+    package var authors: [Author]
+    /// Present when the API has more below this page.
+    package var nextPageToken: String?
+    package var rateLimit: RateLimit?
+
+    package init(
+        tweets: [Tweet], referencedTweets: [Tweet] = [], authors: [Author],
+        nextPageToken: String?, rateLimit: RateLimit? = nil
+    ) {
+        self.tweets = tweets
+        self.referencedTweets = referencedTweets
+        self.authors = authors
+        self.nextPageToken = nextPageToken
+        self.rateLimit = rateLimit
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// A tweet as twfeed stores it, whichever dialect it came from.
+package struct Tweet: Sendable, Equatable {
+    package var id: TweetID
+    package var authorID: TweetID
+    package var createdAt: Date
+    /// The full, unescaped text. For a retweet, "RT @user: " and the original's full text.
+    package var text: String
+    package var inReplyToID: TweetID?
+    package var retweetOfID: TweetID?
+    package var quotedID: TweetID?
+    package var conversationID: TweetID?
+    /// The object exactly as the API sent it, kept for fields twfeed does not model yet.
+    package var rawJSON: String
+
+    package init(
+        id: TweetID, authorID: TweetID, createdAt: Date, text: String,
+        inReplyToID: TweetID? = nil, retweetOfID: TweetID? = nil, quotedID: TweetID? = nil,
+        conversationID: TweetID? = nil, rawJSON: String = "{}"
+    ) {
+        self.id = id
+        self.authorID = authorID
+        self.createdAt = createdAt
+        self.text = text
+        self.inReplyToID = inReplyToID
+        self.retweetOfID = retweetOfID
+        self.quotedID = quotedID
+        self.conversationID = conversationID
+        self.rawJSON = rawJSON
+    }
+}

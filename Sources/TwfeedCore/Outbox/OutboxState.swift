@@ -1,0 +1,10 @@
+/// Where a queued status stands. `pending`, `sending` and `uncertain` are still on their
+/// way; `uncertain` may already have gone out (an attempt got no definite answer) and is
+/// settled by reading the account's own tweets before anything is sent again.
+package enum OutboxState: String, Sendable, CaseIterable, Codable {
+    case pending, sending, sent, failed, expired, cancelled, uncertain
+
+    /// A status in this state may be on the API already: never expired, never posted
+    /// blindly.
+    package var mayHaveGoneOut: Bool { self == .sending || self == .uncertain }
+}

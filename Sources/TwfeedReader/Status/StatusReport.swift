@@ -1,0 +1,171 @@
+import Foundation
+import TwfeedBase
+import TwfeedCore
+import TwfeedStore
+
+/// The answer to `twfeed status`: built from the daemon's snapshot file and the
+/// database, both read without disturbing the running daemon.
+package struct StatusReport: Sendable {
+    package enum Health: Int32, Sendable {
+        case healthy = 0
+        case degraded = 1
+        case notRunning = 3
+
+        /// The name `status --json` gives the health (the raw value is the exit code).
+        package var name: String {
+            switch self {
+            case .healthy: "healthy"
+            case .degraded: "degraded"
+            case .notRunning: "not-running"
+            }
+        }
+    }
+
+    package struct FeedStatus: Sendable {
+        package var feed: Feed
+        package var enabled: Bool
+        package var stats: FeedStats
+        package var sync: SyncState
+    }
+
+    package var snapshot: StatusSnapshot?
+    package var running: Bool
+    package var now: Date
+    package var feeds: [FeedStatus]
+    package var outbox: [String: Int]
+    package var oldestPendingAgeSeconds: Double?
+    package var imageFiles: Int
+    package var imageBytes: Int64
+    package var databasePath: String
+    package var databaseBytes: Int64
+    /// Where the counts came from: `database` (read directly), `snapshot` (the
+    /// daemon's world-readable status file, for users who cannot open the private
+    /// database), or `none`.
+    package var countsFrom: String = "database"
+    /// The signed-in account whose feeds are counted, nil before the first lookup.
+    package var account: StatusSnapshot.Counts.AccountName?
+
+    /// A heartbeat older than this reads as a hung daemon.
+    package static let staleAfter: Double = StatusSnapshot.heartbeatInterval * 3
+
+    /// - Parameter database: the store of `config.storage.database` when the caller has
+    ///   it open already (the web reader, on every page): read instead of opening it again.
+    package static func collect(config: TwfeedConfig, statusPath: String, now: Date = Date(),
+                               database: AppDatabase? = nil) throws -> StatusReport {
+        let snapshot = StatusSnapshot.read(from: statusPath)
+        let running = snapshot?.processAlive ?? false
+        // A snapshot may come from another daemon than this config's (the systemd
+        // service's, read by a user without its config): its database is the one to show.
+        let databasePath = snapshot?.counts?.databasePath ?? config.storage.database
+        if Self.canRead(databasePath) {
+            do {
+                // The same counts the daemon's heartbeat puts in the snapshot, read fresh.
+                var readConfig = config
+                readConfig.storage.database = databasePath
+                let open = databasePath == config.storage.database ? database : nil
+                var counts = try StatusSnapshot.Counts.read(
+                    config: readConfig, database: open ?? AppDatabase.openReader(path: databasePath), now: now, previous: nil, full: true)
+                if let published = snapshot?.counts {
+                    // The running daemon knows which feeds its own config enables.
+                    for (feed, entry) in published.feeds { counts.feeds[feed]?.enabled = entry.enabled }
+                    if !FileManager.default.isReadableFile(atPath: config.storage.imageCache) {
+                        (counts.imageFiles, counts.imageBytes) = (published.imageFiles, published.imageBytes)
+                    }
+                }
+                return report(counts, countsFrom: "database", snapshot: snapshot, running: running, now: now, config: config)
+            } catch {
+                // Unreadable after all (permissions, a lock, corruption): fall back.
+                if snapshot?.counts == nil { throw error }
+            }
+        }
+        if let counts = snapshot?.counts {
+            return report(counts, countsFrom: "snapshot", snapshot: snapshot, running: running, now: now, config: config)
+        }
+        let feeds = Feed.allCases.map {
+            FeedStatus(feed: $0, enabled: config.feeds[$0]?.enabled ?? false, stats: FeedStats(tweets: 0), sync: SyncState(feed: $0))
+        }
+        let (files, bytes) = StatusSnapshot.Counts.directorySize(config.storage.imageCache)
+        return StatusReport(
+            snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: [:],
+            oldestPendingAgeSeconds: nil, imageFiles: files, imageBytes: bytes,
+            databasePath: databasePath, databaseBytes: 0, countsFrom: "none")
+    }
+
+    private static func report(_ counts: StatusSnapshot.Counts, countsFrom: String, snapshot: StatusSnapshot?,
+                               running: Bool, now: Date, config: TwfeedConfig) -> StatusReport {
+        let feeds = Feed.allCases.map { feed in
+            let entry = counts.feeds[feed.rawValue]
+            return FeedStatus(
+                feed: feed, enabled: entry?.enabled ?? config.feeds[feed]?.enabled ?? false,
+                stats: entry?.stats ?? FeedStats(tweets: 0), sync: entry?.sync(feed) ?? SyncState(feed: feed))
+        }
+        return StatusReport(
+            snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: counts.outbox,
+            oldestPendingAgeSeconds: counts.oldestPendingAt.map { max(0, now.timeIntervalSince($0)) },
+            imageFiles: counts.imageFiles, imageBytes: counts.imageBytes,
+            databasePath: counts.databasePath, databaseBytes: counts.databaseBytes, countsFrom: countsFrom,
+            account: counts.account)
+    }
+
+    /// Whether this user may open the database: it exists, and it is theirs. Opening
+    /// someone else's database (root reading the systemd service's) could leave WAL
+    /// files the daemon cannot open, so the snapshot is read instead.
+    static func canRead(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_uid == geteuid() && access(path, R_OK) == 0
+    }
+
+    package var heartbeatAge: Double? { snapshot.map { now.timeIntervalSince($0.heartbeatAt) } }
+
+    package var health: Health {
+        guard running else { return .notRunning }
+        if let age = heartbeatAge, age > Self.staleAfter { return .degraded }
+        if snapshot?.signedOut == true { return .degraded }
+        if feeds.contains(where: { $0.enabled && $0.sync.lastError != nil }) { return .degraded }
+        return .healthy
+    }
+
+    /// INTERFACE.md's `status --json` object.
+    package var json: JSONValue {
+        func time(_ date: Date?) -> JSONValue { date.map { .string(Timestamp.iso8601($0)) } ?? .null }
+        func int(_ value: Int?) -> JSONValue { value.map { .number(String($0)) } ?? .null }
+        var feedObjects: [String: JSONValue] = [:]
+        for status in feeds {
+            feedObjects[status.feed.rawValue] = .object([
+                "enabled": .bool(status.enabled),
+                "tweets": int(status.stats.tweets),
+                "newestId": status.stats.newestID.map { .string($0.description) } ?? .null,
+                "newestAt": time(status.stats.newestCreatedAt),
+                "lastPollAt": time(status.sync.lastPollAt),
+                "lastSuccessAt": time(status.sync.lastSuccessAt),
+                "lastError": status.sync.lastError.map { .string($0) } ?? .null,
+                "nextPollAt": time(status.sync.nextPollAt),
+                "rateLimitRemaining": int(status.sync.rateLimit?.remaining),
+                "rateLimitResetAt": time(status.sync.rateLimit?.resetAt),
+            ])
+        }
+        var outboxObject: [String: JSONValue] = [:]
+        for state in OutboxState.allCases { outboxObject[state.rawValue] = int(outbox[state.rawValue] ?? 0) }
+        outboxObject["oldestPendingAgeSeconds"] = oldestPendingAgeSeconds.map { .number(String(Int($0))) } ?? .null
+        return .object([
+            "daemon": .object([
+                "running": .bool(running),
+                "pid": running ? int(snapshot.map { Int($0.pid) }) : .null,
+                "startedAt": running ? time(snapshot?.startedAt) : .null,
+                "uptimeSeconds": running ? int(snapshot.map { Int(now.timeIntervalSince($0.startedAt)) }) : .null,
+                "heartbeatAgeSeconds": running ? int(heartbeatAge.map { Int($0) }) : .null,
+                "signedOut": .bool(running && snapshot?.signedOut == true),
+                "lastCycle": running ? (snapshot?.lastCycle.map { .string($0) } ?? .null) : .null,
+            ]),
+            "account": account.map { .object(["id": .string($0.id), "username": $0.username.map { .string($0) } ?? .null]) }
+                ?? .null,
+            "countsFrom": .string(countsFrom),
+            "health": .string(health.name),
+            "feeds": .object(feedObjects),
+            "outbox": .object(outboxObject),
+            "images": .object(["files": int(imageFiles), "bytes": .number(String(imageBytes))]),
+            "database": .object(["path": .string(databasePath), "bytes": .number(String(databaseBytes))]),
+        ])
+    }
+}

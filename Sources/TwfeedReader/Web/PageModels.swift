@@ -1,0 +1,110 @@
+import Foundation
+import TwfeedBase
+import TwfeedStore
+
+/// What the templates render: plain values, already worded; the templates escape them.
+struct PageModel {
+    struct NavLink { var href: String; var label: String; var current: Bool }
+    struct Poll { var feed: String; var tweets: Int; var lastPoll: TimeModel?; var error: String? }
+
+    var title: String
+    var heading: String
+    var query: String = ""
+    var atomHref: String?
+    var nav: [NavLink]
+    var healthName: String
+    var healthText: String
+    var healthDetail: String
+    var polls: [Poll]
+    var message: String?
+    var tweets: [TweetModel]
+    var olderHref: String?
+}
+
+/// A time as the pages show it: relative, with the exact time on hover.
+struct TimeModel {
+    var iso: String
+    var exact: String
+    var ago: String
+
+    init(_ date: Date, now: Date) {
+        iso = Timestamp.iso8601(date)
+        exact = Self.exact(date)
+        ago = Self.ago(date, now: now)
+    }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    static func parts(_ date: Date) -> tm {
+        var time = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return parts
+    }
+
+    /// `2026-11-21 10:00:00 UTC`.
+    static func exact(_ date: Date) -> String {
+        let p = parts(date)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(p.tm_year + 1900)-\(two(p.tm_mon + 1))-\(two(p.tm_mday)) \(two(p.tm_hour)):\(two(p.tm_min)):\(two(p.tm_sec)) UTC"
+    }
+
+    /// `now`, `42s`, `5m`, `3h`, then `Nov 21`, and `Nov 21, 2025` for another year.
+    static func ago(_ date: Date, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date).rounded(.down))
+        if seconds < 5 { return "now" }
+        if seconds < 60 { return "\(seconds)s" }
+        if seconds < 3600 { return "\(seconds / 60)m" }
+        if seconds < 86_400 { return "\(seconds / 3600)h" }
+        let p = parts(date)
+        let day = "\(months[Int(p.tm_mon)]) \(p.tm_mday)"
+        return p.tm_year == parts(now).tm_year ? day : "\(day), \(p.tm_year + 1900)"
+    }
+}
+
+/// One tweet on a page or in a feed.
+struct TweetModel {
+    struct Context { var label: String; var href: String; var linkText: String }
+
+    var id: String
+    var avatar: String
+    var name: String
+    var username: String
+    var profileHref: String
+    var statusHref: String
+    var time: TimeModel
+    var feeds: [String]
+    var context: Context?
+    var segments: [TweetText.Segment]
+
+    /// The placeholder shown until an author's picture is cached.
+    static let placeholderAvatar = "/static/avatar.svg"
+
+    init(_ item: FeedItem, links: [TweetLink], avatarHref: String?, now: Date) {
+        let tweet = item.tweet
+        id = tweet.id.description
+        avatar = avatarHref ?? Self.placeholderAvatar
+        name = item.author?.name ?? "unknown author"
+        username = item.author?.username ?? tweet.authorID.description
+        profileHref = item.author.map { "https://x.com/\(Self.pathSafe($0.username))" } ?? "https://x.com/i/user/\(tweet.authorID)"
+        statusHref = "https://x.com/\(Self.pathSafe(username))/status/\(tweet.id)"
+        time = TimeModel(tweet.createdAt, now: now)
+        feeds = item.feeds.map(\.rawValue)
+        if let other = tweet.retweetOfID {
+            context = Context(label: "Retweet of", href: "https://x.com/i/web/status/\(other)", linkText: "a tweet")
+        } else if let other = tweet.inReplyToID {
+            context = Context(label: "Replying to", href: "https://x.com/i/web/status/\(other)", linkText: "a tweet")
+        } else if let other = tweet.quotedID {
+            context = Context(label: "Quoting", href: "https://x.com/i/web/status/\(other)", linkText: "a tweet")
+        }
+        segments = TweetText.segments(tweet.text, links: links)
+    }
+
+    /// A username as a URL path segment: usernames are `[A-Za-z0-9_]`, anything else is
+    /// percent-encoded rather than trusted.
+    static let usernameCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+    static func pathSafe(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: Self.usernameCharacters) ?? "_"
+    }
+}

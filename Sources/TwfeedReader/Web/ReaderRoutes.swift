@@ -1,0 +1,184 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import TwfeedBase
+import TwfeedCore
+import TwfeedStore
+
+/// The reader's routes (INTERFACE.md, "The reader on the web, and metrics"). Every
+/// route reads through `ReaderSource`: the store's paged, O(limit) reads and its
+/// search, the image cache, the status report.
+enum ReaderRoutes {
+    /// A page's tweets, and the most `/api/feed` gives at once.
+    static let pageSize = 50
+    static let maxLimit = 200
+
+    static func router(_ source: ReaderSource, logger: Logger) -> Router<BasicRequestContext> {
+        let router = Router(options: .autoGenerateHeadEndpoints)
+        router.add(middleware: ReaderHeaders(loopbackOnly: !source.config.http.allowRemote, logger: logger))
+        router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/home"]) }
+        for feed in Feed.allCases {
+            router.get("/\(feed.rawValue)") { request, _ in try timeline(feed, request, source) }
+            router.get("/feeds/\(feed.rawValue).atom") { request, _ in try atom(feed, request, source) }
+            router.get("/api/feed/\(feed.rawValue)") { request, _ in try api(feed, request, source) }
+        }
+        router.get("/search") { request, _ in try search(request, source) }
+        router.get("/avatars/**") { _, context in try avatar(context.parameters.getCatchAll().joined(separator: "/"), source) }
+        router.get("/static/style.css") { _, _ in asset(StaticAssets.css, type: "text/css; charset=utf-8") }
+        router.get("/static/avatar.svg") { _, _ in asset(StaticAssets.avatarSVG, type: "image/svg+xml") }
+        router.get("/healthz") { _, _ in try healthz(source) }
+        router.get("/metrics") { _, _ in try metrics(source) }
+        return router
+    }
+
+    // MARK: Pages
+
+    static func timeline(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
+        let query = FormQuery(request.uri.query)
+        let before = try tweetID(query["before"], name: "before")
+        let now = source.clock.now()
+        let items = try source.database.feedItems(feed, limit: pageSize, before: before, avatarPath: source.avatarHref)
+        var model = try page(title: feed.rawValue, heading: before == nil ? headings[feed]! : "\(headings[feed]!), older",
+                             items: items, current: "/\(feed.rawValue)", source: source, now: now)
+        model.atomHref = "/feeds/\(feed.rawValue).atom"
+        if items.count == pageSize, let last = items.last { model.olderHref = "/\(feed.rawValue)?before=\(last.tweet.id)" }
+        if items.isEmpty {
+            model.message = before == nil ? "No tweets stored in this feed yet." : "No older tweets stored."
+        }
+        return html(PageTemplates.library.render(model, withTemplate: "page") ?? "")
+    }
+
+    static let headings: [Feed: String] = [.home: "Home", .mentions: "Mentions", .retweets: "Your tweets, retweeted"]
+
+    static func search(_ request: Request, _ source: ReaderSource) throws -> Response {
+        let form = FormQuery(request.uri.query)
+        let text = form["q"] ?? ""
+        let feed = try form["feed"].map { name in
+            guard let feed = Feed(rawValue: name) else { throw Hummingbird.HTTPError(.badRequest, message: "feed: \(name) is not home, mentions or retweets") }
+            return feed
+        }
+        let now = source.clock.now()
+        var items: [FeedItem] = []
+        var message: String?
+        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+            message = "Search the cached tweets: words (all must match), \"a phrase\", from:username."
+        } else {
+            do {
+                let query = try SearchQuery(parsing: text)
+                items = try source.database.search(query, feed: feed, limit: pageSize, avatarPath: source.avatarHref)
+                message = items.isEmpty ? "No cached tweet matches." : nil
+            } catch let error as TwfeedError {
+                message = error.message
+            }
+        }
+        var model = try page(title: "search", heading: text.isEmpty ? "Search" : "Search: \(text)", items: items,
+                             current: "/search", source: source, now: now)
+        model.query = text
+        model.message = message
+        return html(PageTemplates.library.render(model, withTemplate: "page") ?? "")
+    }
+
+    static func page(title: String, heading: String, items: [FeedItem], current: String, source: ReaderSource,
+                     now: Date) throws -> PageModel {
+        let links = try source.database.tweetLinks(items.map(\.tweet.id))
+        let report = try? source.status(now: now)
+        let health = report?.health
+        let healthText: String
+        switch health {
+        case .healthy?: healthText = "daemon running"
+        case .degraded?: healthText = report?.snapshot?.signedOut == true ? "daemon signed out" : "daemon degraded"
+        default: healthText = "daemon not running: showing what is stored"
+        }
+        let polls = (report?.feeds ?? []).filter { $0.enabled || $0.stats.tweets > 0 }.map { status in
+            PageModel.Poll(feed: status.feed.rawValue, tweets: status.stats.tweets,
+                           lastPoll: status.sync.lastPollAt.map { TimeModel($0, now: now) }, error: status.sync.lastError)
+        }
+        return PageModel(
+            title: title, heading: heading,
+            nav: Feed.allCases.map { .init(href: "/\($0.rawValue)", label: $0.rawValue, current: "/\($0.rawValue)" == current) },
+            healthName: health?.name ?? "notRunning", healthText: healthText,
+            healthDetail: report?.heartbeatAge.map { "last heartbeat \(Int($0)) s ago" } ?? "no heartbeat",
+            polls: polls, message: nil,
+            tweets: items.map { TweetModel($0, links: links[$0.tweet.id] ?? [], avatarHref: $0.avatarPath, now: now) })
+    }
+
+    // MARK: Feeds, API, files
+
+    static func atom(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
+        let items = try source.database.feedItems(feed, limit: pageSize)
+        let links = try source.database.tweetLinks(items.map(\.tweet.id))
+        let account = try source.database.account()?.userID.description
+        let host = request.head.authority ?? source.config.http.listen?.description ?? "localhost"
+        let document = AtomFeed(feed: feed, account: account, items: items, links: links, origin: "http://\(host)", now: source.clock.now())
+        return Response(status: .ok, headers: [.contentType: "application/atom+xml; charset=utf-8", .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(string: document.render())))
+    }
+
+    static func api(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
+        let query = FormQuery(request.uri.query)
+        let before = try tweetID(query["before"], name: "before")
+        var limit = pageSize
+        if let text = query["limit"] {
+            guard let value = Int(text), (1 ... maxLimit).contains(value) else {
+                throw Hummingbird.HTTPError(.badRequest, message: "limit: \(text) is not a whole number from 1 to \(maxLimit)")
+            }
+            limit = value
+        }
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        var first = true
+        // The same objects as `twfeed feed --json`, written as the store steps.
+        try source.database.forEachFeedItem(feed, limit: limit, before: before,
+                                            avatarPath: source.images.cachedPath) { item in
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            item.appendJSON(to: &out)
+        }
+        out.append(contentsOf: "]\n".utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: out)))
+    }
+
+    static func avatar(_ file: String, _ source: ReaderSource) throws -> Response {
+        guard let picture = AvatarFile.read(file, cacheRoot: source.images.root) else {
+            throw Hummingbird.HTTPError(.notFound, message: "no such cached picture")
+        }
+        // Named by the hash of its bytes: a file never changes, so it may be kept a year.
+        return Response(status: .ok, headers: [.contentType: picture.contentType, .cacheControl: "public, max-age=31536000, immutable"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    // MARK: Health and metrics
+
+    static func healthz(_ source: ReaderSource) throws -> Response {
+        let report = try source.status()
+        return Response(status: report.health == .healthy ? .ok : .serviceUnavailable,
+                        headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: report.json.serialized + "\n")))
+    }
+
+    static func metrics(_ source: ReaderSource) throws -> Response {
+        let report = try? source.status()
+        let stored = report.map { TwfeedMetrics.StoredCounts(report: $0, up: source.up($0)) } ?? .init()
+        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: source.metrics.exposition(stored: stored))))
+    }
+
+    // MARK: Helpers
+
+    static func html(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func tweetID(_ text: String?, name: String) throws -> TweetID? {
+        guard let text else { return nil }
+        guard let id = TweetID(text) else { throw Hummingbird.HTTPError(.badRequest, message: "\(name): \(text) is not a tweet id") }
+        return id
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import TwfeedStore
+
+/// A tweet's text as the pages show it: runs of plain text and links, which the
+/// templates escape and wrap (`<a href="{{href}}">{{text}}</a>`), so no character of a
+/// tweet is ever written into the page unescaped.
+struct TweetText {
+    struct Segment: Equatable {
+        var text: String
+        /// Only ever an `http` or `https` URL: a `javascript:` or `data:` link cannot be made.
+        var href: String?
+    }
+
+    /// The text cut into segments: first the links the API marked (a `t.co` link shows
+    /// where it leads), then any other `http(s)://` URL left in the plain runs.
+    static func segments(_ text: String, links: [TweetLink]) -> [Segment] {
+        var segments = [Segment(text: text, href: nil)]
+        for link in links where isWebURL(link.expandedURL) && !link.url.isEmpty {
+            segments = segments.flatMap { segment -> [Segment] in
+                guard segment.href == nil else { return [segment] }
+                let shown = link.displayURL ?? link.expandedURL
+                return split(segment.text, on: link.url) { Segment(text: shown, href: link.expandedURL) }
+            }
+        }
+        return segments.flatMap { segment in segment.href == nil ? bareURLs(segment.text) : [segment] }
+            .filter { !$0.text.isEmpty }
+    }
+
+    static func isWebURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && text.count > 8
+            && !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true })
+    }
+
+    private static func split(_ text: String, on needle: String, link: () -> Segment) -> [Segment] {
+        var result: [Segment] = []
+        var rest = Substring(text)
+        while let range = rest.range(of: needle) {
+            result.append(Segment(text: String(rest[..<range.lowerBound]), href: nil))
+            result.append(link())
+            rest = rest[range.upperBound...]
+        }
+        result.append(Segment(text: String(rest), href: nil))
+        return result
+    }
+
+    /// Plain text with each `http(s)://...` run (up to whitespace, without trailing
+    /// punctuation) made a link to itself.
+    private static func bareURLs(_ text: String) -> [Segment] {
+        var result: [Segment] = []
+        var rest = Substring(text)
+        while let start = rest.range(of: "http", options: .caseInsensitive)?.lowerBound {
+            let candidate = rest[start...]
+            let end = candidate.firstIndex(where: { $0.isWhitespace || "<>\"'".contains($0) }) ?? candidate.endIndex
+            var url = candidate[..<end]
+            while let last = url.last, ".,;:!?)]}".contains(last) { url = url.dropLast() }
+            guard isWebURL(String(url)) else {
+                let next = rest.index(start, offsetBy: 4)
+                result.append(Segment(text: String(rest[..<next]), href: nil))
+                rest = rest[next...]
+                continue
+            }
+            result.append(Segment(text: String(rest[..<start]), href: nil))
+            result.append(Segment(text: String(url), href: String(url)))
+            rest = rest[url.endIndex...]
+        }
+        result.append(Segment(text: String(rest), href: nil))
+        // Neighbouring plain runs (from skipped "http" words) read as one.
+        return result.reduce(into: []) { merged, segment in
+            if segment.href == nil, let last = merged.last, last.href == nil {
+                merged[merged.count - 1].text += segment.text
+            } else {
+                merged.append(segment)
+            }
+        }
+    }
+}

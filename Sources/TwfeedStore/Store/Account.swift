@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import TwfeedCore
+
+/// The signed-in account as the database remembers it: its own user id (needed by the
+/// v2 timeline paths), cached so the daemon asks `/2/users/me` once, not on every start,
+/// and the access token it belongs to, so a new sign-in asks again.
+package struct Account: Sendable, Equatable {
+    package var userID: TweetID
+    package var username: String?
+    /// The token the user id was looked up with.
+    package var accessToken: String?
+
+    package init(userID: TweetID, username: String? = nil, accessToken: String? = nil) {
+        self.userID = userID
+        self.username = username
+        self.accessToken = accessToken
+    }
+}
+
+extension AppDatabase {
+    /// The account table's keys: written and read only here.
+    private enum AccountKey {
+        static let userID = "userId"
+        static let username = "username"
+        static let accessToken = "accessToken"
+    }
+
+    /// The remembered account, nil before the first lookup.
+    package func account() throws -> Account? {
+        try read { db in
+            var values: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: ReaderQueries.account.sql) {
+                values[row["key"]] = row["value"]
+            }
+            guard let userID = values[AccountKey.userID].flatMap(TweetID.init) else { return nil }
+            return Account(userID: userID, username: values[AccountKey.username], accessToken: values[AccountKey.accessToken])
+        }
+    }
+
+    /// Remembers the account, in one transaction; nil fields are left as they were.
+    /// A different user id signs the database in as that account: feed tags, counts and
+    /// positions are read and written under it from now on (the previous account's stay
+    /// stored, for when it signs in again).
+    package func saveAccount(_ account: Account) throws {
+        let values = [
+            AccountKey.userID: account.userID.description,
+            AccountKey.username: account.username,
+            AccountKey.accessToken: account.accessToken,
+        ].compactMapValues { $0 }
+        try write { db in
+            let hadAccount = try Self.currentAccount(db) != 0
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                try db.execute(sql: "INSERT OR REPLACE INTO account (key, value) VALUES (?, ?)", arguments: [key, value])
+            }
+            if !hadAccount { try Self.adoptUnownedRows(by: account.userID.rawValue, db) }
+        }
+    }
+}

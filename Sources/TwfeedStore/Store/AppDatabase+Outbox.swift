@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+import TwfeedCore
+
+extension AppDatabase {
+    /// Queues a status. Returns once the row is committed; on a durable database (`open(path:durable: true)`,
+    /// `twfeed post`) once it is fsynced too: the writing connection's `synchronous` is
+    /// checked inside the same transaction, and anything below FULL is refused rather
+    /// than reported queued.
+    package func enqueue(text: String, replyTo: TweetID?, now: Date) throws -> OutboxItem {
+        try write { db in
+            if durable, let level = try Int.fetchOne(db, sql: "PRAGMA synchronous"), level < 2 {
+                throw TwfeedError(.io, "\(path): the database would not fsync the queued status (synchronous=\(level))")
+            }
+            try db.execute(
+                sql: "INSERT INTO outbox (text, replyToId, state, createdAt, queuedAt) VALUES (?, ?, 'pending', ?, ?)",
+                arguments: [text, replyTo?.rawValue, now.timeIntervalSince1970, now.timeIntervalSince1970])
+            return try Self.outboxItem(db.lastInsertedRowID, db)!
+        }
+    }
+
+    package func outboxItems() throws -> [OutboxItem] {
+        try read { db in try Row.fetchAll(db, sql: ReaderQueries.outboxAll.sql).map(OutboxItem.init(row:)) }
+    }
+
+    /// The statuses in one state, oldest first, through the (state, id) index: the
+    /// flusher's per-pass read, which must not grow with the sent history.
+    package func outboxItems(state: OutboxState, limit: Int = Int.max) throws -> [OutboxItem] {
+        try read { db in
+            try Row.fetchAll(db, sql: ReaderQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:))
+        }
+    }
+
+    package func outboxItem(_ id: Int64) throws -> OutboxItem? {
+        try read { db in try Self.outboxItem(id, db) }
+    }
+
+    static func outboxItem(_ id: Int64, _ db: Database) throws -> OutboxItem? {
+        try Row.fetchOne(db, sql: ReaderQueries.outboxItem.sql, arguments: [id]).map(OutboxItem.init(row:))
+    }
+
+    /// Counts by state (kept by triggers in outboxCount) and the age of the oldest
+    /// status still to go.
+    package func outboxCounts(now: Date) throws -> ([String: Int], Double?) {
+        try read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: ReaderQueries.outboxCounts.sql) {
+                counts[row["state"]] = row["statuses"]
+            }
+            let oldest = try Double.fetchOne(db, sql: ReaderQueries.outboxOldestWaiting.sql)
+            return (counts, oldest.map { now.timeIntervalSince1970 - $0 })
+        }
+    }
+
+    /// Moves a status between states, only if it is in one of `from` (so a cancel and a
+    /// send cannot both win), applying `changes` in the same statement. Returns the
+    /// updated item, or nil if it was not in `from`.
+    @discardableResult
+    package func transitionOutbox(
+        _ id: Int64, from: [OutboxState], to state: OutboxState, changes: [OutboxChange] = []
+    ) throws -> OutboxItem? {
+        try write { db in
+            var assignments = ["state = ?"]
+            var arguments: [(any DatabaseValueConvertible)?] = [state.rawValue]
+            for (column, value) in changes.map(\.column).sorted(by: { $0.0 < $1.0 }) {
+                assignments.append("\(column) = ?")
+                arguments.append(value)
+            }
+            let placeholders = from.map { _ in "?" }.joined(separator: ", ")
+            arguments.append(id)
+            arguments += from.map(\.rawValue)
+            try db.execute(
+                sql: "UPDATE outbox SET \(assignments.joined(separator: ", ")) WHERE id = ? AND state IN (\(placeholders))",
+                arguments: StatementArguments(arguments))
+            guard db.changesCount == 1 else { return nil }
+            return try Self.outboxItem(id, db)
+        }
+    }
+}
+
+extension OutboxChange {
+    /// The column and value this change sets: the only place outbox column names live
+    /// outside the migration.
+    fileprivate var column: (String, (any DatabaseValueConvertible)?) {
+        switch self {
+        case .attempts(let count): ("attempts", count)
+        case .queuedAt(let date): ("queuedAt", date.timeIntervalSince1970)
+        case .nextAttemptAt(let date): ("nextAttemptAt", date?.timeIntervalSince1970)
+        case .lastAttemptAt(let date): ("lastAttemptAt", date.timeIntervalSince1970)
+        case .lastError(let message): ("lastError", message)
+        case .sentTweetID(let tweetID): ("sentTweetId", tweetID?.rawValue)
+        case .sentAt(let date): ("sentAt", date.timeIntervalSince1970)
+        case .uncertainSince(let date): ("uncertainSince", date?.timeIntervalSince1970)
+        }
+    }
+}
+
+extension OutboxItem {
+    init(row: Row) {
+        func date(_ column: String) -> Date? { (row[column] as Double?).map(Date.init(timeIntervalSince1970:)) }
+        self.init(
+            id: row["id"], text: row["text"], replyToID: (row["replyToId"] as Int64?).map(TweetID.init),
+            state: OutboxState(rawValue: row["state"]) ?? .failed, attempts: row["attempts"],
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]), queuedAt: Date(timeIntervalSince1970: row["queuedAt"]),
+            nextAttemptAt: date("nextAttemptAt"), lastError: row["lastError"],
+            sentTweetID: (row["sentTweetId"] as Int64?).map(TweetID.init), sentAt: date("sentAt"),
+            lastAttemptAt: date("lastAttemptAt"),
+            // Absent in a database not yet migrated to v8 (a reader of an older file): nil.
+            uncertainSince: date("uncertainSince"))
+    }
+
+}
+
+extension AppDatabase {
+    /// A status of ours that just went out, stored like any other tweet (no feed yet:
+    /// the home poll tags it when it comes back).
+    package func storeOwnTweet(_ tweet: Tweet, now: Date) throws {
+        try write { db in
+            _ = try Self.insert(TimelinePage(tweets: [], referencedTweets: [tweet], authors: [], nextPageToken: nil), feed: .home, now: now, db)
+        }
+    }
+
+    /// `outbox retry`: a failed or expired status goes back in line, its age counting
+    /// from now. One that may have gone out (an earlier attempt got no definite answer;
+    /// or, in a database from before v8, any attempt at all) is never posted blindly:
+    /// it becomes `uncertain`, and the daemon looks for it among the account's tweets
+    /// before sending it again.
+    package func retryOutbox(_ id: Int64, now: Date) throws -> OutboxItem {
+        guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
+        let legacyAttempted = item.state == .expired && item.attempts > 0 && item.uncertainSince == nil
+        let mayHaveGoneOut = item.uncertainSince != nil || legacyAttempted
+        let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
+        guard let updated = try transitionOutbox(id, from: [.failed, .expired], to: mayHaveGoneOut ? .uncertain : .pending, changes: [
+            .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
+            .uncertainSince(mayHaveGoneOut ? since : nil),
+        ]) else {
+            throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only failed or expired statuses can be retried")
+        }
+        return updated
+    }
+
+    /// Whether a tweet is already recorded as the one an outbox status became, so two
+    /// statuses with the same text cannot both settle on it.
+    package func outboxClaims(_ tweetID: TweetID) throws -> Bool {
+        try read { db in try Int64.fetchOne(db, sql: ReaderQueries.outboxSentTweet.sql, arguments: [tweetID.rawValue]) != nil }
+    }
+
+    /// `outbox cancel`: withdraws a pending status.
+    package func cancelOutbox(_ id: Int64) throws -> OutboxItem {
+        guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
+        guard let updated = try transitionOutbox(id, from: [.pending], to: .cancelled) else {
+            throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only pending statuses can be cancelled")
+        }
+        return updated
+    }
+}

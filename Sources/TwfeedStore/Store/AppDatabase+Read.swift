@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+import TwfeedCore
+
+/// A tweet as readers see it: with its author and every feed that carries it.
+/// Its `tweet.rawJSON` is left empty (`{}`): readers never show the API's object, and
+/// reading it would double what a full dump moves.
+package struct FeedItem: Sendable, Equatable {
+    package var tweet: Tweet
+    package var feeds: [Feed]
+    package var author: Author?
+    /// The cached profile image on disk, nil until it is fetched.
+    package var avatarPath: String?
+}
+
+/// Counts for `twfeed status`.
+package struct FeedStats: Sendable, Equatable {
+    package var tweets: Int
+    package var newestID: TweetID?
+    package var newestCreatedAt: Date?
+
+    package init(tweets: Int = 0, newestID: TweetID? = nil, newestCreatedAt: Date? = nil) {
+        self.tweets = tweets
+        self.newestID = newestID
+        self.newestCreatedAt = newestCreatedAt
+    }
+}
+
+extension AppDatabase {
+    /// The signed-in account's tweets of the feed, newest first. Reads only the database: works offline and
+    /// while the daemon writes.
+    ///
+    /// - Parameter avatarPath: turns the author's cached image file (its name under the
+    ///   cache folder, as the database records it) into the path to show, or nil when it
+    ///   is not on disk. The store knows names, not the cache folder: the caller does.
+    /// - Parameter before: only tweets with a smaller id (paging: the last id shown), or
+    ///   nil for the newest.
+    package func feedItems(_ feed: Feed, limit: Int, before: TweetID? = nil,
+                          avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
+        var items: [FeedItem] = []
+        try forEachFeedItem(feed, limit: limit, before: before, avatarPath: avatarPath) { items.append($0) }
+        return items
+    }
+
+    /// The same tweets as `feedItems`, handed to `body` one at a time as SQLite steps
+    /// through them: a full dump of a million-tweet feed holds one item in memory, not
+    /// the whole feed.
+    package func forEachFeedItem(_ feed: Feed, limit: Int, before: TweetID? = nil,
+                                avatarPath: (_ file: String) -> String? = { _ in nil },
+                                _ body: (FeedItem) throws -> Void) throws {
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: ReaderQueries.feedItems.sql, arguments: [
+                "account": try Self.currentAccount(db), "feed": feed.rawValue,
+                "before": before?.rawValue ?? Int64.max, "limit": limit,
+            ])
+            var authors = AuthorCache(db: db)
+            var feedLists: [String: [Feed]] = [:]
+            while let row = try rows.next() {
+                let tweet = Self.tweet(row)
+                let (author, avatar) = try authors.lookup(tweet.authorID, avatarPath: avatarPath)
+                let feeds: [Feed]
+                if let list = row[8] as String? {
+                    if let known = feedLists[list] { feeds = known } else {
+                        feeds = Feed.list(list)
+                        feedLists[list] = feeds
+                    }
+                } else {
+                    feeds = []
+                }
+                try body(FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar))
+            }
+        }
+    }
+
+    /// The columns of a feed's tweet rows, read by position by `tweet(_:)`.
+    static let feedTweetColumns = """
+        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId
+        """
+
+    static func tweet(_ row: Row) -> Tweet {
+        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
+        return Tweet(
+            id: TweetID(row[0] as Int64),
+            authorID: TweetID(row[1] as Int64),
+            createdAt: Date(timeIntervalSince1970: row[2]),
+            text: row[3],
+            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
+    }
+
+    /// Each author of a feed read once, with the path of their cached picture.
+    struct AuthorCache {
+        let db: Database
+        var known: [Int64: (Author?, String?)] = [:]
+
+        mutating func lookup(_ id: TweetID, avatarPath: (_ file: String) -> String?) throws -> (Author?, String?) {
+            if let found = known[id.rawValue] { return found }
+            var author: Author?
+            if let row = try Row.fetchOne(db.cachedStatement(sql: ReaderQueries.authorByID.sql), arguments: [id.rawValue]) {
+                author = Author(id: id, username: row[0], name: row[1], profileImageURL: row[2])
+            }
+            let file = try String.fetchOne(db.cachedStatement(sql: ReaderQueries.imageFileOf.sql), arguments: [id.rawValue])
+            let found = (author, file.flatMap(avatarPath))
+            known[id.rawValue] = found
+            return found
+        }
+    }
+
+    /// O(log n): the count is kept by triggers (feedCount), the newest id is the primary
+    /// key's last entry.
+    package func feedStats(_ feed: Feed) throws -> FeedStats {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: ReaderQueries.feedStats.sql, arguments: [
+                "account": try Self.currentAccount(db), "feed": feed.rawValue,
+            ])!
+            return FeedStats(
+                tweets: row["tweets"] ?? 0,
+                newestID: (row["newest"] as Int64?).map(TweetID.init),
+                newestCreatedAt: (row["newestCreatedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// Every tweet id the feed holds, newest first (tests compare it with the
+    /// emulator's ground truth).
+    package func memberIDs(_ feed: Feed) throws -> [TweetID] {
+        try read { db in
+            try Int64.fetchAll(db, sql: ReaderQueries.memberIDs.sql, arguments: [try Self.currentAccount(db), feed.rawValue])
+                .map(TweetID.init)
+        }
+    }
+
+    /// The columns every FeedItem query selects, in the order `feedItem(_:)` reads them
+    /// by position (a lookup by name lowercases the name, for every column of every row),
+    /// followed by the query's `feeds`. The raw JSON is not read: no reader shows it.
+    static let feedItemColumns = """
+        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId, \
+        u.username, u.name, u.profileImageURL, p.file AS avatarFile
+        """
+
+    /// One row of a FeedItem query (`feedItemColumns`, then `feeds`, comma-separated) as
+    /// a FeedItem: `feed` and `search` show tweets alike.
+    static func feedItem(_ row: Row, avatarPath: (_ file: String) -> String?) -> FeedItem {
+        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
+        let tweet = Tweet(
+            id: TweetID(row[0] as Int64),
+            authorID: TweetID(row[1] as Int64),
+            createdAt: Date(timeIntervalSince1970: row[2]),
+            text: row[3],
+            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
+        var author: Author?
+        if let username = row[8] as String? {
+            author = Author(id: tweet.authorID, username: username, name: row[9], profileImageURL: row[10])
+        }
+        let avatar = (row[11] as String?).flatMap(avatarPath)
+        return FeedItem(tweet: tweet, feeds: Feed.list(row[12]), author: author, avatarPath: avatar)
+    }
+}

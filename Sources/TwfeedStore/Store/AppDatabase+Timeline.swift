@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+import TwfeedCore
+
+extension AppDatabase {
+    /// Stores one page in one transaction: authors, referenced tweets, the feed's
+    /// tweets and their membership, and the sync state that says how far the range got.
+    /// A re-fetched tweet updates its row; it is never duplicated.
+    ///
+    /// - Returns: how many of the page's tweets were new to the feed.
+    @discardableResult
+    package func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date) throws -> Int {
+        try write { db in
+            let added = try Self.insert(page, feed: feed, account: try state.account ?? Self.currentAccount(db), now: now, db)
+            try state.save(db)
+            return added
+        }
+    }
+
+    /// - Parameter account: whose feed tags the page's tweets get (its user id).
+    static func insert(_ page: TimelinePage, feed: Feed, account: Int64 = 0, now: Date, _ db: Database) throws -> Int {
+        let fetchedAt = now.timeIntervalSince1970
+        let userStatement = try db.cachedStatement(sql: """
+            INSERT INTO user (id, username, name, profileImageURL, updatedAt) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET username = excluded.username, name = excluded.name,
+                profileImageURL = excluded.profileImageURL, updatedAt = excluded.updatedAt
+            """)
+        for author in page.authors {
+            try userStatement.execute(arguments: [author.id.rawValue, author.username, author.name, author.profileImageURL, fetchedAt])
+        }
+        let tweetStatement = try db.cachedStatement(sql: """
+            INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, fetchedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET authorId = excluded.authorId, createdAt = excluded.createdAt, text = excluded.text,
+                inReplyToId = excluded.inReplyToId, retweetOfId = excluded.retweetOfId, quotedId = excluded.quotedId,
+                conversationId = excluded.conversationId, raw = excluded.raw, fetchedAt = excluded.fetchedAt
+            """)
+        for tweet in page.referencedTweets + page.tweets {
+            try tweetStatement.execute(arguments: [
+                tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
+                tweet.inReplyToID?.rawValue, tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
+                tweet.conversationID?.rawValue, tweet.rawJSON, fetchedAt,
+            ])
+        }
+        let memberStatement = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)
+            """)
+        var added = 0
+        for tweet in page.tweets {
+            try memberStatement.execute(arguments: [account, feed.rawValue, tweet.id.rawValue, fetchedAt])
+            added += db.changesCount
+        }
+        return added
+    }
+
+    /// Which of these ids the feed already holds for `account` (by default the signed-in one).
+    package func knownIDs(_ ids: [TweetID], feed: Feed, account: Int64? = nil) throws -> Set<TweetID> {
+        guard !ids.isEmpty else { return [] }
+        return try read { db in
+            let owner: Int64 = try account ?? Self.currentAccount(db)
+            let known = try Int64.fetchAll(
+                db, sql: ReaderQueries.knownIDs(count: ids.count).sql,
+                arguments: StatementArguments([owner, feed.rawValue] as [any DatabaseValueConvertible] + ids.map(\.rawValue)))
+            return Set(known.map(TweetID.init))
+        }
+    }
+}
