@@ -49,7 +49,7 @@ enum PageCost {
         let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: CannedTransport(body: body))
         var page: TimelinePage?
         let mapStarted = DispatchTime.now()
-        for _ in 0 ..< runs { page = try await api.timeline(.home, userID: TweetID(1), query: TimelineQuery()) }
+        for _ in 0 ..< runs { page = try await api.timeline(.home, userID: UserID(1), query: TimelineQuery()) }
         let parseAndMap = Bench.elapsed(since: mapStarted) / Double(runs)
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-pagecost-\(getpid())").path

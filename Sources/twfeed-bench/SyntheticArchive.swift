@@ -74,7 +74,7 @@ enum SyntheticArchive {
         // Signed in, as a daemon's database is, and as the account the probes' sandbox
         // emulator serves: otherwise the daemon started on a copy adopts every unowned row
         // in one transaction, which a real database never asks of it.
-        try database.saveAccount(Account(userID: TweetID(Emulator.accountUserID)!, username: Emulator.accountUsername))
+        try database.saveAccount(Account(userID: UserID(Emulator.accountUserID)!, username: Emulator.accountUsername))
         var generator = TweetGenerator(size: size)
         while let (feed, page) = generator.nextPage() {
             var state = SyncState(feed: feed)
@@ -89,7 +89,7 @@ enum SyntheticArchive {
 
 /// Deterministic tweets: the same size gives the same database.
 struct TweetGenerator {
-    static let me = Author(id: TweetID(1_000), username: "me", name: "Bench User")
+    static let me = Author(id: UserID(1_000), username: "me", name: "Bench User")
     static let words = """
         the a to of and in is it you that for on this with just be are my was at not so have but we \
         what all about out up like time today people new now get one more good how day can will year \
@@ -118,7 +118,7 @@ struct TweetGenerator {
         var authors: [Author] = []
         for index in 0 ..< authorCount {
             let first = ["anna", "ben", "chloé", "dmitri", "emeka", "fatima", "gus", "hana", "ivan", "jo"][index % 10]
-            authors.append(Author(id: TweetID(Int64(2_000 + index)), username: "\(first.replacingOccurrences(of: "é", with: "e"))_\(index)",
+            authors.append(Author(id: UserID(Int64(2_000 + index)), username: "\(first.replacingOccurrences(of: "é", with: "e"))_\(index)",
                                   name: "\(first.capitalized) \(["Smith", "García", "Müller", "Okafor", "Tanaka"][index % 5])",
                                   profileImageURL: "https://pbs.twimg.com/profile_images/\(index)/photo_normal.png"))
         }

@@ -103,18 +103,18 @@ struct ImageTests {
 
         // Author A gets new bytes behind the same URL, author B a new URL (seen in a new page).
         let (a, b) = (authors[5], authors[6])
-        let oldA = try #require(try daemon.database.profileImage(TweetID(a)!)?.file)
+        let oldA = try #require(try daemon.database.profileImage(UserID(a)!)?.file)
         world.emulator.changeProfileImageBytes(ofUser: a)
         let newURL = try #require(world.emulator.changeProfileImageURL(ofUser: b))
         world.emulator.addTweets(to: .home, count: 1, by: b)
         try await #require(daemon.syncers.first { $0.feed == .home }).poll()
         let changed = try await fetcher.fetchDue()
         #expect(changed.fetched == 1 && changed.requests == 1)
-        #expect(try daemon.database.profileImage(TweetID(b)!)?.url == newURL)
+        #expect(try daemon.database.profileImage(UserID(b)!)?.url == newURL)
         clock.advance(by: 8 * 86_400)
         let later = try await fetcher.fetchDue()
         #expect(later.fetched == 1 && later.notModified == authors.count - 1)
-        let rowA = try #require(try daemon.database.profileImage(TweetID(a)!))
+        let rowA = try #require(try daemon.database.profileImage(UserID(a)!))
         #expect(rowA.file != oldA)
         #expect(try FileManager.default.contents(atPath: #require(rowA.file.flatMap(fetcher.store.path(of:))))
             == Data(world.emulator.profileImageBytes(ofUser: a)!))
@@ -155,7 +155,7 @@ struct ImageTests {
         #expect(rejected.count == bad.count)
         for (index, (image, reason)) in bad.enumerated() {
             #expect(rejected.contains { $0.contains("author_id=\(authors[index]) ") && $0.contains("reason=\(reason) ") }, "\(image)")
-            let row = try #require(try daemon.database.profileImage(TweetID(authors[index])!))
+            let row = try #require(try daemon.database.profileImage(UserID(authors[index])!))
             #expect(row.rejectedReason == reason && row.file == nil)
         }
         let failed = try #require(world.sink.events("image.failed").first)

@@ -9,7 +9,7 @@ struct SearchTests {
     @Test func searchPrintsWhatFeedPrintsNewestFirstAndExitsZeroWithoutMatches() throws {
         let world = try TestWorld(tweets: 5)
         let database = try AppDatabase.open(path: world.databasePath)
-        let author = Author(id: TweetID(7), username: "renee_k", name: "Renée Kühn")
+        let author = Author(id: UserID(7), username: "renee_k", name: "Renée Kühn")
         func store(_ feed: Feed, _ rows: [(Int64, String)]) throws {
             let tweets = rows.map { Tweet(id: TweetID($0.0), authorID: author.id, createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double($0.0)), text: $0.1) }
             try database.storePage(TimelinePage(tweets: tweets, authors: [author], nextPageToken: nil), feed: feed, state: SyncState(feed: feed), now: Date())

@@ -21,7 +21,7 @@ struct StatusSnapshotTests {
         let database = try AppDatabase.inMemory()
         var config = TwfeedConfig(environment: ["HOME": folder])
         config.storage.database = "\(folder)/private/twfeed.sqlite"
-        try database.saveAccount(Account(userID: TweetID(1001), username: "alice", accessToken: "token"))
+        try database.saveAccount(Account(userID: UserID(1001), username: "alice", accessToken: "token"))
         var home = SyncState(feed: .home)
         home.lastPollAt = now.addingTimeInterval(-30)
         home.lastError = "HTTP 503: Service Unavailable"

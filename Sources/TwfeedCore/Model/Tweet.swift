@@ -3,7 +3,7 @@ import Foundation
 /// A tweet as twfeed stores it, whichever dialect it came from.
 package struct Tweet: Sendable, Equatable {
     package var id: TweetID
-    package var authorID: TweetID
+    package var authorID: UserID
     package var createdAt: Date
     /// The full, unescaped text. For a retweet, "RT @user: " and the original's full text.
     package var text: String
@@ -15,7 +15,7 @@ package struct Tweet: Sendable, Equatable {
     package var rawJSON: String
 
     package init(
-        id: TweetID, authorID: TweetID, createdAt: Date, text: String,
+        id: TweetID, authorID: UserID, createdAt: Date, text: String,
         inReplyToID: TweetID? = nil, retweetOfID: TweetID? = nil, quotedID: TweetID? = nil,
         conversationID: TweetID? = nil, rawJSON: String = "{}"
     ) {

@@ -9,7 +9,7 @@ package protocol TwitterAPI: Sendable {
     func me() async throws -> Author
 
     /// One page of a feed. `userID` is the account's own id (v2 puts it in the path).
-    func timeline(_ feed: Feed, userID: TweetID, query: TimelineQuery) async throws -> TimelinePage
+    func timeline(_ feed: Feed, userID: UserID, query: TimelineQuery) async throws -> TimelinePage
 
     /// Whether the feed's endpoint honours `since_id` (v2's reposts_of_me does not).
     func supportsSinceID(_ feed: Feed) -> Bool
@@ -21,7 +21,7 @@ package protocol TwitterAPI: Sendable {
     /// `GET /2/users/:id/tweets`, 100; v1.1 `statuses/user_timeline`, 200), which is how
     /// the outbox settles a status whose answer was lost. Only the page is read:
     /// filtering by time is the caller's, on its own clock with a margin.
-    func ownTweets(userID: TweetID) async throws -> [Tweet]
+    func ownTweets(userID: UserID) async throws -> [Tweet]
 }
 
 extension APIError {

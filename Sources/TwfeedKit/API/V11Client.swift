@@ -27,7 +27,7 @@ struct V11Client: TwitterAPI {
         return id
     }
 
-    func ownTweets(userID: TweetID) async throws -> [Tweet] {
+    func ownTweets(userID: UserID) async throws -> [Tweet] {
         let (body, rateLimit, _) = try await requester.get("/1.1/statuses/user_timeline.json", query: [
             ("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended"),
         ])
@@ -39,7 +39,7 @@ struct V11Client: TwitterAPI {
     /// v1.1 pages by `max_id` (inclusive). The page token is the next `max_id`: one
     /// below the oldest tweet of the page. An empty page ends the walk; a short page
     /// does not (deleted tweets are removed after the page is cut).
-    func timeline(_ feed: Feed, userID: TweetID, query: TimelineQuery) async throws -> TimelinePage {
+    func timeline(_ feed: Feed, userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
         let path: String
         switch feed {
         case .home: path = "/1.1/statuses/home_timeline.json"
@@ -64,7 +64,7 @@ struct V11Client: TwitterAPI {
         }
         var tweets: [Tweet] = []
         var referenced: [Tweet] = []
-        var authors: [TweetID: Author] = [:]
+        var authors: [UserID: Author] = [:]
         for status in statuses {
             guard let tweet = Self.tweet(status, referenced: &referenced, authors: &authors) else {
                 throw APIError.malformed("a status without id_str, user or created_at", status: 200, rateLimit: rateLimit)
@@ -78,12 +78,12 @@ struct V11Client: TwitterAPI {
     }
 
     static func author(_ user: JSONValue) -> Author? {
-        guard let id = user["id_str"]?.string.flatMap(TweetID.init), let username = user["screen_name"]?.string else { return nil }
+        guard let id = user["id_str"]?.string.flatMap(UserID.init), let username = user["screen_name"]?.string else { return nil }
         return Author(id: id, username: username, name: user["name"]?.string ?? username,
                       profileImageURL: user["profile_image_url_https"]?.string ?? user["profile_image_url"]?.string)
     }
 
-    static func tweet(_ status: JSONValue, referenced: inout [Tweet], authors: inout [TweetID: Author]) -> Tweet? {
+    static func tweet(_ status: JSONValue, referenced: inout [Tweet], authors: inout [UserID: Author]) -> Tweet? {
         guard let id = status["id_str"]?.string.flatMap(TweetID.init),
               let user = status["user"], let author = author(user),
               let created = status["created_at"]?.string.flatMap(Timestamp.parseTwitterDate)

@@ -34,13 +34,13 @@ struct V2Client: TwitterAPI {
         return id
     }
 
-    func ownTweets(userID: TweetID) async throws -> [Tweet] {
+    func ownTweets(userID: UserID) async throws -> [Tweet] {
         let (body, rateLimit, _) = try await requester.get(
             "/2/users/\(userID)/tweets", query: [("max_results", String(Self.pageSize))] + Self.fields)
         return try Self.page(body, rateLimit: rateLimit).tweets
     }
 
-    func timeline(_ feed: Feed, userID: TweetID, query: TimelineQuery) async throws -> TimelinePage {
+    func timeline(_ feed: Feed, userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
         let path: String
         switch feed {
         case .home: path = "/2/users/\(userID)/timelines/reverse_chronological"
@@ -60,7 +60,7 @@ struct V2Client: TwitterAPI {
 
     static func page(_ body: JSONValue, rateLimit: RateLimit?) throws -> TimelinePage {
         guard case .object = body else { throw APIError.malformed("page is not an object", status: 200, rateLimit: rateLimit) }
-        var authors: [TweetID: Author] = [:]
+        var authors: [UserID: Author] = [:]
         for user in body["includes"]?["users"]?.array ?? [] {
             if let author = author(user) { authors[author.id] = author }
         }
@@ -90,14 +90,14 @@ struct V2Client: TwitterAPI {
     }
 
     static func author(_ user: JSONValue) -> Author? {
-        guard let id = user["id"]?.string.flatMap(TweetID.init), let username = user["username"]?.string else { return nil }
+        guard let id = user["id"]?.string.flatMap(UserID.init), let username = user["username"]?.string else { return nil }
         return Author(id: id, username: username, name: user["name"]?.string ?? username,
                       profileImageURL: user["profile_image_url"]?.string)
     }
 
-    static func tweet(from object: JSONValue, included: [TweetID: JSONValue], authors: [TweetID: Author]) -> Tweet? {
+    static func tweet(from object: JSONValue, included: [TweetID: JSONValue], authors: [UserID: Author]) -> Tweet? {
         guard let id = object["id"]?.string.flatMap(TweetID.init),
-              let authorID = object["author_id"]?.string.flatMap(TweetID.init),
+              let authorID = object["author_id"]?.string.flatMap(UserID.init),
               let created = object["created_at"]?.string.flatMap(Timestamp.parseISO8601)
         else { return nil }
         var text = TextCleaning.unescapeHTML(object["text"]?.string ?? "")
@@ -115,7 +115,7 @@ struct V2Client: TwitterAPI {
         }
         // A retweet's own text is cut short; rebuild it from the original.
         if let retweetOf, let original = included[retweetOf], let originalText = original["text"]?.string {
-            let originalAuthor = original["author_id"]?.string.flatMap(TweetID.init).flatMap { authors[$0] }
+            let originalAuthor = original["author_id"]?.string.flatMap(UserID.init).flatMap { authors[$0] }
             if let originalAuthor {
                 text = "RT @\(originalAuthor.username): " + TextCleaning.unescapeHTML(originalText)
             }

@@ -122,7 +122,7 @@ extension Daemon {
                                dependencies: Dependencies, logger: Logger) -> [any Service] {
         guard let address = config.http.listen else { return [] }
         let source = ReaderSource(
-            database: database, config: config, statusPath: statusPath ?? StatusSnapshot.path(config: config),
+            database: database.reader, config: config, statusPath: statusPath ?? StatusSnapshot.path(config: config),
             metrics: dependencies.metrics, loopsProgress: { watchdog.hung().isEmpty }, clock: dependencies.clock)
         return [ReaderServer(source: source, address: address, logger: logger, onListening: dependencies.onReaderListening)]
     }

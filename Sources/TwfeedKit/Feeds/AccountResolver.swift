@@ -11,9 +11,9 @@ package actor AccountResolver {
     private let database: AppDatabase
     private let tokenKey: String
     private let logger: Logger
-    private var cached: TweetID?
+    private var cached: UserID?
     /// Feeds start together; they share one lookup rather than each asking the API.
-    private var lookup: Task<TweetID, any Error>?
+    private var lookup: Task<UserID, any Error>?
 
     package init(api: any TwitterAPI, database: AppDatabase, accessToken: String, logger: Logger) {
         self.api = api
@@ -22,7 +22,7 @@ package actor AccountResolver {
         self.logger = logger
     }
 
-    package func userID() async throws -> TweetID {
+    package func userID() async throws -> UserID {
         if let cached { return cached }
         if let stored = try database.account(), stored.accessToken == tokenKey {
             cached = stored.userID

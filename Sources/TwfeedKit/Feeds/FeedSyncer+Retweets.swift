@@ -21,7 +21,7 @@ extension FeedSyncer {
     /// Every page from the newest, upserting, without stopping at a page with nothing
     /// new. Not resumable (the reach is a few pages): one cut short by a rate limit or an
     /// error is done again from the top on the next poll, since `lastFullWalkAt` stays.
-    func fullWalk(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome,
+    func fullWalk(_ state: inout SyncState, userID: UserID, outcome: inout PollOutcome,
                   onProgress: () -> Void) async throws {
         var token: String?
         var top: TweetID?
@@ -52,7 +52,7 @@ extension FeedSyncer {
     /// below `since_id` but on the first page is tagged at once. When that page reaches
     /// down to the stored newest id, it was the whole new range: the poll is complete
     /// with this one request. Skipped while a range is in progress or before the first.
-    func rereadFirstPage(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome,
+    func rereadFirstPage(_ state: inout SyncState, userID: UserID, outcome: inout PollOutcome,
                          onProgress: () -> Void) async throws {
         guard state.pendingTop == nil, let newest = state.newestID, rateLimitWait(state, now: clock.now()) == nil
         else { return }

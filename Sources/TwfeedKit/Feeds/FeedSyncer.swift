@@ -67,10 +67,10 @@ package struct FeedSyncer: Sendable {
         logger.debug("poll.start", metadata: ["feed": "\(feed.rawValue)", "since_id": "\(state.newestID?.description ?? "none")"])
         do {
             let userID = try await account.userID()
-            if state.account != userID.rawValue {
+            if state.account != .account(userID) {
                 // The account became known only now (a first sign-in) or changed since
                 // the state was read: its own positions, never another account's.
-                state = try database.syncState(feed, account: userID.rawValue)
+                state = try database.syncState(feed, account: .account(userID))
                 state.lastPollAt = started
             }
             if feed == .retweets, fullWalkDue(state, now: clock.now()) {
@@ -153,7 +153,7 @@ package struct FeedSyncer: Sendable {
     ///
     /// The next page is requested while the current one is being stored, so the
     /// network and SQLite overlap; pages are still committed strictly in order.
-    private func syncRange(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome,
+    private func syncRange(_ state: inout SyncState, userID: UserID, outcome: inout PollOutcome,
                            onProgress: () -> Void) async throws {
         let floor = state.pendingBottom
         let since = state.newestID
@@ -196,7 +196,7 @@ package struct FeedSyncer: Sendable {
     /// a page that brings nothing new. A walk cut short is marked pending and the next
     /// one goes on below where it stopped, so a first run's interrupted backfill is
     /// completed rather than forgotten.
-    private func walk(_ state: inout SyncState, userID: TweetID, outcome: inout PollOutcome,
+    private func walk(_ state: inout SyncState, userID: UserID, outcome: inout PollOutcome,
                       onProgress: () -> Void) async throws {
         var token: String?
         var walkTop: TweetID?

@@ -42,7 +42,7 @@ struct OutboxSettler: Sendable {
         text.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private func accountID() async throws -> TweetID {
+    private func accountID() async throws -> UserID {
         if let account = try database.account() { return account.userID }
         return try await api.me().id
     }

@@ -6,7 +6,7 @@ import TwfeedStore
 /// daemon's `StatusBoard` (for the snapshot) and `twfeed status` (`StatusReport`, read
 /// fresh) read them here, so neither depends on the other.
 extension StatusSnapshot.Counts {
-    package static func read(config: TwfeedConfig, database: AppDatabase, now: Date, previous: StatusSnapshot.Counts?,
+    package static func read(config: TwfeedConfig, database: StoreReader, now: Date, previous: StatusSnapshot.Counts?,
                      full: Bool) throws -> StatusSnapshot.Counts {
         let full = full || previous == nil
         var feeds = previous?.feeds ?? [:]
@@ -26,7 +26,7 @@ extension StatusSnapshot.Counts {
             at: now, feeds: feeds, outbox: outbox, oldestPendingAt: oldestAge.map { now.addingTimeInterval(-$0) },
             imageFiles: files, imageBytes: bytes, databasePath: path,
             databaseBytes: Self.fileSize(path) + Self.fileSize(path + "-wal"),
-            account: try database.account().map { AccountName(id: $0.userID.description, username: $0.username) })
+            account: try database.account().map { AccountName(id: $0.userID, username: $0.username) })
     }
 
     static func fileSize(_ path: String) -> Int64 {

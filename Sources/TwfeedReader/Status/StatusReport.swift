@@ -51,7 +51,7 @@ package struct StatusReport: Sendable {
     /// - Parameter database: the store of `config.storage.database` when the caller has
     ///   it open already (the web reader, on every page): read instead of opening it again.
     package static func collect(config: TwfeedConfig, statusPath: String, now: Date = Date(),
-                               database: AppDatabase? = nil) throws -> StatusReport {
+                               database: StoreReader? = nil) throws -> StatusReport {
         let snapshot = StatusSnapshot.read(from: statusPath)
         let running = snapshot?.processAlive ?? false
         // A snapshot may come from another daemon than this config's (the systemd
@@ -64,7 +64,7 @@ package struct StatusReport: Sendable {
                 readConfig.storage.database = databasePath
                 let open = databasePath == config.storage.database ? database : nil
                 var counts = try StatusSnapshot.Counts.read(
-                    config: readConfig, database: open ?? AppDatabase.openReader(path: databasePath), now: now, previous: nil, full: true)
+                    config: readConfig, database: open ?? StoreReader.open(path: databasePath), now: now, previous: nil, full: true)
                 if let published = snapshot?.counts {
                     // The running daemon knows which feeds its own config enables.
                     for (feed, entry) in published.feeds { counts.feeds[feed]?.enabled = entry.enabled }
@@ -148,6 +148,9 @@ package struct StatusReport: Sendable {
         var outboxObject: [String: JSONValue] = [:]
         for state in OutboxState.allCases { outboxObject[state.rawValue] = int(outbox[state.rawValue] ?? 0) }
         outboxObject["oldestPendingAgeSeconds"] = oldestPendingAgeSeconds.map { .number(String(Int($0))) } ?? .null
+        let accountObject: JSONValue = account.map { account in
+            .object(["id": .string(account.id.description), "username": account.username.map { .string($0) } ?? .null])
+        } ?? .null
         return .object([
             "daemon": .object([
                 "running": .bool(running),
@@ -158,8 +161,7 @@ package struct StatusReport: Sendable {
                 "signedOut": .bool(running && snapshot?.signedOut == true),
                 "lastCycle": running ? (snapshot?.lastCycle.map { .string($0) } ?? .null) : .null,
             ]),
-            "account": account.map { .object(["id": .string($0.id), "username": $0.username.map { .string($0) } ?? .null]) }
-                ?? .null,
+            "account": accountObject,
             "countsFrom": .string(countsFrom),
             "health": .string(health.name),
             "feeds": .object(feedObjects),

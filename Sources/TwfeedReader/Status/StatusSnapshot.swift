@@ -79,10 +79,10 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         /// The signed-in account the feeds' counts belong to (nil before the first lookup).
         package var account: AccountName?
 
-        /// An account as `status` names it: its user id (a string, as ids are in JSON)
+        /// An account as `status` names it: its user id (a string in JSON, as ids are)
         /// and its username.
         package struct AccountName: Codable, Sendable, Equatable {
-            package var id: String
+            package var id: UserID
             package var username: String?
         }
 

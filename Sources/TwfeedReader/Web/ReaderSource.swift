@@ -6,7 +6,7 @@ import TwfeedStore
 /// `twfeed serve`), the image cache, the status the header and `/healthz` show, and the
 /// metrics. One value, so the daemon and `serve` build the same server.
 package struct ReaderSource: Sendable {
-    package var database: AppDatabase
+    package var database: StoreReader
     package var config: TwfeedConfig
     /// The daemon's status snapshot (its heartbeat), which says whether it runs.
     package var statusPath: String
@@ -18,7 +18,7 @@ package struct ReaderSource: Sendable {
     package var clock: any WallClock
     let images: ImageStore
 
-    package init(database: AppDatabase, config: TwfeedConfig, statusPath: String, metrics: TwfeedMetrics,
+    package init(database: StoreReader, config: TwfeedConfig, statusPath: String, metrics: TwfeedMetrics,
                 loopsProgress: (@Sendable () -> Bool)? = nil, clock: any WallClock = SystemClock()) {
         self.database = database
         self.config = config

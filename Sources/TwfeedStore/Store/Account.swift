@@ -6,37 +6,26 @@ import TwfeedCore
 /// v2 timeline paths), cached so the daemon asks `/2/users/me` once, not on every start,
 /// and the access token it belongs to, so a new sign-in asks again.
 package struct Account: Sendable, Equatable {
-    package var userID: TweetID
+    package var userID: UserID
     package var username: String?
     /// The token the user id was looked up with.
     package var accessToken: String?
 
-    package init(userID: TweetID, username: String? = nil, accessToken: String? = nil) {
+    package init(userID: UserID, username: String? = nil, accessToken: String? = nil) {
         self.userID = userID
         self.username = username
         self.accessToken = accessToken
     }
 }
 
-extension AppDatabase {
-    /// The account table's keys: written and read only here.
-    private enum AccountKey {
-        static let userID = "userId"
-        static let username = "username"
-        static let accessToken = "accessToken"
-    }
+/// The account table's keys: written and read only here.
+private enum AccountKey {
+    static let userID = "userId"
+    static let username = "username"
+    static let accessToken = "accessToken"
+}
 
-    /// The remembered account, nil before the first lookup.
-    package func account() throws -> Account? {
-        try read { db in
-            var values: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: ReaderQueries.account.sql) {
-                values[row["key"]] = row["value"]
-            }
-            guard let userID = values[AccountKey.userID].flatMap(TweetID.init) else { return nil }
-            return Account(userID: userID, username: values[AccountKey.username], accessToken: values[AccountKey.accessToken])
-        }
-    }
+extension AppDatabase {
 
     /// Remembers the account, in one transaction; nil fields are left as they were.
     /// A different user id signs the database in as that account: feed tags, counts and
@@ -54,6 +43,20 @@ extension AppDatabase {
                 try db.execute(sql: "INSERT OR REPLACE INTO account (key, value) VALUES (?, ?)", arguments: [key, value])
             }
             if !hadAccount { try Self.adoptUnownedRows(by: account.userID.rawValue, db) }
+        }
+    }
+}
+
+extension StoreReading {
+    /// The remembered account, nil before the first lookup.
+    package func account() throws -> Account? {
+        try read { db in
+            var values: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: ReaderQueries.account.sql) {
+                values[row["key"]] = row["value"]
+            }
+            guard let userID = values[AccountKey.userID].flatMap(UserID.init) else { return nil }
+            return Account(userID: userID, username: values[AccountKey.username], accessToken: values[AccountKey.accessToken])
         }
     }
 }

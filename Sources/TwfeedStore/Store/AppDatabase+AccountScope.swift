@@ -1,4 +1,5 @@
 import GRDB
+import TwfeedCore
 
 extension AppDatabase {
     /// The signed-in account's user id as SQL: the `account` table's `userId`, or 0
@@ -11,6 +12,20 @@ extension AppDatabase {
     /// and sync positions.
     static func currentAccount(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: ReaderQueries.currentAccount.sql) ?? 0
+    }
+
+    /// The `account` column's value for a scope: rows stored before any account was
+    /// known have 0 there (the column is part of primary keys, so it cannot be NULL).
+    static func owner(_ scope: AccountScope, _ db: Database) throws -> Int64 {
+        switch scope {
+        case .signedIn: try currentAccount(db)
+        case .account(let user): user?.rawValue ?? 0
+        }
+    }
+
+    /// The scope an `account` column's value names (0: before any account).
+    static func scope(_ owner: Int64) -> AccountScope {
+        .account(owner == 0 ? nil : UserID(owner))
     }
 
     /// Migration "v7-account-scope": feed positions and feed tags belong to an account.

@@ -4,7 +4,7 @@ import TwfeedCore
 
 /// What the database knows about an author's cached profile image.
 package struct ProfileImageRecord: Sendable, Equatable {
-    package var authorID: TweetID
+    package var authorID: UserID
     /// The author's `profileImageURL` this row answers (a change means a new picture).
     package var sourceURL: String
     /// `images.size` when the row was written.
@@ -32,7 +32,7 @@ package struct ProfileImageRecord: Sendable, Equatable {
     package var lastError: String?
 
     init(row: Row) {
-        authorID = TweetID(row["authorId"] as Int64)
+        authorID = UserID(row["authorId"] as Int64)
         sourceURL = row["sourceURL"]
         size = row["size"]
         url = row["url"]
@@ -54,7 +54,7 @@ package struct ProfileImageRecord: Sendable, Equatable {
 /// An author whose image needs a request: new, changed, evicted and used since, lost
 /// from disk, or due for revalidation.
 package struct ImageCandidate: Sendable, Equatable {
-    package var authorID: TweetID
+    package var authorID: UserID
     /// The author's current `profileImageURL`.
     package var sourceURL: String
     /// When the author last appeared in a stored page.
@@ -93,7 +93,7 @@ extension AppDatabase {
             ])
             return rows.map { row in
                 ImageCandidate(
-                    authorID: TweetID(row["uid"] as Int64), sourceURL: row["currentURL"],
+                    authorID: UserID(row["uid"] as Int64), sourceURL: row["currentURL"],
                     usedAt: Date(timeIntervalSince1970: row["usedAt"]),
                     record: (row["authorId"] as Int64?) == nil ? nil : ProfileImageRecord(row: row))
             }
@@ -107,28 +107,15 @@ extension AppDatabase {
         }
     }
 
-    package func profileImage(_ authorID: TweetID) throws -> ProfileImageRecord? {
-        try read { db in
-            try Row.fetchOne(db, sql: ReaderQueries.profileImage.sql, arguments: [authorID.rawValue])
-                .map(ProfileImageRecord.init(row:))
-        }
-    }
-
-    package func profileImages() throws -> [ProfileImageRecord] {
-        try read { db in
-            try Row.fetchAll(db, sql: ReaderQueries.profileImages.sql).map(ProfileImageRecord.init(row:))
-        }
-    }
-
     /// Where an image's outcome goes: which author, URL and size it answers.
     package struct ImageSubject: Sendable {
-        package var authorID: TweetID
+        package var authorID: UserID
         package var sourceURL: String
         package var size: String
         package var url: String
         package var usedAt: Date
 
-        package init(authorID: TweetID, sourceURL: String, size: String, url: String, usedAt: Date) {
+        package init(authorID: UserID, sourceURL: String, size: String, url: String, usedAt: Date) {
             self.authorID = authorID
             self.sourceURL = sourceURL
             self.size = size
@@ -218,10 +205,10 @@ extension AppDatabase {
     // MARK: The janitor's view
 
     /// Every row that names a file.
-    package func imageFileRows() async throws -> [(authorID: TweetID, file: String, lastUsedAt: Date)] {
+    package func imageFileRows() async throws -> [(authorID: UserID, file: String, lastUsedAt: Date)] {
         try await read { db in
             try Row.fetchAll(db, sql: ReaderQueries.imageFileRows.sql).map { row in
-                (TweetID(row["authorId"] as Int64), row["file"], Date(timeIntervalSince1970: row["lastUsedAt"]))
+                (UserID(row["authorId"] as Int64), row["file"], Date(timeIntervalSince1970: row["lastUsedAt"]))
             }
         }
     }
@@ -239,6 +226,22 @@ extension AppDatabase {
             for file in files {
                 try statement.execute(arguments: [evictedAt?.timeIntervalSince1970, file])
             }
+        }
+    }
+
+}
+
+extension StoreReading {
+    package func profileImage(_ authorID: UserID) throws -> ProfileImageRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: ReaderQueries.profileImage.sql, arguments: [authorID.rawValue])
+                .map(ProfileImageRecord.init(row:))
+        }
+    }
+
+    package func profileImages() throws -> [ProfileImageRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: ReaderQueries.profileImages.sql).map(ProfileImageRecord.init(row:))
         }
     }
 

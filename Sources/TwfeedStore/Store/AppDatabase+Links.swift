@@ -10,23 +10,6 @@ package struct TweetLink: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    /// The links the API's objects mark in these tweets' texts (`entities.urls` in both
-    /// dialects, the retweeted and quoted tweets' included), for the web reader. One
-    /// primary-key read per tweet shown: a page's worth, never a scan.
-    package func tweetLinks(_ ids: [TweetID]) throws -> [TweetID: [TweetLink]] {
-        try read { db in
-            let statement = try db.cachedStatement(sql: ReaderQueries.tweetRawJSON.sql)
-            var links: [TweetID: [TweetLink]] = [:]
-            for id in ids {
-                guard let raw = try String.fetchOne(statement, arguments: [id.rawValue]),
-                      let object = try? JSONValue.parse(raw) else { continue }
-                var found: [TweetLink] = []
-                Self.collectLinks(object, into: &found)
-                if !found.isEmpty { links[id] = found }
-            }
-            return links
-        }
-    }
 
     /// Every object with a `url` and an `expanded_url`, at any depth: v2 puts them under
     /// `entities.urls`, v1.1 also under `retweeted_status` and `quoted_status`.
@@ -43,6 +26,26 @@ extension AppDatabase {
             for element in elements { collectLinks(element, into: &links, depth: depth + 1) }
         default:
             break
+        }
+    }
+}
+
+extension StoreReading {
+    /// The links the API's objects mark in these tweets' texts (`entities.urls` in both
+    /// dialects, the retweeted and quoted tweets' included), for the web reader. One
+    /// primary-key read per tweet shown: a page's worth, never a scan.
+    package func tweetLinks(_ ids: [TweetID]) throws -> [TweetID: [TweetLink]] {
+        try read { db in
+            let statement = try db.cachedStatement(sql: ReaderQueries.tweetRawJSON.sql)
+            var links: [TweetID: [TweetLink]] = [:]
+            for id in ids {
+                guard let raw = try String.fetchOne(statement, arguments: [id.rawValue]),
+                      let object = try? JSONValue.parse(raw) else { continue }
+                var found: [TweetLink] = []
+                AppDatabase.collectLinks(object, into: &found)
+                if !found.isEmpty { links[id] = found }
+            }
+            return links
         }
     }
 }

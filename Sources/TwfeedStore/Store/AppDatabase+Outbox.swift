@@ -19,37 +19,8 @@ extension AppDatabase {
         }
     }
 
-    package func outboxItems() throws -> [OutboxItem] {
-        try read { db in try Row.fetchAll(db, sql: ReaderQueries.outboxAll.sql).map(OutboxItem.init(row:)) }
-    }
-
-    /// The statuses in one state, oldest first, through the (state, id) index: the
-    /// flusher's per-pass read, which must not grow with the sent history.
-    package func outboxItems(state: OutboxState, limit: Int = Int.max) throws -> [OutboxItem] {
-        try read { db in
-            try Row.fetchAll(db, sql: ReaderQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:))
-        }
-    }
-
-    package func outboxItem(_ id: Int64) throws -> OutboxItem? {
-        try read { db in try Self.outboxItem(id, db) }
-    }
-
     static func outboxItem(_ id: Int64, _ db: Database) throws -> OutboxItem? {
         try Row.fetchOne(db, sql: ReaderQueries.outboxItem.sql, arguments: [id]).map(OutboxItem.init(row:))
-    }
-
-    /// Counts by state (kept by triggers in outboxCount) and the age of the oldest
-    /// status still to go.
-    package func outboxCounts(now: Date) throws -> ([String: Int], Double?) {
-        try read { db in
-            var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: ReaderQueries.outboxCounts.sql) {
-                counts[row["state"]] = row["statuses"]
-            }
-            let oldest = try Double.fetchOne(db, sql: ReaderQueries.outboxOldestWaiting.sql)
-            return (counts, oldest.map { now.timeIntervalSince1970 - $0 })
-        }
     }
 
     /// Moves a status between states, only if it is in one of `from` (so a cancel and a
@@ -139,12 +110,6 @@ extension AppDatabase {
         return updated
     }
 
-    /// Whether a tweet is already recorded as the one an outbox status became, so two
-    /// statuses with the same text cannot both settle on it.
-    package func outboxClaims(_ tweetID: TweetID) throws -> Bool {
-        try read { db in try Int64.fetchOne(db, sql: ReaderQueries.outboxSentTweet.sql, arguments: [tweetID.rawValue]) != nil }
-    }
-
     /// `outbox cancel`: withdraws a pending status.
     package func cancelOutbox(_ id: Int64) throws -> OutboxItem {
         guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
@@ -152,5 +117,42 @@ extension AppDatabase {
             throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only pending statuses can be cancelled")
         }
         return updated
+    }
+}
+
+extension StoreReading {
+    package func outboxItems() throws -> [OutboxItem] {
+        try read { db in try Row.fetchAll(db, sql: ReaderQueries.outboxAll.sql).map(OutboxItem.init(row:)) }
+    }
+
+    /// The statuses in one state, oldest first, through the (state, id) index: the
+    /// flusher's per-pass read, which must not grow with the sent history.
+    package func outboxItems(state: OutboxState, limit: Int = Int.max) throws -> [OutboxItem] {
+        try read { db in
+            try Row.fetchAll(db, sql: ReaderQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:))
+        }
+    }
+
+    package func outboxItem(_ id: Int64) throws -> OutboxItem? {
+        try read { db in try AppDatabase.outboxItem(id, db) }
+    }
+
+    /// Counts by state (kept by triggers in outboxCount) and the age of the oldest
+    /// status still to go.
+    package func outboxCounts(now: Date) throws -> ([String: Int], Double?) {
+        try read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: ReaderQueries.outboxCounts.sql) {
+                counts[row["state"]] = row["statuses"]
+            }
+            let oldest = try Double.fetchOne(db, sql: ReaderQueries.outboxOldestWaiting.sql)
+            return (counts, oldest.map { now.timeIntervalSince1970 - $0 })
+        }
+    }
+
+    /// Whether a tweet is already recorded as the one an outbox status became, so two
+    /// statuses with the same text cannot both settle on it.
+    package func outboxClaims(_ tweetID: TweetID) throws -> Bool {
+        try read { db in try Int64.fetchOne(db, sql: ReaderQueries.outboxSentTweet.sql, arguments: [tweetID.rawValue]) != nil }
     }
 }

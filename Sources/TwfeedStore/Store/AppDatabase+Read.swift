@@ -27,6 +27,68 @@ package struct FeedStats: Sendable, Equatable {
 }
 
 extension AppDatabase {
+
+    /// The columns of a feed's tweet rows, read by position by `tweet(_:)`.
+    static let feedTweetColumns = """
+        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId
+        """
+
+    static func tweet(_ row: Row) -> Tweet {
+        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
+        return Tweet(
+            id: TweetID(row[0] as Int64),
+            authorID: UserID(row[1] as Int64),
+            createdAt: Date(timeIntervalSince1970: row[2]),
+            text: row[3],
+            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
+    }
+
+    /// Each author of a feed read once, with the path of their cached picture.
+    struct AuthorCache {
+        let db: Database
+        var known: [Int64: (Author?, String?)] = [:]
+
+        mutating func lookup(_ id: UserID, avatarPath: (_ file: String) -> String?) throws -> (Author?, String?) {
+            if let found = known[id.rawValue] { return found }
+            var author: Author?
+            if let row = try Row.fetchOne(db.cachedStatement(sql: ReaderQueries.authorByID.sql), arguments: [id.rawValue]) {
+                author = Author(id: id, username: row[0], name: row[1], profileImageURL: row[2])
+            }
+            let file = try String.fetchOne(db.cachedStatement(sql: ReaderQueries.imageFileOf.sql), arguments: [id.rawValue])
+            let found = (author, file.flatMap(avatarPath))
+            known[id.rawValue] = found
+            return found
+        }
+    }
+
+    /// The columns every FeedItem query selects, in the order `feedItem(_:)` reads them
+    /// by position (a lookup by name lowercases the name, for every column of every row),
+    /// followed by the query's `feeds`. The raw JSON is not read: no reader shows it.
+    static let feedItemColumns = """
+        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId, \
+        u.username, u.name, u.profileImageURL, p.file AS avatarFile
+        """
+
+    /// One row of a FeedItem query (`feedItemColumns`, then `feeds`, comma-separated) as
+    /// a FeedItem: `feed` and `search` show tweets alike.
+    static func feedItem(_ row: Row, avatarPath: (_ file: String) -> String?) -> FeedItem {
+        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
+        let tweet = Tweet(
+            id: TweetID(row[0] as Int64),
+            authorID: UserID(row[1] as Int64),
+            createdAt: Date(timeIntervalSince1970: row[2]),
+            text: row[3],
+            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
+        var author: Author?
+        if let username = row[8] as String? {
+            author = Author(id: tweet.authorID, username: username, name: row[9], profileImageURL: row[10])
+        }
+        let avatar = (row[11] as String?).flatMap(avatarPath)
+        return FeedItem(tweet: tweet, feeds: Feed.list(row[12]), author: author, avatarPath: avatar)
+    }
+}
+
+extension StoreReading {
     /// The signed-in account's tweets of the feed, newest first. Reads only the database: works offline and
     /// while the daemon writes.
     ///
@@ -50,13 +112,13 @@ extension AppDatabase {
                                 _ body: (FeedItem) throws -> Void) throws {
         try read { db in
             let rows = try Row.fetchCursor(db, sql: ReaderQueries.feedItems.sql, arguments: [
-                "account": try Self.currentAccount(db), "feed": feed.rawValue,
+                "account": try AppDatabase.currentAccount(db), "feed": feed.rawValue,
                 "before": before?.rawValue ?? Int64.max, "limit": limit,
             ])
-            var authors = AuthorCache(db: db)
+            var authors = AppDatabase.AuthorCache(db: db)
             var feedLists: [String: [Feed]] = [:]
             while let row = try rows.next() {
-                let tweet = Self.tweet(row)
+                let tweet = AppDatabase.tweet(row)
                 let (author, avatar) = try authors.lookup(tweet.authorID, avatarPath: avatarPath)
                 let feeds: [Feed]
                 if let list = row[8] as String? {
@@ -72,45 +134,12 @@ extension AppDatabase {
         }
     }
 
-    /// The columns of a feed's tweet rows, read by position by `tweet(_:)`.
-    static let feedTweetColumns = """
-        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId
-        """
-
-    static func tweet(_ row: Row) -> Tweet {
-        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
-        return Tweet(
-            id: TweetID(row[0] as Int64),
-            authorID: TweetID(row[1] as Int64),
-            createdAt: Date(timeIntervalSince1970: row[2]),
-            text: row[3],
-            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
-    }
-
-    /// Each author of a feed read once, with the path of their cached picture.
-    struct AuthorCache {
-        let db: Database
-        var known: [Int64: (Author?, String?)] = [:]
-
-        mutating func lookup(_ id: TweetID, avatarPath: (_ file: String) -> String?) throws -> (Author?, String?) {
-            if let found = known[id.rawValue] { return found }
-            var author: Author?
-            if let row = try Row.fetchOne(db.cachedStatement(sql: ReaderQueries.authorByID.sql), arguments: [id.rawValue]) {
-                author = Author(id: id, username: row[0], name: row[1], profileImageURL: row[2])
-            }
-            let file = try String.fetchOne(db.cachedStatement(sql: ReaderQueries.imageFileOf.sql), arguments: [id.rawValue])
-            let found = (author, file.flatMap(avatarPath))
-            known[id.rawValue] = found
-            return found
-        }
-    }
-
     /// O(log n): the count is kept by triggers (feedCount), the newest id is the primary
     /// key's last entry.
     package func feedStats(_ feed: Feed) throws -> FeedStats {
         try read { db in
             let row = try Row.fetchOne(db, sql: ReaderQueries.feedStats.sql, arguments: [
-                "account": try Self.currentAccount(db), "feed": feed.rawValue,
+                "account": try AppDatabase.currentAccount(db), "feed": feed.rawValue,
             ])!
             return FeedStats(
                 tweets: row["tweets"] ?? 0,
@@ -123,34 +152,8 @@ extension AppDatabase {
     /// emulator's ground truth).
     package func memberIDs(_ feed: Feed) throws -> [TweetID] {
         try read { db in
-            try Int64.fetchAll(db, sql: ReaderQueries.memberIDs.sql, arguments: [try Self.currentAccount(db), feed.rawValue])
+            try Int64.fetchAll(db, sql: ReaderQueries.memberIDs.sql, arguments: [try AppDatabase.currentAccount(db), feed.rawValue])
                 .map(TweetID.init)
         }
-    }
-
-    /// The columns every FeedItem query selects, in the order `feedItem(_:)` reads them
-    /// by position (a lookup by name lowercases the name, for every column of every row),
-    /// followed by the query's `feeds`. The raw JSON is not read: no reader shows it.
-    static let feedItemColumns = """
-        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId, \
-        u.username, u.name, u.profileImageURL, p.file AS avatarFile
-        """
-
-    /// One row of a FeedItem query (`feedItemColumns`, then `feeds`, comma-separated) as
-    /// a FeedItem: `feed` and `search` show tweets alike.
-    static func feedItem(_ row: Row, avatarPath: (_ file: String) -> String?) -> FeedItem {
-        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
-        let tweet = Tweet(
-            id: TweetID(row[0] as Int64),
-            authorID: TweetID(row[1] as Int64),
-            createdAt: Date(timeIntervalSince1970: row[2]),
-            text: row[3],
-            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
-        var author: Author?
-        if let username = row[8] as String? {
-            author = Author(id: tweet.authorID, username: username, name: row[9], profileImageURL: row[10])
-        }
-        let avatar = (row[11] as String?).flatMap(avatarPath)
-        return FeedItem(tweet: tweet, feeds: Feed.list(row[12]), author: author, avatarPath: avatar)
     }
 }

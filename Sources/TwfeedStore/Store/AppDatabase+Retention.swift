@@ -154,6 +154,9 @@ extension AppDatabase {
         }
     }
 
+}
+
+extension StoreReading {
     /// The database file's size: pages times page size (the WAL not counted).
     package func fileBytes() async throws -> Int64 {
         try await read { db in

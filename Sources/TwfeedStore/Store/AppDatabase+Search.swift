@@ -2,23 +2,6 @@ import GRDB
 import TwfeedCore
 
 extension AppDatabase {
-    /// `twfeed search`: stored tweets (any feed's, and the tweets they refer to) that
-    /// match the query, newest first, shown like `feed` shows them.
-    ///
-    /// Costs O(limit) index steps plus the users the terms name: FTS5 walks the tweet
-    /// index in descending rowid (= tweet id, so newest first) and stops at the limit;
-    /// with a feed, each hit costs one primary-key probe of `feedMembership`.
-    package func search(_ query: SearchQuery, feed: Feed?, limit: Int,
-                       avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
-        try read { db in
-            guard let match = try Self.searchMatch(query, db) else { return [] }
-            let account = try Self.currentAccount(db)
-            var arguments: StatementArguments = ["match": match, "limit": limit]
-            if let feed { arguments += ["feed": feed.rawValue, "account": account] }
-            let ids = try Int64.fetchAll(db, sql: feed == nil ? Self.searchSQL : Self.searchInFeedSQL, arguments: arguments)
-            return try Self.feedItems(ids: ids, account: account, avatarPath: avatarPath, db)
-        }
-    }
 
     /// The ids of the matching tweets, newest first (the plan test runs these). CROSS
     /// JOIN keeps the FTS walk outside (SQLite never reorders it), so the hits come in
@@ -97,6 +80,26 @@ extension AppDatabase {
             }
             step.transactionSeconds = (ContinuousClock.now - started).inSeconds
             return step
+        }
+    }
+}
+
+extension StoreReading {
+    /// `twfeed search`: stored tweets (any feed's, and the tweets they refer to) that
+    /// match the query, newest first, shown like `feed` shows them.
+    ///
+    /// Costs O(limit) index steps plus the users the terms name: FTS5 walks the tweet
+    /// index in descending rowid (= tweet id, so newest first) and stops at the limit;
+    /// with a feed, each hit costs one primary-key probe of `feedMembership`.
+    package func search(_ query: SearchQuery, feed: Feed?, limit: Int,
+                       avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
+        try read { db in
+            guard let match = try AppDatabase.searchMatch(query, db) else { return [] }
+            let account = try AppDatabase.currentAccount(db)
+            var arguments: StatementArguments = ["match": match, "limit": limit]
+            if let feed { arguments += ["feed": feed.rawValue, "account": account] }
+            let ids = try Int64.fetchAll(db, sql: feed == nil ? AppDatabase.searchSQL : AppDatabase.searchInFeedSQL, arguments: arguments)
+            return try AppDatabase.feedItems(ids: ids, account: account, avatarPath: avatarPath, db)
         }
     }
 }

@@ -11,7 +11,7 @@ extension AppDatabase {
     @discardableResult
     package func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date) throws -> Int {
         try write { db in
-            let added = try Self.insert(page, feed: feed, account: try state.account ?? Self.currentAccount(db), now: now, db)
+            let added = try Self.insert(page, feed: feed, account: try Self.owner(state.account, db), now: now, db)
             try state.save(db)
             return added
         }
@@ -53,11 +53,14 @@ extension AppDatabase {
         return added
     }
 
+}
+
+extension StoreReading {
     /// Which of these ids the feed already holds for `account` (by default the signed-in one).
-    package func knownIDs(_ ids: [TweetID], feed: Feed, account: Int64? = nil) throws -> Set<TweetID> {
+    package func knownIDs(_ ids: [TweetID], feed: Feed, account: AccountScope = .signedIn) throws -> Set<TweetID> {
         guard !ids.isEmpty else { return [] }
         return try read { db in
-            let owner: Int64 = try account ?? Self.currentAccount(db)
+            let owner = try AppDatabase.owner(account, db)
             let known = try Int64.fetchAll(
                 db, sql: ReaderQueries.knownIDs(count: ids.count).sql,
                 arguments: StatementArguments([owner, feed.rawValue] as [any DatabaseValueConvertible] + ids.map(\.rawValue)))

@@ -10,18 +10,25 @@ import TwfeedCore
 /// The store is sealed, like GRDB's demo `AppDatabase`: the connection is private and
 /// everything else goes through typed methods, so no other part of twfeed imports GRDB
 /// or knows a table or column name, and GRDB's errors become `TwfeedError`s here.
-package final class AppDatabase: Sendable {
+///
+/// It is the writer: the daemon's, and the commands' that queue (`post`, `outbox
+/// retry/cancel`). Like GRDB's `DatabaseWriter`, which is also a `DatabaseReader`, it has
+/// every read of `StoreReading` too; `StoreReader` has those reads and nothing else.
+package final class AppDatabase: StoreReading {
     private let dbWriter: any DatabaseWriter
-    /// Names the database in error messages: the file, or "memory".
-    let path: String
+    package let connection: StoreConnection
     /// Opened with `durable: true`: `enqueue` refuses to report a status queued unless
     /// its connection fsyncs the commit.
     let durable: Bool
 
-    /// Internal for `openReader`, in its own file; callers open through the static methods.
+    /// The same database for reading only: what the daemon hands its web reader, so the
+    /// pages share the daemon's pool and still cannot write.
+    package var reader: StoreReader { StoreReader(connection) }
+
+    /// Internal for tests that migrate a queue by hand; callers open through the static methods.
     init(_ dbWriter: any DatabaseWriter, path: String, durable: Bool = false) {
         self.dbWriter = dbWriter
-        self.path = path
+        connection = StoreConnection(dbWriter, path: path)
         self.durable = durable
     }
 
@@ -91,24 +98,8 @@ package final class AppDatabase: Sendable {
 
     // MARK: The store's own access
 
-    /// The one way the store's files reach the connection: they live in extensions in
-    /// other files, which cannot see `dbWriter`, and every access maps GRDB's errors to
-    /// `TwfeedError` here. Internal only because Swift has no folder-level access;
-    /// nothing outside Store/ imports GRDB, so nothing else can name `Database`.
-    func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try Self.mapErrors(path: path, "cannot read the database") { try dbWriter.read(value) }
-    }
-
-    func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await Self.mapErrors(path: path, "cannot read the database") { try await dbWriter.read(value) }
-    }
-
-    /// A read that lets GRDB's error through, for `openReader`, which must see SQLite's
-    /// result code to choose its fallback.
-    func dbWriterRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try dbWriter.read(value)
-    }
-
+    /// The writes reach the connection here and nowhere else; GRDB's errors become
+    /// `TwfeedError`s naming the file. The reads are `StoreReading`'s, through `connection`.
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         try Self.mapErrors(path: path, "cannot write the database") { try dbWriter.write(updates) }
     }
@@ -136,7 +127,7 @@ package final class AppDatabase: Sendable {
     /// counts, forcing a state no typed method makes). `package`, so the product's users
     /// cannot reach it; twfeed's own code does not call it.
     package func inspect<T>(_ value: (Database) throws -> T) throws -> T {
-        try read(value)
+        try connection.read(value)
     }
 
     /// Writes raw SQL, for tests that must put the database in a state the typed

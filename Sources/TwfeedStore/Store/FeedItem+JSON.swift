@@ -6,7 +6,7 @@ import TwfeedCore
 /// `search` and any other reader print, so they agree byte for byte.
 extension FeedItem {
     package var json: JSONValue {
-        func id(_ value: TweetID?) -> JSONValue { value.map { .string($0.description) } ?? .null }
+        func id(_ value: (some SnowflakeID)?) -> JSONValue { value.map { .string($0.description) } ?? .null }
         let author: JSONValue = .object([
             "id": .string(tweet.authorID.description),
             "username": author.map { .string($0.username) } ?? .null,
@@ -38,7 +38,7 @@ extension FeedItem {
         func string(_ value: String?) {
             if let value { JSONValue.writeString(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
         }
-        func id(_ value: TweetID?) {
+        func id(_ value: (some SnowflakeID)?) {
             guard let value else { out.append(contentsOf: "null".utf8); return }
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: String(value.rawValue).utf8)

@@ -7,11 +7,10 @@ import TwfeedCore
 /// an error or a kill resumes below `pendingBottom` with nothing lost.
 package struct SyncState: Sendable, Equatable {
     package var feed: Feed
-    /// The account whose positions these are (its user id; 0 before any account is
-    /// known), or nil for whichever account is signed in when the state is saved.
-    /// Read states carry theirs, so a page fetched for one account is never stored
-    /// under another.
-    package var account: Int64?
+    /// Whose positions these are. Read states carry their account, so a page fetched
+    /// for one account is never stored under another; a state made by hand is for
+    /// whoever is signed in when it is saved.
+    package var account: AccountScope
     package var newestID: TweetID?
     package var pendingTop: TweetID?
     package var pendingBottom: TweetID?
@@ -25,14 +24,14 @@ package struct SyncState: Sendable, Equatable {
     /// that finds old tweets newly retweeted); nil before the first.
     package var lastFullWalkAt: Date?
 
-    package init(feed: Feed, account: Int64? = nil) {
+    package init(feed: Feed, account: AccountScope = .signedIn) {
         self.feed = feed
         self.account = account
     }
 
     init(row: Row, feed: Feed) {
         self.feed = feed
-        account = row["account"]
+        account = AppDatabase.scope(row["account"] as Int64)
         newestID = (row["newestId"] as Int64?).map(TweetID.init)
         pendingTop = (row["pendingTopId"] as Int64?).map(TweetID.init)
         pendingBottom = (row["pendingBottomId"] as Int64?).map(TweetID.init)
@@ -65,7 +64,7 @@ package struct SyncState: Sendable, Equatable {
     }
 
     func save(_ db: Database) throws {
-        let owner: Int64 = try account ?? AppDatabase.currentAccount(db)
+        let owner = try AppDatabase.owner(account, db)
         try db.execute(
             sql: """
                 INSERT INTO syncState (account, feed, newestId, pendingTopId, pendingBottomId, lastPollAt, lastSuccessAt,
@@ -88,16 +87,12 @@ package struct SyncState: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    /// The feed's sync state for `account` (a user id), by default the signed-in one's.
-    package func syncState(_ feed: Feed, account: Int64? = nil) throws -> SyncState {
-        try read { db in try Self.syncState(feed, account: account ?? Self.currentAccount(db), db) }
-    }
 
     static func syncState(_ feed: Feed, account: Int64, _ db: Database) throws -> SyncState {
         if let row = try Row.fetchOne(db, sql: ReaderQueries.syncState.sql, arguments: [account, feed.rawValue]) {
             return SyncState(row: row, feed: feed)
         }
-        return SyncState(feed: feed, account: account)
+        return SyncState(feed: feed, account: scope(account))
     }
 
     package func saveSyncState(_ state: SyncState) throws {
@@ -137,5 +132,12 @@ extension AppDatabase {
             if !repaired.isEmpty { try state.save(db) }
             return Array(Set(repaired)).sorted()
         }
+    }
+}
+
+extension StoreReading {
+    /// The feed's sync state for `account` (a user id), by default the signed-in one's.
+    package func syncState(_ feed: Feed, account: AccountScope = .signedIn) throws -> SyncState {
+        try read { db in try AppDatabase.syncState(feed, account: AppDatabase.owner(account, db), db) }
     }
 }

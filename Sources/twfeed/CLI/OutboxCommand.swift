@@ -24,7 +24,7 @@ struct OutboxCommand: AsyncParsableCommand {
             try await CommandLineEdge.run {
                 let config = try options.loadConfig()
                 guard FileManager.default.fileExists(atPath: config.storage.database) else { return }
-                let items = try AppDatabase.openReader(path: config.storage.database).outboxItems()
+                let items = try StoreReader.open(path: config.storage.database).outboxItems()
                 for item in items {
                     if json {
                         emit(item.json.serialized)

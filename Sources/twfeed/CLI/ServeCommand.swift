@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw TwfeedError(.configuration, "\(configName): --listen \(address) is not a loopback address: set http.allowRemote to true to serve your timeline to the network")
             }
             let logs = try LogSetup(config: config.log)
-            let database = try AppDatabase.openReader(path: config.storage.database)
+            let database = try StoreReader.open(path: config.storage.database)
             let source = ReaderSource(database: database, config: config,
                                       statusPath: StatusSnapshot.readerPath(config: config), metrics: TwfeedMetrics())
             let server = ReaderServer(source: source, address: address, logger: logs.logger)

@@ -25,12 +25,12 @@ struct TweetListOptions: ParsableArguments {
     /// - Parameter read: gets the database, the avatar lookup that turns a cached image's
     ///   name into its path (nil when not on disk), and the function to hand each tweet to.
     func show(config: TwfeedConfig,
-              _ read: (AppDatabase, _ avatarPath: (String) -> String?, _ print: (FeedItem) -> Void) throws -> Void) throws {
+              _ read: (StoreReader, _ avatarPath: (String) -> String?, _ print: (FeedItem) -> Void) throws -> Void) throws {
         guard FileManager.default.fileExists(atPath: config.storage.database) else {
             CommandLineEdge.printError("no tweets cached yet: \(config.storage.database) does not exist (start twfeed run)")
             return
         }
-        let database = try AppDatabase.openReader(path: config.storage.database)
+        let database = try StoreReader.open(path: config.storage.database)
         let images = ImageStore(root: config.storage.imageCache)
         // One stat per author, not per tweet: a feed repeats its authors.
         var avatars: [String: String?] = [:]

@@ -11,7 +11,7 @@ struct ImageJanitorTests {
         for index in 0 ..< count {
             let stored = try await fixture.store.put(ImageFixture.png(index, size: bytes), format: .png)
             let subject = AppDatabase.ImageSubject(
-                authorID: TweetID(Int64(100 + index)), sourceURL: "https://pbs.twimg.com/\(index)_normal.png", size: "normal",
+                authorID: UserID(Int64(100 + index)), sourceURL: "https://pbs.twimg.com/\(index)_normal.png", size: "normal",
                 url: "https://pbs.twimg.com/\(index)_normal.png", usedAt: fixture.clock.now().addingTimeInterval(Double(index)))
             _ = try await fixture.database.recordImageFetched(subject, file: stored.file, bytes: bytes, etag: "\"\(index)\"",
                                                         lastModified: nil, now: fixture.clock.now())
@@ -46,7 +46,7 @@ struct ImageJanitorTests {
         defer { fixture.remove() }
         let files = try await populate(fixture, count: 3)
         // Author 200 uses the oldest file, and is the most recent user of all.
-        let subject = AppDatabase.ImageSubject(authorID: TweetID(200), sourceURL: "https://pbs.twimg.com/x_normal.png", size: "normal",
+        let subject = AppDatabase.ImageSubject(authorID: UserID(200), sourceURL: "https://pbs.twimg.com/x_normal.png", size: "normal",
                                                url: "https://pbs.twimg.com/x_normal.png", usedAt: fixture.clock.now().addingTimeInterval(60))
         _ = try await fixture.database.recordImageFetched(subject, file: files[0], bytes: 1000, etag: nil, lastModified: nil, now: fixture.clock.now())
         #expect(try await fixture.database.imageCacheTotals() == (3, 3000))
@@ -78,7 +78,7 @@ struct ImageJanitorTests {
         #expect(!FileManager.default.fileExists(atPath: "\(root)/\(temporary)"))
         #expect(FileManager.default.fileExists(atPath: "\(root)/\(ownTemporary)"), "being staged by this very process")
         #expect(FileManager.default.fileExists(atPath: "\(root)/README"))
-        let lost = try #require(try fixture.database.profileImage(TweetID(100)))
+        let lost = try #require(try fixture.database.profileImage(UserID(100)))
         #expect(lost.file == nil && lost.etag == nil && lost.fetchedAt == nil && lost.evictedAt == nil, "fetched again at once")
         #expect(fixture.sink.events("image.repaired").first?.contains("missing_files=1 orphan_files=1 temporary_files=1") == true)
         // The fetcher was told.

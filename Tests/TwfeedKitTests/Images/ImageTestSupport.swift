@@ -28,7 +28,7 @@ struct ImageFixture {
     /// Authors as a stored page brings them (their `updatedAt` is the clock's now).
     func storeAuthors(_ authors: [(id: Int64, url: String?)]) throws {
         let page = TimelinePage(
-            tweets: [], authors: authors.map { Author(id: TweetID($0.id), username: "u\($0.id)", name: "U \($0.id)", profileImageURL: $0.url) },
+            tweets: [], authors: authors.map { Author(id: UserID($0.id), username: "u\($0.id)", name: "U \($0.id)", profileImageURL: $0.url) },
             nextPageToken: nil)
         try database.storePage(page, feed: .home, state: SyncState(feed: .home), now: clock.now())
     }

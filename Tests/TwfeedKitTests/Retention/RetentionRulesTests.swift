@@ -38,7 +38,7 @@ struct RetentionRulesTests {
         // The author of 6 and of 2 had nothing left; 100 still wrote 1, 300 wrote 3.
         #expect(try fixture.userIDs() == [100, 200, 300])
         #expect(report.deletedUsers == 2)
-        #expect(try fixture.database.profileImages().map(\.authorID) == [TweetID(100)])
+        #expect(try fixture.database.profileImages().map(\.authorID) == [UserID(100)])
         let line = try #require(fixture.sink.events("prune.done").first)
         #expect(line.contains("deleted_tweets=3") && line.contains("deleted_users=2") && line.contains("kept_tweets=2"))
     }
@@ -99,9 +99,9 @@ struct RetentionRulesTests {
         let images = try ImageFixture()
         defer { images.remove() }
         let stored = try await images.store.put(ImageFixture.png(1), format: .png)
-        let subject = AppDatabase.ImageSubject(authorID: TweetID(600), sourceURL: "https://pbs.twimg.com/6_normal.png", size: "normal",
+        let subject = AppDatabase.ImageSubject(authorID: UserID(600), sourceURL: "https://pbs.twimg.com/6_normal.png", size: "normal",
                                                url: "https://pbs.twimg.com/6_normal.png", usedAt: images.clock.now())
-        let author = Author(id: TweetID(600), username: "six", name: "Six", profileImageURL: subject.sourceURL)
+        let author = Author(id: UserID(600), username: "six", name: "Six", profileImageURL: subject.sourceURL)
         let old = Tweet(id: TweetID(6), authorID: author.id, createdAt: images.clock.now().addingTimeInterval(-40 * 86_400), text: "old")
         try images.database.storePage(TimelinePage(tweets: [old], authors: [author], nextPageToken: nil),
                                       feed: .home, state: SyncState(feed: .home), now: images.clock.now())

@@ -33,7 +33,7 @@ struct RetentionFixture {
 
     func tweet(_ id: Int64, daysAgo: Double, author: Int64 = 1, replyTo: Int64? = nil, retweetOf: Int64? = nil,
                quoted: Int64? = nil, text: String? = nil) -> Tweet {
-        Tweet(id: TweetID(id), authorID: TweetID(author), createdAt: clock.now().addingTimeInterval(-daysAgo * 86_400),
+        Tweet(id: TweetID(id), authorID: UserID(author), createdAt: clock.now().addingTimeInterval(-daysAgo * 86_400),
               text: text ?? "tweet \(id)", inReplyToID: replyTo.map(TweetID.init), retweetOfID: retweetOf.map(TweetID.init),
               quotedID: quoted.map(TweetID.init))
     }
@@ -41,7 +41,7 @@ struct RetentionFixture {
     /// Stores `tweets` in `feed` and `references` (tweets only referred to) as a page does.
     func store(_ tweets: [Tweet], references: [Tweet] = [], feed: Feed = .home) throws {
         let authors = Set((tweets + references).map(\.authorID.rawValue)).sorted().map {
-            Author(id: TweetID($0), username: "user\($0)", name: "User \($0)")
+            Author(id: UserID($0), username: "user\($0)", name: "User \($0)")
         }
         let page = TimelinePage(tweets: tweets, referencedTweets: references, authors: authors, nextPageToken: nil)
         try database.storePage(page, feed: feed, state: SyncState(feed: feed), now: clock.now())

@@ -10,7 +10,7 @@ import TwfeedTesting
 /// (a poller's page, a prune batch), holding the write lock for hundreds of milliseconds
 /// on a large archive. It is off; `SearchIndexMerger` does the work in short steps.
 struct SearchIndexMergerTests {
-    static let author = Author(id: TweetID(1), username: "alice", name: "Alice Martin")
+    static let author = Author(id: UserID(1), username: "alice", name: "Alice Martin")
 
     /// Thirty pages, as thirty polls write them: thirty index segments.
     func database() throws -> AppDatabase {

@@ -10,8 +10,8 @@ import Testing
 struct SearchPlanTests {
     @Test func searchQueriesNeitherScanNorSort() throws {
         let database = try AppDatabase.inMemory()
-        let authors = (1...50).map { Author(id: TweetID($0), username: "user\($0)", name: "User \($0)") }
-        let tweets = (1...2000).map { Tweet(id: TweetID(Int64($0)), authorID: TweetID(Int64($0 % 50 + 1)), createdAt: Date(), text: "coffee \($0)") }
+        let authors = (1...50).map { Author(id: UserID($0), username: "user\($0)", name: "User \($0)") }
+        let tweets = (1...2000).map { Tweet(id: TweetID(Int64($0)), authorID: UserID(Int64($0 % 50 + 1)), createdAt: Date(), text: "coffee \($0)") }
         try database.storePage(TimelinePage(tweets: tweets, authors: authors, nextPageToken: nil), feed: .home, state: SyncState(feed: .home), now: Date())
         let queries: [(sql: String, arguments: StatementArguments)] = [
             (AppDatabase.searchSQL, ["match": "\"coffee\"", "limit": 50]),

@@ -7,8 +7,8 @@ import Testing
 
 /// `AppDatabase.search` over stored pages: what a user searching their archive sees.
 struct SearchStoreTests {
-    static let alice = Author(id: TweetID(1), username: "alice", name: "Alice Martin")
-    static let bob = Author(id: TweetID(2), username: "bob_w", name: "Bob Wêber")
+    static let alice = Author(id: UserID(1), username: "alice", name: "Alice Martin")
+    static let bob = Author(id: UserID(2), username: "bob_w", name: "Bob Wêber")
 
     let database: AppDatabase
 

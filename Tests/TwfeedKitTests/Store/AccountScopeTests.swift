@@ -8,13 +8,13 @@ import Testing
 /// Feed positions and feed tags belong to the signed-in account: signing in as another
 /// account starts its own and shows none of the other's; signing back in finds them.
 struct AccountScopeTests {
-    static let alice = Account(userID: TweetID(1001), username: "alice", accessToken: "token-a")
-    static let bob = Account(userID: TweetID(2002), username: "bob", accessToken: "token-b")
+    static let alice = Account(userID: UserID(1001), username: "alice", accessToken: "token-a")
+    static let bob = Account(userID: UserID(2002), username: "bob", accessToken: "token-b")
 
     func page(_ ids: [Int64]) -> TimelinePage {
         TimelinePage(
-            tweets: ids.map { Tweet(id: TweetID($0), authorID: TweetID(7), createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "t\($0)") },
-            authors: [Author(id: TweetID(7), username: "someone", name: "Some One")], nextPageToken: nil)
+            tweets: ids.map { Tweet(id: TweetID($0), authorID: UserID(7), createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "t\($0)") },
+            authors: [Author(id: UserID(7), username: "someone", name: "Some One")], nextPageToken: nil)
     }
 
     func viewRows(_ database: AppDatabase) throws -> [String] {
@@ -52,7 +52,7 @@ struct AccountScopeTests {
         #expect(try database.feedStats(.mentions).tweets == 1)
         #expect(try database.syncState(.home).newestID == TweetID(20))
         #expect(try database.knownIDs([TweetID(10), TweetID(15)], feed: .home) == [TweetID(10)])
-        #expect(try database.knownIDs([TweetID(10), TweetID(15)], feed: .home, account: 2002) == [TweetID(15)])
+        #expect(try database.knownIDs([TweetID(10), TweetID(15)], feed: .home, account: .account(UserID(2002))) == [TweetID(15)])
         #expect(try database.feedItems(.home, limit: 50)[0].feeds == [.home, .mentions])
         #expect(try viewRows(database) == ["20", "10"])
         #expect(try database.search(SearchQuery(parsing: "t10"), feed: .home, limit: 10).map(\.tweet.id) == [TweetID(10)])
@@ -92,7 +92,7 @@ struct AccountScopeTests {
         #expect(try database.memberIDs(.home) == [TweetID(10)])
         #expect(try database.feedStats(.home).tweets == 1)
         #expect(try database.syncState(.home).newestID == TweetID(10))
-        #expect(try database.syncState(.home, account: 1001).newestID == TweetID(10))
+        #expect(try database.syncState(.home, account: .account(UserID(1001))).newestID == TweetID(10))
         try database.saveAccount(Self.bob)
         #expect(try database.memberIDs(.home).isEmpty)
     }
@@ -105,13 +105,13 @@ struct AccountScopeTests {
         try await fixture.syncer(token: "token-a").poll()
         #expect(try fixture.database.memberIDs(.home) == aliceIDs.sorted(by: >))
 
-        fixture.api.state.withLock { $0.account = Author(id: TweetID(2002), username: "bob", name: "Bob") }
+        fixture.api.state.withLock { $0.account = Author(id: UserID(2002), username: "bob", name: "Bob") }
         let before = fixture.api.requestCount
         try await fixture.syncer(token: "token-b").poll()
         #expect(fixture.api.queries[before].sinceID == nil, "a new account must not inherit since_id")
-        #expect(try fixture.database.account()?.userID == TweetID(2002))
+        #expect(try fixture.database.account()?.userID == UserID(2002))
         #expect(try fixture.database.memberIDs(.home) == aliceIDs.sorted(by: >), "Bob's own backfill")
-        #expect(try fixture.database.syncState(.home, account: 2002).newestID == aliceIDs.max())
+        #expect(try fixture.database.syncState(.home, account: .account(UserID(2002))).newestID == aliceIDs.max())
 
         fixture.api.state.withLock { $0.account = FakeTimelineAPI.me }
         let newer = fixture.api.add(2, to: .home)
@@ -119,6 +119,6 @@ struct AccountScopeTests {
         try await fixture.syncer(token: "token-a2").poll()
         #expect(fixture.api.queries[again].sinceID == aliceIDs.max(), "the first account resumes where it was")
         #expect(try fixture.database.memberIDs(.home) == (aliceIDs + newer).sorted(by: >))
-        #expect(try fixture.database.syncState(.home, account: 2002).newestID == aliceIDs.max())
+        #expect(try fixture.database.syncState(.home, account: .account(UserID(2002))).newestID == aliceIDs.max())
     }
 }

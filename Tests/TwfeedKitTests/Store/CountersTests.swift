@@ -31,7 +31,7 @@ struct CountersTests {
         let database = try await PopulatedStore.make(tweets: 700)
         #expect(try statsCounts(database) == ["home": 700, "mentions": 233, "retweets": 100])
         // A page fetched again adds nothing (INSERT OR IGNORE fires no trigger).
-        let again = (0..<10).map { Tweet(id: TweetID(Int64(1_000_001 + $0)), authorID: TweetID(1), createdAt: PopulatedStore.start, text: "x") }
+        let again = (0..<10).map { Tweet(id: TweetID(Int64(1_000_001 + $0)), authorID: UserID(1), createdAt: PopulatedStore.start, text: "x") }
         try database.storePage(TimelinePage(tweets: again, authors: [PopulatedStore.author(1)], nextPageToken: nil),
                                feed: .home, state: SyncState(feed: .home), now: Date())
         #expect(try database.feedStats(.home).tweets == 700)

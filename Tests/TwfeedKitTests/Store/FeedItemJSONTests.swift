@@ -9,16 +9,16 @@ import TwfeedBase
 /// contract's object is `FeedItem.json`. They must never differ.
 @Suite struct FeedItemJSONTests {
     static let items: [FeedItem] = [
-        FeedItem(tweet: Tweet(id: TweetID(1_500_000_000_000_000_001), authorID: TweetID(42),
+        FeedItem(tweet: Tweet(id: TweetID(1_500_000_000_000_000_001), authorID: UserID(42),
                               createdAt: Date(timeIntervalSince1970: 1_764_000_000.75), text: "plain text"),
-                 feeds: [.home], author: Author(id: TweetID(42), username: "ada", name: "Ada Lovelace", profileImageURL: nil),
+                 feeds: [.home], author: Author(id: UserID(42), username: "ada", name: "Ada Lovelace", profileImageURL: nil),
                  avatarPath: "/cache/ab/cd/abcd.jpg"),
-        FeedItem(tweet: Tweet(id: TweetID(7), authorID: TweetID(9), createdAt: Date(timeIntervalSince1970: -5),
+        FeedItem(tweet: Tweet(id: TweetID(7), authorID: UserID(9), createdAt: Date(timeIntervalSince1970: -5),
                               text: "quote \" backslash \\ newline \n tab \t bell \u{07} <b>&amp;</b> café 🇫🇷 \u{202E}",
                               inReplyToID: TweetID(6), retweetOfID: TweetID(5), quotedID: TweetID(4)),
                  feeds: [.home, .mentions, .retweets], author: nil, avatarPath: nil),
-        FeedItem(tweet: Tweet(id: TweetID(Int64.max), authorID: TweetID(1), createdAt: Date(timeIntervalSince1970: 0), text: ""),
-                 feeds: [], author: Author(id: TweetID(1), username: "x\"y", name: "", profileImageURL: "https://e/x.png"),
+        FeedItem(tweet: Tweet(id: TweetID(Int64.max), authorID: UserID(1), createdAt: Date(timeIntervalSince1970: 0), text: ""),
+                 feeds: [], author: Author(id: UserID(1), username: "x\"y", name: "", profileImageURL: "https://e/x.png"),
                  avatarPath: nil),
     ]
 

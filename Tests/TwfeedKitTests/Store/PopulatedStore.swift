@@ -9,14 +9,14 @@ enum PopulatedStore {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func author(_ id: Int64) -> Author {
-        Author(id: TweetID(id), username: "user\(id)", name: "User \(id)", profileImageURL: "https://img.example/\(id)_normal.png")
+        Author(id: UserID(id), username: "user\(id)", name: "User \(id)", profileImageURL: "https://img.example/\(id)_normal.png")
     }
 
     /// The n-th tweet (from 0), by one of 50 authors, a minute after the previous.
     static func tweet(_ n: Int) -> Tweet {
         let id = Int64(1_000_001 + n)
         let authorID = Int64(n % 50 + 1)
-        return Tweet(id: TweetID(id), authorID: TweetID(authorID), createdAt: start.addingTimeInterval(Double(n) * 60),
+        return Tweet(id: TweetID(id), authorID: UserID(authorID), createdAt: start.addingTimeInterval(Double(n) * 60),
                      text: "tweet number \(n)")
     }
 
@@ -51,7 +51,7 @@ enum PopulatedStore {
         }
         for id in 1...50 {
             let subject = AppDatabase.ImageSubject(
-                authorID: TweetID(Int64(id)), sourceURL: author(Int64(id)).profileImageURL!, size: "normal",
+                authorID: UserID(Int64(id)), sourceURL: author(Int64(id)).profileImageURL!, size: "normal",
                 url: author(Int64(id)).profileImageURL!, usedAt: start)
             _ = try await database.recordImageFetched(subject, file: "ab/cd/\(id).png", bytes: 1000, etag: nil, lastModified: nil, now: start)
         }

@@ -28,7 +28,7 @@ struct StoreReaderTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = "\(folder)/db/twfeed.sqlite"
         #expect(throws: TwfeedError(.unavailable, "\(path): no database yet: run twfeed run")) {
-            try AppDatabase.openReader(path: path)
+            try StoreReader.open(path: path)
         }
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
@@ -36,9 +36,14 @@ struct StoreReaderTests {
     @Test func readsWhatTheWriterStored() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try writtenDatabase()
-        let reader = try AppDatabase.openReader(path: path)
+        let reader = try StoreReader.open(path: path)
         #expect(try reader.outboxItems().map(\.text) == ["queued"])
-        #expect(throws: TwfeedError.self) { try reader.enqueue(text: "no", replyTo: nil, now: Date()) }
+        // `StoreReader` has no write method (the compiler keeps `reader.enqueue` out); even
+        // SQL handed to its connection cannot write: the file is opened read-only.
+        #expect(throws: TwfeedError.self) {
+            try reader.connection.read { db in try db.execute(sql: "INSERT INTO outbox (text, state, createdAt, queuedAt) VALUES ('no', 'pending', 0, 0)") }
+        }
+        #expect(try reader.outboxItems().count == 1)
     }
 
     @Test func anOlderSchemaIsNotMigrated() throws {
@@ -51,7 +56,7 @@ struct StoreReaderTests {
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: TwfeedError(.unavailable, "\(path): written by an older twfeed: run twfeed run once to upgrade it")) {
-            try AppDatabase.openReader(path: path)
+            try StoreReader.open(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the reader changed nothing")
         let applied = try DatabaseQueue(path: path).read { try AppDatabase.migrator.appliedIdentifiers($0) }
@@ -65,7 +70,7 @@ struct StoreReaderTests {
             let writer = try AppDatabase.open(path: path)
             try writer.tamper { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')") }
         }
-        let error = #expect(throws: TwfeedError.self) { try AppDatabase.openReader(path: path) }
+        let error = #expect(throws: TwfeedError.self) { try StoreReader.open(path: path) }
         #expect(error?.code == .configuration)
         #expect(error?.code.exitCode == 78)
         #expect(error?.message.hasPrefix("\(path): written by a newer twfeed") == true)
@@ -78,10 +83,10 @@ struct StoreReaderTests {
         let path = try writtenDatabase()
         // The writer's lock file (migrations, the daemon) stays; no -wal or -shm does.
         #expect(files(folder) == ["twfeed.sqlite", "twfeed.sqlite.lock"])
-        let reader = try AppDatabase.openImmutable(path: path)
+        let reader = try StoreReader.openImmutable(path: path)
         #expect(try reader.outboxItems().map(\.text) == ["queued"])
         #expect(files(folder) == ["twfeed.sqlite", "twfeed.sqlite.lock"])
-        #expect(AppDatabase.immutableURI("/a b/c?d#e.sqlite") == "file:/a%20b/c%3Fd%23e.sqlite?immutable=1")
+        #expect(StoreReader.immutableURI("/a b/c?d#e.sqlite") == "file:/a%20b/c%3Fd%23e.sqlite?immutable=1")
     }
 
     /// The real case, where permissions apply (not as root, for whom chmod changes nothing).
@@ -94,7 +99,7 @@ struct StoreReaderTests {
         }
         chmod(path, 0o400)
         chmod(folder, 0o500)
-        let reader = try AppDatabase.openReader(path: path)
+        let reader = try StoreReader.open(path: path)
         #expect(try reader.outboxItems().map(\.text) == ["queued"])
         #expect(files(folder) == ["twfeed.sqlite"])
     }

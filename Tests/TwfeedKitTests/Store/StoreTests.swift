@@ -6,7 +6,7 @@ import Testing
 @testable import TwfeedStore
 
 struct StoreTests {
-    func page(_ ids: [Int64], author: Author = Author(id: TweetID(1), username: "a", name: "A")) -> TimelinePage {
+    func page(_ ids: [Int64], author: Author = Author(id: UserID(1), username: "a", name: "A")) -> TimelinePage {
         TimelinePage(
             tweets: ids.map { Tweet(id: TweetID($0), authorID: author.id, createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "t\($0)") },
             authors: [author], nextPageToken: nil)
@@ -43,7 +43,7 @@ struct StoreTests {
     @Test func anAuthorUpdateChangesOneRow() throws {
         let database = try AppDatabase.inMemory()
         try database.storePage(page([1]), feed: .home, state: SyncState(feed: .home), now: Date())
-        try database.storePage(page([2], author: Author(id: TweetID(1), username: "a", name: "Renamed")), feed: .home, state: SyncState(feed: .home), now: Date())
+        try database.storePage(page([2], author: Author(id: UserID(1), username: "a", name: "Renamed")), feed: .home, state: SyncState(feed: .home), now: Date())
         let users = try database.inspect { try Row.fetchAll($0, sql: "SELECT * FROM user") }
         #expect(users.count == 1)
         #expect(users.first?["name"] == "Renamed")

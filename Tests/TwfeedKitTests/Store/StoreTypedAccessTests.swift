@@ -12,11 +12,11 @@ struct StoreTypedAccessTests {
     @Test func theAccountIsRememberedTyped() throws {
         let database = try AppDatabase.inMemory()
         #expect(try database.account() == nil)
-        try database.saveAccount(Account(userID: TweetID(42), username: "me", accessToken: "token-a"))
-        #expect(try database.account() == Account(userID: TweetID(42), username: "me", accessToken: "token-a"))
+        try database.saveAccount(Account(userID: UserID(42), username: "me", accessToken: "token-a"))
+        #expect(try database.account() == Account(userID: UserID(42), username: "me", accessToken: "token-a"))
         // A user id alone keeps what else was remembered.
-        try database.saveAccount(Account(userID: TweetID(43)))
-        #expect(try database.account() == Account(userID: TweetID(43), username: "me", accessToken: "token-a"))
+        try database.saveAccount(Account(userID: UserID(43)))
+        #expect(try database.account() == Account(userID: UserID(43), username: "me", accessToken: "token-a"))
     }
 
     @Test func outboxTransitionsSetTypedFields() throws {
@@ -48,7 +48,7 @@ struct StoreTypedAccessTests {
         let database = try AppDatabase.inMemory()
         let calls = Mutex(0)
         let observation = database.observeAuthorChanges { calls.withLock { $0 += 1 } }
-        let author = Author(id: TweetID(1), username: "a", name: "A")
+        let author = Author(id: UserID(1), username: "a", name: "A")
         let page = TimelinePage(
             tweets: [Tweet(id: TweetID(5), authorID: author.id, createdAt: now, text: "t")], authors: [author], nextPageToken: nil)
         try database.storePage(page, feed: .home, state: SyncState(feed: .home), now: now)

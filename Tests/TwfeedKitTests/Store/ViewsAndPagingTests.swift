@@ -9,7 +9,7 @@ import Testing
 struct ViewsAndPagingTests {
     @Test func theTimelineViewShowsOneRowPerFeedWithISOTimesAndNames() async throws {
         let database = try await PopulatedStore.make(tweets: 100)
-        let reply = Tweet(id: TweetID(1_850_000_000_000_000_123), authorID: TweetID(7), createdAt: Date(timeIntervalSince1970: 1_800_000_000),
+        let reply = Tweet(id: TweetID(1_850_000_000_000_000_123), authorID: UserID(7), createdAt: Date(timeIntervalSince1970: 1_800_000_000),
                           text: "a reply", inReplyToID: TweetID(1_000_001), quotedID: TweetID(1_000_002))
         for feed in [Feed.home, .mentions] {
             try database.storePage(TimelinePage(tweets: [reply], authors: [PopulatedStore.author(7)], nextPageToken: nil),

@@ -43,7 +43,7 @@ final class FakeTimelineAPI: TwitterAPI {
         self.sinceIDSupported = sinceIDSupported
     }
 
-    static let me = Author(id: TweetID(42), username: "me", name: "Me")
+    static let me = Author(id: UserID(42), username: "me", name: "Me")
     static let firstID: Int64 = 1_850_000_000_000_000_000
 
     /// Adds `count` tweets newer than any so far to the feed.
@@ -95,7 +95,7 @@ final class FakeTimelineAPI: TwitterAPI {
         }
     }
 
-    func ownTweets(userID: TweetID) async throws -> [Tweet] {
+    func ownTweets(userID: UserID) async throws -> [Tweet] {
         try state.withLock { state in
             state.ownTweetsCalls += 1
             if !state.ownTweetsFailures.isEmpty { throw state.ownTweetsFailures.removeFirst() }
@@ -104,7 +104,7 @@ final class FakeTimelineAPI: TwitterAPI {
         }
     }
 
-    func timeline(_ feed: Feed, userID: TweetID, query: TimelineQuery) async throws -> TimelinePage {
+    func timeline(_ feed: Feed, userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
         let now = clock.now()
         return try state.withLock { state in
             state.requests.append((feed, query))
@@ -127,10 +127,10 @@ final class FakeTimelineAPI: TwitterAPI {
             let page = Array(ids.prefix(pageSize))
             let next = ids.count > pageSize ? page.last?.description : nil
             let tweets = page.map { id in
-                Tweet(id: id, authorID: TweetID(7), createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "tweet \(id)")
+                Tweet(id: id, authorID: UserID(7), createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "tweet \(id)")
             }
             return TimelinePage(
-                tweets: tweets, authors: [Author(id: TweetID(7), username: "someone", name: "Some One")],
+                tweets: tweets, authors: [Author(id: UserID(7), username: "someone", name: "Some One")],
                 nextPageToken: next, rateLimit: rateLimit)
         }
     }

@@ -16,8 +16,8 @@ final class ReaderHarness: @unchecked Sendable {
     var config: TwfeedConfig
     let sink = MemorySink()
 
-    static let alice = Author(id: TweetID(1), username: "alice", name: "Alice Martin", profileImageURL: "https://pbs.twimg.com/a_normal.png")
-    static let mallory = Author(id: TweetID(2), username: "mallory", name: #"<b>Bold</b> & "quoted" 'single'"#,
+    static let alice = Author(id: UserID(1), username: "alice", name: "Alice Martin", profileImageURL: "https://pbs.twimg.com/a_normal.png")
+    static let mallory = Author(id: UserID(2), username: "mallory", name: #"<b>Bold</b> & "quoted" 'single'"#,
                                 profileImageURL: "https://pbs.twimg.com/m_normal.png")
     static let hostileText = "<img src=x onerror=alert(1)><script>alert(2)</script>"
     /// Ids 1001...1060 by alice, then three hostile ones by mallory on top.
@@ -41,7 +41,7 @@ final class ReaderHarness: @unchecked Sendable {
         config.http.allowRemote = allowRemote
         self.config = config
         database = try AppDatabase.open(path: config.storage.database)
-        try database.saveAccount(Account(userID: TweetID(99), username: "me"))
+        try database.saveAccount(Account(userID: UserID(99), username: "me"))
         let base = 1_790_000_000.0
         var tweets = Self.plainIDs.map {
             Tweet(id: TweetID($0), authorID: Self.alice.id, createdAt: Date(timeIntervalSince1970: base + Double($0)),
@@ -76,7 +76,7 @@ final class ReaderHarness: @unchecked Sendable {
     /// length; hands the body the bound port.
     func withServer(metrics: TwfeedMetrics = TwfeedMetrics(), _ body: (Int) async throws -> Void) async throws {
         let port = Mutex<Int?>(nil)
-        let source = ReaderSource(database: try AppDatabase.openReader(path: config.storage.database), config: config,
+        let source = ReaderSource(database: try StoreReader.open(path: config.storage.database), config: config,
                                   statusPath: "\(folder)/status.json", metrics: metrics)
         let server = ReaderServer(source: source, address: config.http.listen!, logger: logger) { address in
             port.withLock { $0 = address.port }

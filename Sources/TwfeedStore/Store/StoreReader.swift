@@ -2,7 +2,21 @@ import Foundation
 import GRDB
 import TwfeedCore
 
-extension AppDatabase {
+/// The store for reading only: `twfeed feed`, `search`, `status`, `outbox list`,
+/// `twfeed serve` and the web reader's pages. It has `StoreReading`'s reads and no
+/// write, so the compiler, not a convention, keeps a page from changing the database.
+package final class StoreReader: StoreReading {
+    package let connection: StoreConnection
+
+    private init(_ dbReader: any GRDB.DatabaseReader, path: String) {
+        connection = StoreConnection(dbReader, path: path)
+    }
+
+    /// A reader on a writer's connection (`AppDatabase.reader`).
+    init(_ connection: StoreConnection) {
+        self.connection = connection
+    }
+
     /// Opens the database for reading only, for `twfeed feed`, `twfeed status` and
     /// `twfeed outbox list`: it never creates the file or its folder and never migrates
     /// (a reader must not change the daemon's database, and may not be allowed to).
@@ -15,7 +29,7 @@ extension AppDatabase {
     /// - Throws: `.unavailable` when there is no database yet; `.configuration` when it
     ///   was written by a newer twfeed (migrations this build does not know);
     ///   `.unavailable` when it needs a migration only `twfeed run` may apply.
-    package static func openReader(path: String) throws -> AppDatabase {
+    package static func open(path: String) throws -> StoreReader {
         guard FileManager.default.fileExists(atPath: path) else {
             throw TwfeedError(.unavailable, "\(path): no database yet: run twfeed run")
         }
@@ -23,7 +37,7 @@ extension AppDatabase {
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         do {
-            let database = AppDatabase(try DatabaseQueue(path: path, configuration: configuration), path: path)
+            let database = StoreReader(try DatabaseQueue(path: path, configuration: configuration), path: path)
             try database.checkSchema()
             return database
         } catch let error as DatabaseError where Self.needsImmutable(error) {
@@ -34,14 +48,14 @@ extension AppDatabase {
         return try openImmutable(path: path)
     }
 
-    /// The fallback of `openReader`: SQLite reads the file as it is, with no locks and no
+    /// The fallback of `open`: SQLite reads the file as it is, with no locks and no
     /// -shm/-wal. Internal so tests (which run as root, for whom a read-only folder is
     /// not read-only) can check it without a permission failure to trigger it.
-    static func openImmutable(path: String) throws -> AppDatabase {
+    static func openImmutable(path: String) throws -> StoreReader {
         var configuration = GRDB.Configuration()
         configuration.readonly = true
-        return try mapErrors(path: path, "cannot open the database") {
-            let database = AppDatabase(try DatabaseQueue(path: immutableURI(path), configuration: configuration), path: path)
+        return try AppDatabase.mapErrors(path: path, "cannot open the database") {
+            let database = StoreReader(try DatabaseQueue(path: immutableURI(path), configuration: configuration), path: path)
             try database.checkSchema()
             return database
         }
@@ -61,10 +75,10 @@ extension AppDatabase {
     }
 
     /// Reads the applied migrations without running any. Throws GRDB's error untouched
-    /// so `openReader` can tell a missing -shm from the rest.
+    /// so `open` can tell a missing -shm from the rest.
     private func checkSchema() throws {
-        let migrator = Self.migrator
-        let (superseded, complete) = try dbWriterRead { db in
+        let migrator = AppDatabase.migrator
+        let (superseded, complete) = try connection.readUnmapped { db in
             (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
         }
         if superseded {

@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+import TwfeedCore
+
+/// The database connection as the reads see it: the writer's pool, or a reader's
+/// read-only queue. Its methods are internal, so only the store's own files can hand it
+/// SQL; other targets can hold one (through `StoreReading`) but not use it.
+package final class StoreConnection: Sendable {
+    private let dbReader: any GRDB.DatabaseReader
+    /// Names the database in error messages: the file, or "memory".
+    let path: String
+
+    init(_ dbReader: any GRDB.DatabaseReader, path: String) {
+        self.dbReader = dbReader
+        self.path = path
+    }
+
+    func read<T>(_ value: (Database) throws -> T) throws -> T {
+        try AppDatabase.mapErrors(path: path, "cannot read the database") { try dbReader.read(value) }
+    }
+
+    func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await AppDatabase.mapErrors(path: path, "cannot read the database") { try await dbReader.read(value) }
+    }
+
+    /// A read that lets GRDB's error through, for `StoreReader.open`, which must see
+    /// SQLite's result code to choose its fallback.
+    func readUnmapped<T>(_ value: (Database) throws -> T) throws -> T {
+        try dbReader.read(value)
+    }
+}
