@@ -34,10 +34,10 @@ final class EmulatorCore: Sendable {
 
     // MARK: Handling a request
 
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
+    func handle(_ request: EmulatorRequest) -> EmulatorResponse {
         if request.path == "/_emulator" || request.path.hasPrefix("/_emulator/") {
             var response = ControlRoutes.handle(request, core: self)
-            response.setHeader("Date", HTTPResponse.httpDate(now))
+            response.setHeader("Date", EmulatorResponse.httpDate(now))
             return response
         }
         let route = Route(method: request.method, path: request.path)
@@ -47,7 +47,7 @@ final class EmulatorCore: Sendable {
             var response = answer(route, request, fault: fault, now: now, state: &state)
             if let fault { Self.applyDelivery(fault, to: &response, now: now) }
             // The server's clock, so a client can measure its own clock's skew against it.
-            response.setHeader("Date", HTTPResponse.httpDate(now))
+            response.setHeader("Date", EmulatorResponse.httpDate(now))
             state.record(request, route: route, status: response.status, fault: fault, now: now)
             return response
         }
@@ -55,8 +55,8 @@ final class EmulatorCore: Sendable {
 
     /// The answer before delivery faults: a fault that replaces the answer, or auth, rate
     /// limit and the route's own handler.
-    private func answer(_ route: Route, _ request: HTTPRequest, fault: Fault?, now: Date,
-                        state: inout EmulatorState) -> HTTPResponse {
+    private func answer(_ route: Route, _ request: EmulatorRequest, fault: Fault?, now: Date,
+                        state: inout EmulatorState) -> EmulatorResponse {
         let dialect = route.dialect
         let claimedToken = request.header("authorization").flatMap(OAuthHeader.init)?["oauth_token"]
             ?? configuration.credentials.accessToken
@@ -65,8 +65,8 @@ final class EmulatorCore: Sendable {
         // Faults that answer in place of the emulator (the request is not processed).
         switch fault {
         case .status(let code)?:
-            var response: HTTPResponse = if case .profileImage = route {
-                .text(code, HTTPResponse.reason(code) + "\n")
+            var response: EmulatorResponse = if case .profileImage = route {
+                .text(code, EmulatorResponse.reason(code) + "\n")
             } else {
                 ErrorBody.status(code, dialect)
             }
@@ -133,7 +133,7 @@ final class EmulatorCore: Sendable {
             return response
         }
         let limit = state.limiter.consume(endpoint, dialect, token: token, now: now)
-        var response: HTTPResponse
+        var response: EmulatorResponse
         if !limit.allowed {
             // v1.1 reports an exhausted posting limit as 403 code 185, not as a 429.
             response = endpoint == .post && dialect == .v1_1
@@ -148,7 +148,7 @@ final class EmulatorCore: Sendable {
         return response
     }
 
-    private func dispatch(_ route: Route, context: RequestContext, state: inout EmulatorState) -> HTTPResponse {
+    private func dispatch(_ route: Route, context: RequestContext, state: inout EmulatorState) -> EmulatorResponse {
         switch route {
         case .v2Me: V2Routes.me(context, store: state.store)
         case .v2Home(let user): V2Routes.timeline(.home, userID: user, context: context, store: state.store)
@@ -167,7 +167,7 @@ final class EmulatorCore: Sendable {
     }
 
     /// Faults that spoil an answer already computed (the request was processed).
-    private static func applyDelivery(_ fault: Fault, to response: inout HTTPResponse, now: Date) {
+    private static func applyDelivery(_ fault: Fault, to response: inout EmulatorResponse, now: Date) {
         switch fault {
         case .badRateLimitHeader(let value, let header, false):
             spoilRateLimitHeaders(&response, value: value, header: header)
@@ -191,7 +191,7 @@ final class EmulatorCore: Sendable {
     }
 
     /// Replaces (or adds) the named `x-rate-limit-*` headers with `value`, verbatim.
-    private static func spoilRateLimitHeaders(_ response: inout HTTPResponse, value: String, header: RateLimitHeader) {
+    private static func spoilRateLimitHeaders(_ response: inout EmulatorResponse, value: String, header: RateLimitHeader) {
         for name in header.headerNames { response.setHeader(name, value) }
     }
 

@@ -32,7 +32,7 @@ struct EmulatorState {
     /// Request records kept (oldest dropped first), so a long demo cannot grow without bound.
     static let maxRecords = 100_000
 
-    mutating func record(_ request: HTTPRequest, route: Route, status: Int, fault: Fault?, now: Date) {
+    mutating func record(_ request: EmulatorRequest, route: Route, status: Int, fault: Fault?, now: Date) {
         if records.count >= Self.maxRecords { records.removeFirst(Self.maxRecords / 10) }
         records.append(EmulatorRequestRecord(
             method: request.method, path: request.path, query: request.rawQuery, status: status,

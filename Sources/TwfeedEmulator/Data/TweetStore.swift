@@ -149,7 +149,7 @@ struct TweetStore: Sendable {
             userIDsByName[name.lowercased()].flatMap { users[$0] }.map { ($0.id, $0.username) }
         }
         let conversation = replyTo.flatMap { tweets[$0.tweet]?.conversationID } ?? replyTo?.tweet ?? id
-        let shortText = TweetText.truncated(text, limit: 140)
+        let shortText = StatusTextRules.truncated(text, limit: 140)
         let tweet = StoredTweet(
             id: id, createdAt: date, authorID: author, text: text, urls: urls,
             rendered: RenderedText(raw: text, urls: urls, resolveUser: resolve),
@@ -179,7 +179,7 @@ struct TweetStore: Sendable {
         guard let source = tweets[original], let originalAuthor = users[source.authorID] else { return nil }
         let full = "RT @\(originalAuthor.username): \(source.text)"
         return createTweet(
-            author: author, text: TweetText.truncated(full, limit: 140) ?? full, urls: source.urls,
+            author: author, text: StatusTextRules.truncated(full, limit: 140) ?? full, urls: source.urls,
             at: date, retweetOf: original)
     }
 
@@ -253,7 +253,7 @@ struct TweetStore: Sendable {
     /// (0: never), as the real check covers recent posts only.
     func validatePost(text: String, replyTo: UInt64?, now: Date, duplicateWindow: Double) -> PostRejection? {
         if Self.duplicateKey(text).isEmpty { return .empty }
-        if TweetText.weightedLength(text) > 280 { return .tooLong }
+        if StatusTextRules.weightedLength(text) > 280 { return .tooLong }
         if let target = replyTo, tweets[target] == nil || tweets[target]?.deleted == true {
             return .replyTargetMissing
         }

@@ -23,9 +23,9 @@ enum PayloadV11 {
     }
 
     static func status(_ tweet: StoredTweet, store: TweetStore, options: Options, imageBase: String,
-                       depth: Int = 0) -> JSONValue {
+                       depth: Int = 0) -> EmulatorJSON {
         let text = options.extended ? tweet.rendered : (tweet.shortened ?? tweet.rendered)
-        var members: [(String, JSONValue)] = [
+        var members: [(String, EmulatorJSON)] = [
             ("created_at", .string(Timestamp.twitterDate(tweet.createdAt))),
             ("id", .id(tweet.id)),
             ("id_str", .string(String(tweet.id))),
@@ -42,9 +42,9 @@ enum PayloadV11 {
         members.append(("source", .string(tweet.source)))
         let replyAuthor = tweet.inReplyToUserID.flatMap { store.user($0) }
         members += [
-            ("in_reply_to_status_id", tweet.inReplyToTweetID.map(JSONValue.id) ?? .null),
+            ("in_reply_to_status_id", tweet.inReplyToTweetID.map(EmulatorJSON.id) ?? .null),
             ("in_reply_to_status_id_str", .stringOrNull(tweet.inReplyToTweetID.map { String($0) })),
-            ("in_reply_to_user_id", tweet.inReplyToUserID.map(JSONValue.id) ?? .null),
+            ("in_reply_to_user_id", tweet.inReplyToUserID.map(EmulatorJSON.id) ?? .null),
             ("in_reply_to_user_id_str", .stringOrNull(tweet.inReplyToUserID.map { String($0) })),
             ("in_reply_to_screen_name", .stringOrNull(replyAuthor?.username)),
         ]
@@ -72,8 +72,8 @@ enum PayloadV11 {
         return .object(members)
     }
 
-    static func entities(_ text: RenderedText, store: TweetStore) -> JSONValue {
-        var hashtags: [JSONValue] = [], mentions: [JSONValue] = [], urls: [JSONValue] = []
+    static func entities(_ text: RenderedText, store: TweetStore) -> EmulatorJSON {
+        var hashtags: [EmulatorJSON] = [], mentions: [EmulatorJSON] = [], urls: [EmulatorJSON] = []
         for entity in text.entities {
             switch entity {
             case .hashtag(let start, let end, let tag):
@@ -94,7 +94,7 @@ enum PayloadV11 {
                         ("user_mentions", .array(mentions)), ("urls", .array(urls))])
     }
 
-    static func user(_ user: EmulatedUser, imageBase: String, trim: Bool = false) -> JSONValue {
+    static func user(_ user: EmulatedUser, imageBase: String, trim: Bool = false) -> EmulatorJSON {
         if trim { return .object([("id", .id(user.id)), ("id_str", .string(String(user.id)))]) }
         let image = AvatarServer.url(for: user, base: imageBase)
         return .object([

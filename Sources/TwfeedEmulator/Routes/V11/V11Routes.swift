@@ -5,12 +5,12 @@ enum V11Routes {
     /// Up to `count` statuses (default 20, at most 200; 100 for retweets_of_me), newer
     /// than `since_id` (exclusive) and not newer than `max_id` (inclusive). As on the real
     /// API, `count` is applied first and deleted tweets removed after, so pages run short.
-    static func timeline(_ feed: EmulatorFeed, context: RequestContext, store: TweetStore) -> HTTPResponse {
+    static func timeline(_ feed: EmulatorFeed, context: RequestContext, store: TweetStore) -> EmulatorResponse {
         page(store.reachableSlots(feed, .v1_1), limit: feed == .retweets ? 100 : 200, context: context, store: store)
     }
 
     /// One page cut from `reachable` (newest first) by `count`, `since_id` and `max_id`.
-    private static func page(_ reachable: [UInt64], limit: Int, context: RequestContext, store: TweetStore) -> HTTPResponse {
+    private static func page(_ reachable: [UInt64], limit: Int, context: RequestContext, store: TweetStore) -> EmulatorResponse {
         let count = min(limit, max(1, context.parameter("count").flatMap { Int($0) } ?? 20))
         let sinceID = context.parameter("since_id").flatMap { UInt64($0) }
         let maxID = context.parameter("max_id").flatMap { UInt64($0) }
@@ -34,7 +34,7 @@ enum V11Routes {
     /// `screen_name` it is the signed-in user's. Another user's timeline answers as v1.1
     /// does for a protected account (401 "Not authorized."), an unknown one code 34: the
     /// emulator keeps only the account's own tweets.
-    static func userTimeline(_ context: RequestContext, store: TweetStore) -> HTTPResponse {
+    static func userTimeline(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
         let userID = context.parameter("user_id"), screenName = context.parameter("screen_name")
         let isAccount = (userID.map { $0 == String(TweetStore.accountID) } ?? true)
             && (screenName.map { $0.lowercased() == TweetStore.accountUsername } ?? true)
@@ -46,13 +46,13 @@ enum V11Routes {
         return page(store.reachableOwnTweets(), limit: 200, context: context, store: store)
     }
 
-    static func verifyCredentials(_ context: RequestContext, store: TweetStore) -> HTTPResponse {
+    static func verifyCredentials(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
         .json(200, PayloadV11.user(store.account, imageBase: context.imageBase))
     }
 
     /// `POST statuses/update.json` with `status` (and `in_reply_to_status_id`) in the form
     /// body (or the query, which v1.1 also accepted).
-    static func update(_ context: RequestContext, state: inout EmulatorState) -> HTTPResponse {
+    static func update(_ context: RequestContext, state: inout EmulatorState) -> EmulatorResponse {
         guard let text = context.parameter("status") else {
             return ErrorBody.v11(403, code: 170, message: "Missing required parameter: status.")
         }

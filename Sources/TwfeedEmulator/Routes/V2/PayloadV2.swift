@@ -49,8 +49,8 @@ struct V2Fields {
 
 /// v2 JSON: tweets, users, pages with `includes` and `meta`.
 enum PayloadV2 {
-    static func tweet(_ tweet: StoredTweet, fields: Set<String>) -> JSONValue {
-        var members: [(String, JSONValue)] = [("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped))]
+    static func tweet(_ tweet: StoredTweet, fields: Set<String>) -> EmulatorJSON {
+        var members: [(String, EmulatorJSON)] = [("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped))]
         if fields.contains("created_at") { members.append(("created_at", .string(Timestamp.iso8601Milliseconds(tweet.createdAt)))) }
         if fields.contains("author_id") { members.append(("author_id", .string(String(tweet.authorID)))) }
         if fields.contains("conversation_id") {
@@ -94,8 +94,8 @@ enum PayloadV2 {
         return result
     }
 
-    static func entities(_ text: RenderedText) -> JSONValue {
-        var mentions: [JSONValue] = [], hashtags: [JSONValue] = [], urls: [JSONValue] = []
+    static func entities(_ text: RenderedText) -> EmulatorJSON {
+        var mentions: [EmulatorJSON] = [], hashtags: [EmulatorJSON] = [], urls: [EmulatorJSON] = []
         for entity in text.entities {
             switch entity {
             case .mention(let start, let end, let username, let id):
@@ -108,15 +108,15 @@ enum PayloadV2 {
                                      ("expanded_url", .string(link.expanded)), ("display_url", .string(link.display))]))
             }
         }
-        var members: [(String, JSONValue)] = []
+        var members: [(String, EmulatorJSON)] = []
         if !urls.isEmpty { members.append(("urls", .array(urls))) }
         if !mentions.isEmpty { members.append(("mentions", .array(mentions))) }
         if !hashtags.isEmpty { members.append(("hashtags", .array(hashtags))) }
         return .object(members)
     }
 
-    static func user(_ user: EmulatedUser, fields: Set<String>, imageBase: String) -> JSONValue {
-        var members: [(String, JSONValue)] = [
+    static func user(_ user: EmulatedUser, fields: Set<String>, imageBase: String) -> EmulatorJSON {
+        var members: [(String, EmulatorJSON)] = [
             ("id", .string(String(user.id))), ("name", .string(user.name)), ("username", .string(user.username)),
         ]
         if fields.contains("profile_image_url") {
@@ -140,8 +140,8 @@ enum PayloadV2 {
     /// A timeline page: `data`, `includes` (only for the expansions asked), partial
     /// `errors` for referenced tweets that no longer exist, and `meta`.
     static func page(_ tweets: [StoredTweet], nextToken: String?, fields: V2Fields, store: TweetStore,
-                     imageBase: String) -> JSONValue {
-        var meta: [(String, JSONValue)] = [("result_count", .int(tweets.count))]
+                     imageBase: String) -> EmulatorJSON {
+        var meta: [(String, EmulatorJSON)] = [("result_count", .int(tweets.count))]
         if let newest = tweets.first, let oldest = tweets.last {
             meta.append(("newest_id", .string(String(newest.id))))
             meta.append(("oldest_id", .string(String(oldest.id))))
@@ -151,7 +151,7 @@ enum PayloadV2 {
 
         var userIDs: [UInt64] = [], seenUsers: Set<UInt64> = []
         var included: [StoredTweet] = [], seenTweets: Set<UInt64> = []
-        var errors: [JSONValue] = []
+        var errors: [EmulatorJSON] = []
         func addUser(_ id: UInt64) {
             if store.user(id) != nil, seenUsers.insert(id).inserted { userIDs.append(id) }
         }
@@ -179,8 +179,8 @@ enum PayloadV2 {
             }
         }
 
-        var members: [(String, JSONValue)] = [("data", .array(tweets.map { tweet($0, fields: fields.tweetFields) }))]
-        var includes: [(String, JSONValue)] = []
+        var members: [(String, EmulatorJSON)] = [("data", .array(tweets.map { tweet($0, fields: fields.tweetFields) }))]
+        var includes: [(String, EmulatorJSON)] = []
         if !userIDs.isEmpty {
             includes.append(("users", .array(userIDs.compactMap { store.user($0) }.map {
                 user($0, fields: fields.userFields, imageBase: imageBase)
@@ -196,7 +196,7 @@ enum PayloadV2 {
     }
 
     /// The partial error v2 puts next to `data` when a referenced tweet is gone.
-    static func missingTweetError(_ id: UInt64) -> JSONValue {
+    static func missingTweetError(_ id: UInt64) -> EmulatorJSON {
         .object([
             ("value", .string(String(id))),
             ("detail", .string("Could not find tweet with referenced_tweets.id: [\(id)].")),

@@ -16,7 +16,7 @@ enum V2Routes {
 
     // MARK: GET /2/users/me
 
-    static func me(_ context: RequestContext, store: TweetStore) -> HTTPResponse {
+    static func me(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
         let query = context.request.queryItems
         var errors = unknownParameterErrors(query, allowed: fieldParameters)
         let fields = V2Fields(query: query, errors: &errors)
@@ -31,7 +31,7 @@ enum V2Routes {
     /// One page of home, mentions or reposts_of_me, newest first. The page is cut from the
     /// feed's reachable slots first; deleted and `exclude`d tweets are removed afterwards,
     /// so a page can be short (even empty) and still have a `next_token`.
-    static func timeline(_ feed: V2TimelineSource, userID: String?, context: RequestContext, store: TweetStore) -> HTTPResponse {
+    static func timeline(_ feed: V2TimelineSource, userID: String?, context: RequestContext, store: TweetStore) -> EmulatorResponse {
         let query = context.request.queryItems
         var errors = unknownParameterErrors(query, allowed: feed.allowedParameters)
         let fields = V2Fields(query: query, errors: &errors)
@@ -119,7 +119,7 @@ enum V2Routes {
     /// (403, as on the real API). Others' own posts are public on the real API, but the
     /// emulator keeps only the account's: a known user gets a 403 saying so, an unknown
     /// one the real API's 200 with a not-found error and no `data`.
-    private static func otherUser(_ userID: String, feed: V2TimelineSource, store: TweetStore) -> HTTPResponse {
+    private static func otherUser(_ userID: String, feed: V2TimelineSource, store: TweetStore) -> EmulatorResponse {
         guard feed == .ownPosts else {
             return ErrorBody.problem(403, title: "Forbidden",
                                      detail: "You can only request timelines of the authenticated user.")
@@ -137,7 +137,7 @@ enum V2Routes {
 
     // MARK: POST /2/tweets
 
-    static func post(_ context: RequestContext, state: inout EmulatorState) -> HTTPResponse {
+    static func post(_ context: RequestContext, state: inout EmulatorState) -> EmulatorResponse {
         guard let body = JSONBody.object(context.request.body) else {
             return ErrorBody.problem(400, title: "Invalid Request", detail: "The request body is not a JSON object.",
                                      type: "https://api.twitter.com/2/problems/invalid-request")
