@@ -21,6 +21,7 @@ final class EmulatorCore: Sendable {
         initial.clockSkewSeconds = skew
         initial.clock = configuration.clock
         initial.duplicateWindowSeconds = max(0, EmulatorState.finite(configuration.duplicateWindowSeconds))
+        initial.billing = BillingLedger(configuration.billing)
         state = Mutex(initial)
         verifier = OAuthVerifier(
             consumerKey: configuration.credentials.consumerKey,
@@ -132,6 +133,16 @@ final class EmulatorCore: Sendable {
             if let peek { response.headers += peek.headers }
             return response
         }
+        // The pay-per-use refusals come before the rate limit counts the request: a refused
+        // request uses none of the window, and its headers stay those of a healthy window
+        // (which is what makes a usage-capped 429 look unlike a rate-limited one).
+        let today = BillingCalendar.day(now)
+        state.billing.enter(day: today)
+        if let refusal = state.billing.refusal(for: endpoint) {
+            var response = ErrorBody.billingRefusal(refusal, dialect)
+            response.headers += state.limiter.peek(endpoint, dialect, token: token, now: now).headers
+            return response
+        }
         let limit = state.limiter.consume(endpoint, dialect, token: token, now: now)
         var response: EmulatorResponse
         if !limit.allowed {
@@ -143,6 +154,11 @@ final class EmulatorCore: Sendable {
             let host = request.header("host").flatMap { $0.isEmpty ? nil : $0 } ?? state.authority
             let context = RequestContext(request: request, now: now, imageBase: "http://" + host, token: token)
             response = dispatch(route, context: context, state: &state)
+            // Charged on the answer as computed: a delivery fault applied later (a reset,
+            // a truncated body) does not undo work the server did and billed.
+            if (200..<300).contains(response.status) {
+                state.billing.charge(response.served, endpoint: endpoint, day: today)
+            }
         }
         response.headers += limit.headers
         return response
@@ -162,6 +178,10 @@ final class EmulatorCore: Sendable {
         case .v11RetweetsOfMe: V11Routes.timeline(.retweets, context: context, store: state.store)
         case .v11VerifyCredentials: V11Routes.verifyCredentials(context, store: state.store)
         case .v11Update: V11Routes.update(context, state: &state)
+        case .v2Lookup: V2Routes.lookup(context, pathID: nil, store: state.store)
+        case .v2Tweet(let id): V2Routes.lookup(context, pathID: id, store: state.store)
+        case .v11Lookup: V11Routes.lookup(context, store: state.store)
+        case .v11Show: V11Routes.show(context, store: state.store)
         default: ErrorBody.notFound(route.dialect)
         }
     }

@@ -19,6 +19,8 @@ struct EmulatorState {
     var clock: @Sendable () -> Date = { Date() }
     /// `EmulatorConfiguration.duplicateWindowSeconds`; 0 = no duplicate check.
     var duplicateWindowSeconds: Double = 86_400
+    /// The pay-per-use account: prices, credits, caps, refusals, and what was charged.
+    var billing = BillingLedger(EmulatorBillingConfiguration())
 
     /// The emulator's clock: what the server believes the time is.
     var now: Date { clock().addingTimeInterval(clockSkewSeconds) }

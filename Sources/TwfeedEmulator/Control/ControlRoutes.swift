@@ -25,6 +25,12 @@ import Synchronization
 /// - `POST /_emulator/duplicate-window` `{"seconds":60}` (0: no duplicate check).
 /// - `POST /_emulator/retweet-old` `{}` or `{"id":"<tweet id>"}` → `{"id":"<retweeted tweet>"}`.
 /// - `GET  /_emulator/own-tweets` → `{"ids":[...]}`: the account's own tweets, newest first.
+/// - `GET  /_emulator/bill` → what the pay-per-use API charged (totals, cycle, days newest
+///   first, by endpoint, credits left); `DELETE /_emulator/bill` forgets the charges.
+/// - `GET  /_emulator/billing` → the billing settings; `POST /_emulator/billing` with any of
+///   `{"creditsUSD":5|null,"spendCapUSD":…,"usageCapPostReads":…,"cycleStartDay":1-28,
+///   "notEnrolled":{"home":"client-not-enrolled"|null,…},"repliesRequireSummons":true,
+///   "ownsApp":false,"prices":{"postRead":0.005,…}}` (checked whole: a 400 changes nothing).
 enum ControlRoutes {
     static func handle(_ request: EmulatorRequest, core: EmulatorCore) -> EmulatorResponse {
         let parts = request.path.split(separator: "/").map(String.init).dropFirst()  // drop "_emulator"
@@ -35,7 +41,8 @@ enum ControlRoutes {
                 "DELETE /_emulator/faults", "POST /_emulator/rate-limits", "GET /_emulator/stats",
                 "GET /_emulator/pin?oauth_token=...", "POST /_emulator/images", "DELETE /_emulator/images",
                 "GET /_emulator/clock", "POST /_emulator/clock", "POST /_emulator/duplicate-window",
-                "POST /_emulator/retweet-old", "GET /_emulator/own-tweets",
+                "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "GET /_emulator/bill",
+                "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
             ].map(EmulatorJSON.string)))]))
         case ("GET", let path) where path.count == 2 && path[0] == "truth":
             guard let feed = EmulatorFeed(rawValue: path[1]) else { return error(404, "unknown feed \(path[1])") }
@@ -108,6 +115,15 @@ enum ControlRoutes {
             return .json(200, .object([("ok", .bool(true)), ("id", .string(String(id)))]))
         case ("GET", ["own-tweets"]):
             return ids(core.state.withLock { $0.store.reachableOwnTweets() }.map { String($0) })
+        case ("GET", ["bill"]):
+            return bill(core)
+        case ("DELETE", ["bill"]):
+            core.state.withLock { $0.billing.resetTally() }
+            return .json(200, .object([("ok", .bool(true))]))
+        case ("GET", ["billing"]):
+            return billingSettings(core)
+        case ("POST", ["billing"]):
+            return updateBilling(request, core: core)
         case ("GET", ["stats"]):
             return .json(200, stats(core))
         case ("GET", ["pin"]):
@@ -185,7 +201,7 @@ enum ControlRoutes {
                 byPath[record.path, default: 0] += 1
             }
             var requests: [(String, EmulatorJSON)] = [("total", .int(state.records.count))]
-            for name in ["home", "mentions", "retweets", "post", "me", "ownPosts", "oauth", "images", "unknown"] {
+            for name in EmulatorEndpoint.allCases.map(\.rawValue) + ["oauth", "images", "unknown"] {
                 requests.append((name, .int(byEndpoint[name] ?? 0)))
             }
             let posted: [EmulatorJSON] = state.posted.map { status in

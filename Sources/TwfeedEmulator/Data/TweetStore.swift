@@ -6,6 +6,9 @@ enum PostRejection: Error, Equatable {
     case tooLong
     case duplicate
     case replyTargetMissing
+    /// A reply to a post whose author did not mention or quote the account, while
+    /// replies must be summoned (`Emulator.setRepliesRequireSummons(_:)`).
+    case replyNotPermitted
 }
 
 /// Every user, tweet and timeline of the emulated network. Not thread-safe by itself:
@@ -250,13 +253,16 @@ struct TweetStore: Sendable {
 
     /// Checks a status the way the API does, in the API's order. A text is a duplicate
     /// only while an earlier status with it is younger than `duplicateWindow` seconds
-    /// (0: never), as the real check covers recent posts only.
-    func validatePost(text: String, replyTo: UInt64?, now: Date, duplicateWindow: Double) -> PostRejection? {
+    /// (0: never), as the real check covers recent posts only. With
+    /// `repliesRequireSummons`, a reply must answer a post that summons the account.
+    func validatePost(text: String, replyTo: UInt64?, now: Date, duplicateWindow: Double,
+                      repliesRequireSummons: Bool = false) -> PostRejection? {
         if Self.duplicateKey(text).isEmpty { return .empty }
         if StatusTextRules.weightedLength(text) > 280 { return .tooLong }
         if let target = replyTo, tweets[target] == nil || tweets[target]?.deleted == true {
             return .replyTargetMissing
         }
+        if repliesRequireSummons, let target = replyTo, !mayReply(to: target) { return .replyNotPermitted }
         if duplicateWindow > 0, let earlier = myTexts[Self.duplicateKey(text)].flatMap({ tweets[$0] }),
            now.timeIntervalSince(earlier.createdAt) < duplicateWindow {
             return .duplicate

@@ -30,6 +30,8 @@ struct EmulatorResponse: Sendable {
     var closeAfter = false
     /// Told how many body bytes went out on the socket (the image counters use it).
     var onBodySent: (@Sendable (Int) -> Void)?
+    /// What the answer handed out, for the pay-per-use bill; the API routes fill it in.
+    var served = ServedResources()
 
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status

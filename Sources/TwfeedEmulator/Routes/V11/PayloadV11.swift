@@ -22,8 +22,11 @@ enum PayloadV11 {
         }
     }
 
+    /// A status object; records in `served` the users it embeds and, below the top
+    /// level (`depth` > 0), itself as an embedded post. The caller records a top-level one.
     static func status(_ tweet: StoredTweet, store: TweetStore, options: Options, imageBase: String,
-                       depth: Int = 0) -> EmulatorJSON {
+                       depth: Int = 0, served: inout ServedResources) -> EmulatorJSON {
+        if depth > 0 { served.addIncludedPost(tweet.id) }
         let text = options.extended ? tweet.rendered : (tweet.shortened ?? tweet.rendered)
         var members: [(String, EmulatorJSON)] = [
             ("created_at", .string(Timestamp.twitterDate(tweet.createdAt))),
@@ -50,11 +53,13 @@ enum PayloadV11 {
         ]
         if let author = store.user(tweet.authorID) {
             members.append(("user", user(author, imageBase: imageBase, trim: options.trimUser)))
+            if !options.trimUser { served.addUser(author.id) }
         }
         members += [("geo", .null), ("coordinates", .null), ("place", .null), ("contributors", .null)]
         if depth < 2, let id = tweet.retweetedID, let original = store.tweets[id], !original.deleted {
             members.append(("retweeted_status",
-                            status(original, store: store, options: options, imageBase: imageBase, depth: depth + 1)))
+                            status(original, store: store, options: options, imageBase: imageBase, depth: depth + 1,
+                                   served: &served)))
         }
         members.append(("is_quote_status", .bool(tweet.quotedID != nil)))
         if let id = tweet.quotedID {
@@ -62,7 +67,8 @@ enum PayloadV11 {
             members.append(("quoted_status_id_str", .string(String(id))))
             if depth < 2, let quoted = store.tweets[id], !quoted.deleted {
                 members.append(("quoted_status",
-                                status(quoted, store: store, options: options, imageBase: imageBase, depth: depth + 1)))
+                                status(quoted, store: store, options: options, imageBase: imageBase, depth: depth + 1,
+                                       served: &served)))
             }
         }
         members += [

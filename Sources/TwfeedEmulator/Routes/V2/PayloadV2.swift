@@ -140,7 +140,7 @@ enum PayloadV2 {
     /// A timeline page: `data`, `includes` (only for the expansions asked), partial
     /// `errors` for referenced tweets that no longer exist, and `meta`.
     static func page(_ tweets: [StoredTweet], nextToken: String?, fields: V2Fields, store: TweetStore,
-                     imageBase: String) -> EmulatorJSON {
+                     imageBase: String, served: inout ServedResources) -> EmulatorJSON {
         var meta: [(String, EmulatorJSON)] = [("result_count", .int(tweets.count))]
         if let newest = tweets.first, let oldest = tweets.last {
             meta.append(("newest_id", .string(String(newest.id))))
@@ -148,10 +148,20 @@ enum PayloadV2 {
         }
         if let nextToken { meta.append(("next_token", .string(nextToken))) }
         guard !tweets.isEmpty else { return .object([("meta", .object(meta))]) }
+        var members = body(tweets, single: false, fields: fields, store: store, imageBase: imageBase, served: &served)
+        members.append(("meta", .object(meta)))
+        return .object(members)
+    }
 
+    /// `data` (an array, or with `single` one object), `includes` (only for the
+    /// expansions asked) and partial `errors`: `errors` given first (a lookup's missing
+    /// ids), then one per referenced tweet that no longer exists. Records in `served`
+    /// what went out. `tweets` empty: only the errors (no `data`), as the API answers.
+    static func body(_ tweets: [StoredTweet], single: Bool, errors given: [EmulatorJSON] = [], fields: V2Fields,
+                     store: TweetStore, imageBase: String, served: inout ServedResources) -> [(String, EmulatorJSON)] {
         var userIDs: [UInt64] = [], seenUsers: Set<UInt64> = []
         var included: [StoredTweet] = [], seenTweets: Set<UInt64> = []
-        var errors: [EmulatorJSON] = []
+        var errors = given
         func addUser(_ id: UInt64) {
             if store.user(id) != nil, seenUsers.insert(id).inserted { userIDs.append(id) }
         }
@@ -179,30 +189,42 @@ enum PayloadV2 {
             }
         }
 
-        var members: [(String, EmulatorJSON)] = [("data", .array(tweets.map { tweet($0, fields: fields.tweetFields) }))]
+        var members: [(String, EmulatorJSON)] = []
+        if single, let only = tweets.first {
+            members.append(("data", tweet(only, fields: fields.tweetFields)))
+        } else if !tweets.isEmpty {
+            members.append(("data", .array(tweets.map { tweet($0, fields: fields.tweetFields) })))
+        }
+        for tweet in tweets { served.addPost(tweet.id) }
         var includes: [(String, EmulatorJSON)] = []
-        if !userIDs.isEmpty {
-            includes.append(("users", .array(userIDs.compactMap { store.user($0) }.map {
-                user($0, fields: fields.userFields, imageBase: imageBase)
-            })))
+        let users = userIDs.compactMap { store.user($0) }
+        if !users.isEmpty {
+            includes.append(("users", .array(users.map { user($0, fields: fields.userFields, imageBase: imageBase) })))
+            for user in users { served.addUser(user.id) }
         }
         if !included.isEmpty {
             includes.append(("tweets", .array(included.map { tweet($0, fields: fields.tweetFields) })))
+            for tweet in included { served.addIncludedPost(tweet.id) }
         }
         if !includes.isEmpty { members.append(("includes", .object(includes))) }
         if !errors.isEmpty { members.append(("errors", .array(errors))) }
-        members.append(("meta", .object(meta)))
-        return .object(members)
+        return members
     }
 
     /// The partial error v2 puts next to `data` when a referenced tweet is gone.
     static func missingTweetError(_ id: UInt64) -> EmulatorJSON {
+        notFoundError(id, parameter: "referenced_tweets.id")
+    }
+
+    /// A not-found tweet among `data`: `parameter` is what named it (`ids`, `id`,
+    /// `referenced_tweets.id`).
+    static func notFoundError(_ id: UInt64, parameter: String) -> EmulatorJSON {
         .object([
             ("value", .string(String(id))),
-            ("detail", .string("Could not find tweet with referenced_tweets.id: [\(id)].")),
+            ("detail", .string("Could not find tweet with \(parameter): [\(id)].")),
             ("title", .string("Not Found Error")),
             ("resource_type", .string("tweet")),
-            ("parameter", .string("referenced_tweets.id")),
+            ("parameter", .string(parameter)),
             ("resource_id", .string(String(id))),
             ("type", .string("https://api.twitter.com/2/problems/resource-not-found")),
         ])
