@@ -103,11 +103,11 @@ let package = Package(
             ]
         ),
         /// The local API emulator. It shares no code with TwfeedKit on purpose (only the
-        /// low-level TwfeedBase): it checks the client's signatures and payload handling
-        /// from the server's side.
+        /// low-level TwfeedBase, and TwitterText for what the bill calls a URL): it checks
+        /// the client's signatures, payload handling and spending from the server's side.
         .target(
             name: "TwfeedEmulator",
-            dependencies: ["TwfeedBase", "COAuth"]
+            dependencies: ["TwfeedBase", "COAuth", "TwitterText"]
         ),
         /// An emulator plus the credentials and config files that point twfeed at it, in
         /// one folder: what `twfeed demo`, twfeed-bench and the integration tests run in.

@@ -21,7 +21,7 @@ public final class Emulator: Sendable {
     public static let accountUsername = TweetStore.accountUsername
 
     public let configuration: EmulatorConfiguration
-    private let core: EmulatorCore
+    let core: EmulatorCore
     private let server: HTTPServer
 
     /// Seeds the data (deterministic for `configuration.seed`); call `start()` to serve.
@@ -134,8 +134,9 @@ public final class Emulator: Sendable {
         core.state.withLock { $0.posted }
     }
 
-    /// Overrides a rate limit per window: `"home"`, `"mentions"`, `"retweets"`, `"post"`,
-    /// `"me"` for both dialects, or e.g. `"v1.1.home"` for one.
+    /// Overrides a rate limit per window: an `EmulatorEndpoint` name (`"home"`, `"mentions"`,
+    /// `"retweets"`, `"post"`, `"me"`, `"ownPosts"`, `"lookup"`) for both dialects, or e.g.
+    /// `"v1.1.home"` for one.
     public func setRateLimit(_ limit: Int, for endpoint: String) {
         core.setRateLimit(limit, for: endpoint)
     }

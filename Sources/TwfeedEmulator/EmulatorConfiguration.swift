@@ -79,6 +79,10 @@ public struct EmulatorConfiguration: Sendable {
     /// that compare two emulators give both the same fixed clock, so their seeded data
     /// cannot differ by the second in which each was made.
     public var clock: @Sendable () -> Date = { Date() }
+    /// How the API bills this account (the pay-per-use rates by default) and when it
+    /// refuses for money or access; see `EmulatorBillingConfiguration`. The defaults never
+    /// refuse, so a client that ignores billing sees no difference but the bill.
+    public var billing = EmulatorBillingConfiguration()
 
     public init() {}
 }

@@ -21,6 +21,7 @@ final class EmulatorCore: Sendable {
         initial.clockSkewSeconds = skew
         initial.clock = configuration.clock
         initial.duplicateWindowSeconds = max(0, EmulatorState.finite(configuration.duplicateWindowSeconds))
+        initial.billing = BillingLedger(configuration.billing)
         state = Mutex(initial)
         verifier = OAuthVerifier(
             consumerKey: configuration.credentials.consumerKey,
@@ -34,10 +35,10 @@ final class EmulatorCore: Sendable {
 
     // MARK: Handling a request
 
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
+    func handle(_ request: EmulatorRequest) -> EmulatorResponse {
         if request.path == "/_emulator" || request.path.hasPrefix("/_emulator/") {
             var response = ControlRoutes.handle(request, core: self)
-            response.setHeader("Date", HTTPResponse.httpDate(now))
+            response.setHeader("Date", EmulatorResponse.httpDate(now))
             return response
         }
         let route = Route(method: request.method, path: request.path)
@@ -47,7 +48,7 @@ final class EmulatorCore: Sendable {
             var response = answer(route, request, fault: fault, now: now, state: &state)
             if let fault { Self.applyDelivery(fault, to: &response, now: now) }
             // The server's clock, so a client can measure its own clock's skew against it.
-            response.setHeader("Date", HTTPResponse.httpDate(now))
+            response.setHeader("Date", EmulatorResponse.httpDate(now))
             state.record(request, route: route, status: response.status, fault: fault, now: now)
             return response
         }
@@ -55,8 +56,8 @@ final class EmulatorCore: Sendable {
 
     /// The answer before delivery faults: a fault that replaces the answer, or auth, rate
     /// limit and the route's own handler.
-    private func answer(_ route: Route, _ request: HTTPRequest, fault: Fault?, now: Date,
-                        state: inout EmulatorState) -> HTTPResponse {
+    private func answer(_ route: Route, _ request: EmulatorRequest, fault: Fault?, now: Date,
+                        state: inout EmulatorState) -> EmulatorResponse {
         let dialect = route.dialect
         let claimedToken = request.header("authorization").flatMap(OAuthHeader.init)?["oauth_token"]
             ?? configuration.credentials.accessToken
@@ -65,8 +66,8 @@ final class EmulatorCore: Sendable {
         // Faults that answer in place of the emulator (the request is not processed).
         switch fault {
         case .status(let code)?:
-            var response: HTTPResponse = if case .profileImage = route {
-                .text(code, HTTPResponse.reason(code) + "\n")
+            var response: EmulatorResponse = if case .profileImage = route {
+                .text(code, EmulatorResponse.reason(code) + "\n")
             } else {
                 ErrorBody.status(code, dialect)
             }
@@ -132,8 +133,18 @@ final class EmulatorCore: Sendable {
             if let peek { response.headers += peek.headers }
             return response
         }
+        // The pay-per-use refusals come before the rate limit counts the request: a refused
+        // request uses none of the window, and its headers stay those of a healthy window
+        // (which is what makes a usage-capped 429 look unlike a rate-limited one).
+        let today = BillingCalendar.day(now)
+        state.billing.enter(day: today)
+        if let refusal = state.billing.refusal(for: endpoint) {
+            var response = ErrorBody.billingRefusal(refusal, dialect)
+            response.headers += state.limiter.peek(endpoint, dialect, token: token, now: now).headers
+            return response
+        }
         let limit = state.limiter.consume(endpoint, dialect, token: token, now: now)
-        var response: HTTPResponse
+        var response: EmulatorResponse
         if !limit.allowed {
             // v1.1 reports an exhausted posting limit as 403 code 185, not as a 429.
             response = endpoint == .post && dialect == .v1_1
@@ -143,12 +154,17 @@ final class EmulatorCore: Sendable {
             let host = request.header("host").flatMap { $0.isEmpty ? nil : $0 } ?? state.authority
             let context = RequestContext(request: request, now: now, imageBase: "http://" + host, token: token)
             response = dispatch(route, context: context, state: &state)
+            // Charged on the answer as computed: a delivery fault applied later (a reset,
+            // a truncated body) does not undo work the server did and billed.
+            if (200..<300).contains(response.status) {
+                state.billing.charge(response.served, endpoint: endpoint, day: today)
+            }
         }
         response.headers += limit.headers
         return response
     }
 
-    private func dispatch(_ route: Route, context: RequestContext, state: inout EmulatorState) -> HTTPResponse {
+    private func dispatch(_ route: Route, context: RequestContext, state: inout EmulatorState) -> EmulatorResponse {
         switch route {
         case .v2Me: V2Routes.me(context, store: state.store)
         case .v2Home(let user): V2Routes.timeline(.home, userID: user, context: context, store: state.store)
@@ -162,12 +178,16 @@ final class EmulatorCore: Sendable {
         case .v11RetweetsOfMe: V11Routes.timeline(.retweets, context: context, store: state.store)
         case .v11VerifyCredentials: V11Routes.verifyCredentials(context, store: state.store)
         case .v11Update: V11Routes.update(context, state: &state)
+        case .v2Lookup: V2Routes.lookup(context, pathID: nil, store: state.store)
+        case .v2Tweet(let id): V2Routes.lookup(context, pathID: id, store: state.store)
+        case .v11Lookup: V11Routes.lookup(context, store: state.store)
+        case .v11Show: V11Routes.show(context, store: state.store)
         default: ErrorBody.notFound(route.dialect)
         }
     }
 
     /// Faults that spoil an answer already computed (the request was processed).
-    private static func applyDelivery(_ fault: Fault, to response: inout HTTPResponse, now: Date) {
+    private static func applyDelivery(_ fault: Fault, to response: inout EmulatorResponse, now: Date) {
         switch fault {
         case .badRateLimitHeader(let value, let header, false):
             spoilRateLimitHeaders(&response, value: value, header: header)
@@ -191,7 +211,7 @@ final class EmulatorCore: Sendable {
     }
 
     /// Replaces (or adds) the named `x-rate-limit-*` headers with `value`, verbatim.
-    private static func spoilRateLimitHeaders(_ response: inout HTTPResponse, value: String, header: RateLimitHeader) {
+    private static func spoilRateLimitHeaders(_ response: inout EmulatorResponse, value: String, header: RateLimitHeader) {
         for name in header.headerNames { response.setHeader(name, value) }
     }
 

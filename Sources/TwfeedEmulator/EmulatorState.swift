@@ -19,6 +19,8 @@ struct EmulatorState {
     var clock: @Sendable () -> Date = { Date() }
     /// `EmulatorConfiguration.duplicateWindowSeconds`; 0 = no duplicate check.
     var duplicateWindowSeconds: Double = 86_400
+    /// The pay-per-use account: prices, credits, caps, refusals, and what was charged.
+    var billing = BillingLedger(EmulatorBillingConfiguration())
 
     /// The emulator's clock: what the server believes the time is.
     var now: Date { clock().addingTimeInterval(clockSkewSeconds) }
@@ -32,7 +34,7 @@ struct EmulatorState {
     /// Request records kept (oldest dropped first), so a long demo cannot grow without bound.
     static let maxRecords = 100_000
 
-    mutating func record(_ request: HTTPRequest, route: Route, status: Int, fault: Fault?, now: Date) {
+    mutating func record(_ request: EmulatorRequest, route: Route, status: Int, fault: Fault?, now: Date) {
         if records.count >= Self.maxRecords { records.removeFirst(Self.maxRecords / 10) }
         records.append(EmulatorRequestRecord(
             method: request.method, path: request.path, query: request.rawQuery, status: status,

@@ -17,8 +17,9 @@ struct EmulatorCommand: AsyncParsableCommand {
         abstract: "A local X API emulator (v2 and v1.1) for trying and testing twfeed without API keys.",
         discussion: """
             Accepts the demo credentials (see --write-credentials), verifies OAuth 1.0a \
-            signatures, keeps the real rate limits, and serves seeded timelines. \
-            Control routes under /_emulator/ add tweets, inject faults and report stats.
+            signatures, keeps the real rate limits, serves seeded timelines, and bills as the \
+            pay-per-use API does (GET /_emulator/bill). Control routes under /_emulator/ add \
+            tweets, inject faults, change the billing settings and report stats.
             """
     )
 
@@ -47,6 +48,24 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds the emulator's clock runs ahead of this machine's (negative: behind).")
     var clockSkew: Double = 0
 
+    @Option(help: "Prepaid API credits in US dollars (default: unlimited); at 0, every API request answers 402.")
+    var credits: Double?
+
+    @Option(help: "Billing cycle spend cap in US dollars (default: none); once spent, API requests answer 403 until the next cycle.")
+    var spendCap: Double?
+
+    @Option(help: "Post reads a billing cycle may charge before reads answer 429 (0: no cap).")
+    var usageCap = 3_000_000
+
+    @Option(help: "Day of the month (1-28) a billing cycle starts on, at 00:00 UTC.")
+    var cycleStartDay = 1
+
+    @Flag(help: "Refuse a reply unless the post it answers mentioned or quoted the account, as for self-serve accounts.")
+    var repliesRequireSummons = false
+
+    @Flag(inversion: .prefixedNo, help: "Whether the account owns the developer app (its own mentions and posts cost the owned read price).")
+    var ownsApp = true
+
     @Option(help: "Write the demo credentials as twfeed's credentials file (mode 0600) to FILE.", completion: .file())
     var writeCredentials: String?
 
@@ -67,6 +86,12 @@ struct EmulatorCommand: AsyncParsableCommand {
         guard clockSkew.isFinite, abs(clockSkew) <= 1e9 else {
             throw ValidationError("--clock-skew must be within ±1000000000 seconds")
         }
+        if let credits, !(credits.isFinite && credits >= 0) { throw ValidationError("--credits must be 0 or more dollars") }
+        if let spendCap, !(spendCap.isFinite && spendCap >= 0) {
+            throw ValidationError("--spend-cap must be 0 or more dollars")
+        }
+        guard usageCap >= 0 else { throw ValidationError("--usage-cap must not be negative") }
+        guard (1...28).contains(cycleStartDay) else { throw ValidationError("--cycle-start-day must be 1...28") }
     }
 
     func run() async throws {
@@ -79,6 +104,12 @@ struct EmulatorCommand: AsyncParsableCommand {
         settings.seed = seed
         settings.duplicateWindowSeconds = duplicateWindow
         settings.clockSkewSeconds = clockSkew
+        settings.billing.creditsUSD = credits
+        settings.billing.spendCapUSD = spendCap
+        settings.billing.usageCapPostReads = usageCap == 0 ? nil : usageCap
+        settings.billing.cycleStartDay = cycleStartDay
+        settings.billing.repliesRequireSummons = repliesRequireSummons
+        settings.billing.ownsApp = ownsApp
         let emulator = Emulator(configuration: settings)
         do {
             try emulator.start()

@@ -25,8 +25,14 @@ import Synchronization
 /// - `POST /_emulator/duplicate-window` `{"seconds":60}` (0: no duplicate check).
 /// - `POST /_emulator/retweet-old` `{}` or `{"id":"<tweet id>"}` → `{"id":"<retweeted tweet>"}`.
 /// - `GET  /_emulator/own-tweets` → `{"ids":[...]}`: the account's own tweets, newest first.
+/// - `GET  /_emulator/bill` → what the pay-per-use API charged (totals, cycle, days newest
+///   first, by endpoint, credits left); `DELETE /_emulator/bill` forgets the charges.
+/// - `GET  /_emulator/billing` → the billing settings; `POST /_emulator/billing` with any of
+///   `{"creditsUSD":5|null,"spendCapUSD":…,"usageCapPostReads":…,"cycleStartDay":1-28,
+///   "notEnrolled":{"home":"client-not-enrolled"|null,…},"repliesRequireSummons":true,
+///   "ownsApp":false,"prices":{"postRead":0.005,…}}` (checked whole: a 400 changes nothing).
 enum ControlRoutes {
-    static func handle(_ request: HTTPRequest, core: EmulatorCore) -> HTTPResponse {
+    static func handle(_ request: EmulatorRequest, core: EmulatorCore) -> EmulatorResponse {
         let parts = request.path.split(separator: "/").map(String.init).dropFirst()  // drop "_emulator"
         switch (request.method, Array(parts)) {
         case ("GET", []), ("HEAD", []):
@@ -35,8 +41,9 @@ enum ControlRoutes {
                 "DELETE /_emulator/faults", "POST /_emulator/rate-limits", "GET /_emulator/stats",
                 "GET /_emulator/pin?oauth_token=...", "POST /_emulator/images", "DELETE /_emulator/images",
                 "GET /_emulator/clock", "POST /_emulator/clock", "POST /_emulator/duplicate-window",
-                "POST /_emulator/retweet-old", "GET /_emulator/own-tweets",
-            ].map(JSONValue.string)))]))
+                "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "GET /_emulator/bill",
+                "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
+            ].map(EmulatorJSON.string)))]))
         case ("GET", let path) where path.count == 2 && path[0] == "truth":
             guard let feed = EmulatorFeed(rawValue: path[1]) else { return error(404, "unknown feed \(path[1])") }
             let dialectName = request.query("dialect") ?? "v2"
@@ -108,6 +115,15 @@ enum ControlRoutes {
             return .json(200, .object([("ok", .bool(true)), ("id", .string(String(id)))]))
         case ("GET", ["own-tweets"]):
             return ids(core.state.withLock { $0.store.reachableOwnTweets() }.map { String($0) })
+        case ("GET", ["bill"]):
+            return bill(core)
+        case ("DELETE", ["bill"]):
+            core.state.withLock { $0.billing.resetTally() }
+            return .json(200, .object([("ok", .bool(true))]))
+        case ("GET", ["billing"]):
+            return billingSettings(core)
+        case ("POST", ["billing"]):
+            return updateBilling(request, core: core)
         case ("GET", ["stats"]):
             return .json(200, stats(core))
         case ("GET", ["pin"]):
@@ -121,7 +137,7 @@ enum ControlRoutes {
     }
 
     /// One tweet with a given text (and author name).
-    private static func addTweet(_ body: [String: Any], feed: EmulatorFeed, core: EmulatorCore) -> HTTPResponse {
+    private static func addTweet(_ body: [String: Any], feed: EmulatorFeed, core: EmulatorCore) -> EmulatorResponse {
         let usage = "expected {\"feed\":\"home|mentions|retweets\",\"text\":\"...\",\"authorName\":\"...\"}"
         guard let text = body["text"] as? String else { return error(400, usage) }
         guard !text.isEmpty, text.unicodeScalars.count <= 10_000 else {
@@ -137,7 +153,7 @@ enum ControlRoutes {
         return .json(200, .object([("id", .string(id)), ("username", .stringOrNull(username))]))
     }
 
-    private static func images(_ request: HTTPRequest, core: EmulatorCore) -> HTTPResponse {
+    private static func images(_ request: EmulatorRequest, core: EmulatorCore) -> EmulatorResponse {
         let usage = "expected {\"user\":\"<id>\",\"action\":\"change-url|change-bytes|bad\",\"bad\":\"\(BadImage.controlNames.joined(separator: "|"))\",\"seconds\":30} (or \"path\" instead of \"user\" for bad)"
         guard let body = JSONBody.object(request.body), let action = body["action"] as? String else { return error(400, usage) }
         let user = (body["user"] as? String).flatMap(UInt64.init)
@@ -163,20 +179,20 @@ enum ControlRoutes {
         }
     }
 
-    private static func clock(_ core: EmulatorCore) -> HTTPResponse {
+    private static func clock(_ core: EmulatorCore) -> EmulatorResponse {
         let (now, skew) = core.state.withLock { ($0.now, $0.clockSkewSeconds) }
         return .json(200, .object([("now", .string(Timestamp.iso8601Milliseconds(now))), ("skewSeconds", .number(String(skew)))]))
     }
 
-    private static func ids(_ ids: [String]) -> HTTPResponse {
-        .json(200, .object([("ids", .array(ids.map(JSONValue.string)))]))
+    private static func ids(_ ids: [String]) -> EmulatorResponse {
+        .json(200, .object([("ids", .array(ids.map(EmulatorJSON.string)))]))
     }
 
-    private static func error(_ status: Int, _ message: String) -> HTTPResponse {
+    private static func error(_ status: Int, _ message: String) -> EmulatorResponse {
         .json(status, .object([("error", .string(message))]))
     }
 
-    private static func stats(_ core: EmulatorCore) -> JSONValue {
+    private static func stats(_ core: EmulatorCore) -> EmulatorJSON {
         core.state.withLock { state in
             var byEndpoint: [String: Int] = [:]
             var byPath: [String: Int] = [:]
@@ -184,23 +200,23 @@ enum ControlRoutes {
                 byEndpoint[record.endpoint, default: 0] += 1
                 byPath[record.path, default: 0] += 1
             }
-            var requests: [(String, JSONValue)] = [("total", .int(state.records.count))]
-            for name in ["home", "mentions", "retweets", "post", "me", "ownPosts", "oauth", "images", "unknown"] {
+            var requests: [(String, EmulatorJSON)] = [("total", .int(state.records.count))]
+            for name in EmulatorEndpoint.allCases.map(\.rawValue) + ["oauth", "images", "unknown"] {
                 requests.append((name, .int(byEndpoint[name] ?? 0)))
             }
-            let posted: [JSONValue] = state.posted.map { status in
+            let posted: [EmulatorJSON] = state.posted.map { status in
                 .object([
                     ("id", .string(status.id)), ("text", .string(status.text)),
                     ("inReplyToId", .stringOrNull(status.inReplyToID)), ("dialect", .string(status.dialect.rawValue)),
                     ("createdAt", .string(Timestamp.iso8601Milliseconds(status.createdAt))),
                 ])
             }
-            let feeds: [(String, JSONValue)] = EmulatorFeed.allCases.map { feed in
+            let feeds: [(String, EmulatorJSON)] = EmulatorFeed.allCases.map { feed in
                 (feed.rawValue, .int(state.store.allVisible(feed).count))
             }
             return .object([
                 ("requests", .object(requests)),
-                ("paths", .object(byPath.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int($0.value)) })),
+                ("paths", .object(byPath.sorted { $0.key < $1.key }.map { ($0.key, EmulatorJSON.int($0.value)) })),
                 ("faultsPending", .int(state.faults.pending)),
                 ("imageBodyBytesSent", .int(core.images.bodyBytesSent.load(ordering: .relaxed))),
                 ("feeds", .object(feeds)),

@@ -9,7 +9,8 @@ public struct EmulatorRequestRecord: Sendable {
     public let query: String
     /// The status answered; for a reset connection, the status that would have been sent.
     public let status: Int
-    /// "home", "mentions", "retweets", "post", "me", "ownPosts", "oauth", "images" or "unknown".
+    /// An `EmulatorEndpoint` name ("home", "mentions", "retweets", "post", "me", "ownPosts",
+    /// "lookup"), or "oauth", "images" or "unknown".
     public let endpoint: String
     /// The dialect of an API endpoint (nil for OAuth, images and unknown paths).
     public let dialect: EmulatorDialect?

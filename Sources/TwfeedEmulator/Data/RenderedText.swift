@@ -27,7 +27,7 @@ struct RenderedText: Sendable {
     /// Escapes `raw` and finds its entities: `@names` that resolve to users, `#tags`,
     /// and `t.co` links listed in `urls`.
     init(raw: String, urls: [TweetURL], resolveUser: (String) -> (id: UInt64, username: String)?) {
-        escaped = TweetText.htmlEscape(raw)
+        escaped = StatusTextRules.htmlEscape(raw)
         let scalars = Array(escaped.unicodeScalars)
         length = scalars.count
         var found: [TweetEntity] = []

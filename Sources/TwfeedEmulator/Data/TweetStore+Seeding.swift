@@ -126,7 +126,7 @@ extension TweetStore {
         if rng.chance(0.1), let someone = users[rng.pick(Array(otherUserIDs))], someone.id != author {
             text += " /cc @\(someone.username)"
         }
-        if TweetText.weightedLength(text) > 280 { (text, urls) = (TweetCorpus.phrases[0], []) }
+        if StatusTextRules.weightedLength(text) > 280 { (text, urls) = (TweetCorpus.phrases[0], []) }
         return createTweet(author: author, text: text, urls: urls, at: Self.date(clock)).id
     }
 
@@ -167,7 +167,7 @@ extension TweetStore {
         } else {
             var (text, urls) = TweetCorpus.otherText(&rng)
             text = "\(me) \(text)"
-            if TweetText.weightedLength(text) > 280 { (text, urls) = ("\(me) \(body)", []) }
+            if StatusTextRules.weightedLength(text) > 280 { (text, urls) = ("\(me) \(body)", []) }
             id = createTweet(author: author, text: text, urls: urls, at: Self.date(clock)).id
         }
         return (id, isFollowed)

@@ -6,6 +6,9 @@ enum PostRejection: Error, Equatable {
     case tooLong
     case duplicate
     case replyTargetMissing
+    /// A reply to a post whose author did not mention or quote the account, while
+    /// replies must be summoned (`Emulator.setRepliesRequireSummons(_:)`).
+    case replyNotPermitted
 }
 
 /// Every user, tweet and timeline of the emulated network. Not thread-safe by itself:
@@ -149,7 +152,7 @@ struct TweetStore: Sendable {
             userIDsByName[name.lowercased()].flatMap { users[$0] }.map { ($0.id, $0.username) }
         }
         let conversation = replyTo.flatMap { tweets[$0.tweet]?.conversationID } ?? replyTo?.tweet ?? id
-        let shortText = TweetText.truncated(text, limit: 140)
+        let shortText = StatusTextRules.truncated(text, limit: 140)
         let tweet = StoredTweet(
             id: id, createdAt: date, authorID: author, text: text, urls: urls,
             rendered: RenderedText(raw: text, urls: urls, resolveUser: resolve),
@@ -179,7 +182,7 @@ struct TweetStore: Sendable {
         guard let source = tweets[original], let originalAuthor = users[source.authorID] else { return nil }
         let full = "RT @\(originalAuthor.username): \(source.text)"
         return createTweet(
-            author: author, text: TweetText.truncated(full, limit: 140) ?? full, urls: source.urls,
+            author: author, text: StatusTextRules.truncated(full, limit: 140) ?? full, urls: source.urls,
             at: date, retweetOf: original)
     }
 
@@ -250,13 +253,16 @@ struct TweetStore: Sendable {
 
     /// Checks a status the way the API does, in the API's order. A text is a duplicate
     /// only while an earlier status with it is younger than `duplicateWindow` seconds
-    /// (0: never), as the real check covers recent posts only.
-    func validatePost(text: String, replyTo: UInt64?, now: Date, duplicateWindow: Double) -> PostRejection? {
+    /// (0: never), as the real check covers recent posts only. With
+    /// `repliesRequireSummons`, a reply must answer a post that summons the account.
+    func validatePost(text: String, replyTo: UInt64?, now: Date, duplicateWindow: Double,
+                      repliesRequireSummons: Bool = false) -> PostRejection? {
         if Self.duplicateKey(text).isEmpty { return .empty }
-        if TweetText.weightedLength(text) > 280 { return .tooLong }
+        if StatusTextRules.weightedLength(text) > 280 { return .tooLong }
         if let target = replyTo, tweets[target] == nil || tweets[target]?.deleted == true {
             return .replyTargetMissing
         }
+        if repliesRequireSummons, let target = replyTo, !mayReply(to: target) { return .replyNotPermitted }
         if duplicateWindow > 0, let earlier = myTexts[Self.duplicateKey(text)].flatMap({ tweets[$0] }),
            now.timeIntervalSince(earlier.createdAt) < duplicateWindow {
             return .duplicate

@@ -8,7 +8,7 @@ import Glibc
 /// keep-alive connection.
 struct HTTPRequestReader {
     enum Outcome {
-        case request(HTTPRequest)
+        case request(EmulatorRequest)
         /// The peer closed (or the server shut the socket) between requests.
         case closed
         /// Unreadable request: answer this status and close.
@@ -53,7 +53,7 @@ struct HTTPRequestReader {
             headers.append((line[..<colon].trimmingCharacters(in: .whitespaces).lowercased(),
                             line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-        var request = HTTPRequest(method: String(parts[0]).uppercased(), target: String(parts[1]),
+        var request = EmulatorRequest(method: String(parts[0]).uppercased(), target: String(parts[1]),
                                   version: String(parts[2]), headers: headers, body: [])
 
         // Body.

@@ -11,7 +11,7 @@ import Glibc
 /// below HTTP: a reset halfway through a body, a reset instead of an answer, a body
 /// shorter than promised. Those need the socket itself.
 final class HTTPServer: Sendable {
-    typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    typealias Handler = @Sendable (EmulatorRequest) -> EmulatorResponse
 
     private struct State {
         var listenFD: Int32 = -1
@@ -203,7 +203,7 @@ final class HTTPServer: Sendable {
             case .closed:
                 break loop
             case .malformed(let status):
-                let response = HTTPResponse.text(status, HTTPResponse.reason(status) + "\n")
+                let response = EmulatorResponse.text(status, EmulatorResponse.reason(status) + "\n")
                 Self.send(fd, response.head(contentLength: response.body.count, keepAlive: false) + response.body)
                 break loop
             case .request(let request):

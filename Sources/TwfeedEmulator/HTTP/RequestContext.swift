@@ -2,7 +2,7 @@ import Foundation
 
 /// What a route handler gets about its request.
 struct RequestContext {
-    let request: HTTPRequest
+    let request: EmulatorRequest
     let now: Date
     /// `http://` + the Host the client used: where profile image URLs point, so they work
     /// whether the client says 127.0.0.1, localhost or ::1.

@@ -78,13 +78,13 @@ final class AvatarServer: Sendable {
     /// The answer to `GET /profile_images/...`: 404 for an unknown user or an outdated
     /// version (as the real host forgets replaced pictures), 304 on a matching ETag or an
     /// If-Modified-Since not older than the picture, a bad answer when one is asked for.
-    func response(for request: HTTPRequest, user: EmulatedUser?, version: Int, size: ProfileImageSize) -> HTTPResponse {
+    func response(for request: EmulatorRequest, user: EmulatedUser?, version: Int, size: ProfileImageSize) -> EmulatorResponse {
         var response = answer(request, user: user, version: version, size: size)
         response.onBodySent = { [self] in _ = bodyBytesSent.add($0, ordering: .relaxed) }
         return response
     }
 
-    private func answer(_ request: HTTPRequest, user: EmulatedUser?, version: Int, size: ProfileImageSize) -> HTTPResponse {
+    private func answer(_ request: EmulatorRequest, user: EmulatedUser?, version: Int, size: ProfileImageSize) -> EmulatorResponse {
         guard let user, user.imageVersion == version else {
             return .text(404, "Not Found\n")
         }
@@ -100,7 +100,7 @@ final class AvatarServer: Sendable {
         let contentType = revision?.custom?.contentType ?? "image/png"
         let headers: [(name: String, value: String)] = [
             ("Content-Type", contentType), ("ETag", etag), ("Cache-Control", "max-age=604800"),
-            ("Last-Modified", HTTPResponse.httpDate(lastModified)),
+            ("Last-Modified", EmulatorResponse.httpDate(lastModified)),
         ]
         // If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2).
         let notModified: Bool
@@ -108,15 +108,15 @@ final class AvatarServer: Sendable {
             notModified = match.split(separator: ",").contains {
                 $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
             }
-        } else if let since = request.header("if-modified-since").flatMap(HTTPResponse.parseHTTPDate) {
+        } else if let since = request.header("if-modified-since").flatMap(EmulatorResponse.parseHTTPDate) {
             notModified = lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         } else {
             notModified = false
         }
         if notModified {
-            return HTTPResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
+            return EmulatorResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
         }
-        var response = HTTPResponse(status: 200, headers: headers, body: currentBytes(for: user, size: size))
+        var response = EmulatorResponse(status: 200, headers: headers, body: currentBytes(for: user, size: size))
         if case .slow(let seconds) = bad { response.delivery = .stallMidBody(seconds: seconds) }
         return response
     }
@@ -133,28 +133,28 @@ final class AvatarServer: Sendable {
     }
 
     /// The answer of a bad image; nil for `.slow`, which is the real image delivered slowly.
-    private static func badAnswer(_ bad: BadImage, request: HTTPRequest) -> HTTPResponse? {
+    private static func badAnswer(_ bad: BadImage, request: EmulatorRequest) -> EmulatorResponse? {
         let pngMagic: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         switch bad {
         case .wrongType:
             return .text(200, "<html><body><script>alert(1)</script>not an image</body></html>\n",
                          contentType: "text/html; charset=utf-8")
         case .mismatchedType:
-            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: tinyGIF)
+            return EmulatorResponse(status: 200, headers: [("Content-Type", "image/png")], body: tinyGIF)
         case .oversize:
-            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: oversizeBody)
+            return EmulatorResponse(status: 200, headers: [("Content-Type", "image/png")], body: oversizeBody)
         case .oversizeUnannounced:
-            var response = HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: pngMagic)
+            var response = EmulatorResponse(status: 200, headers: [("Content-Type", "image/png")], body: pngMagic)
             response.delivery = .unsized(totalBytes: 50 << 20)
             return response
         case .redirectDisallowed:
-            return HTTPResponse(status: 302, headers: [
+            return EmulatorResponse(status: 302, headers: [
                 ("Location", "http://169.254.169.254/latest/meta-data/iam/security-credentials/"),
                 ("Content-Type", "text/plain"),
             ], body: Array("Found\n".utf8))
         case .redirectLoop:
             let host = request.header("host") ?? "127.0.0.1"
-            return HTTPResponse(status: 302, headers: [("Location", "http://\(host)\(request.target)"), ("Content-Type", "text/plain")],
+            return EmulatorResponse(status: 302, headers: [("Location", "http://\(host)\(request.target)"), ("Content-Type", "text/plain")],
                                 body: Array("Found\n".utf8))
         case .slow:
             return nil

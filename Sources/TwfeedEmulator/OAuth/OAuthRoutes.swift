@@ -6,7 +6,7 @@ import Foundation
 enum OAuthRoutes {
     static let formContentType = "application/x-www-form-urlencoded"
 
-    static func requestToken(_ request: HTTPRequest, verifier: OAuthVerifier, state: inout EmulatorState, now: Date) -> HTTPResponse {
+    static func requestToken(_ request: EmulatorRequest, verifier: OAuthVerifier, state: inout EmulatorState, now: Date) -> EmulatorResponse {
         if case .failure(let failure) = verifier.verify(
             request, defaultHost: state.authority, requireToken: false,
             tokenSecret: { _ in nil }, nonces: &state.nonces, now: now) {
@@ -19,7 +19,7 @@ enum OAuthRoutes {
     }
 
     /// The page a user opens in a browser. No sign-in step: the emulator has one account.
-    static func authorize(_ request: HTTPRequest, state: EmulatorState) -> HTTPResponse {
+    static func authorize(_ request: EmulatorRequest, state: EmulatorState) -> EmulatorResponse {
         guard let token = request.query("oauth_token"), let pin = state.tokens.pin(token) else {
             return .text(400, """
                 <!doctype html><html><head><meta charset="utf-8"><title>twfeed emulator</title></head>
@@ -38,7 +38,7 @@ enum OAuthRoutes {
             """, contentType: "text/html; charset=utf-8")
     }
 
-    static func accessToken(_ request: HTTPRequest, verifier: OAuthVerifier, state: inout EmulatorState, now: Date) -> HTTPResponse {
+    static func accessToken(_ request: EmulatorRequest, verifier: OAuthVerifier, state: inout EmulatorState, now: Date) -> EmulatorResponse {
         let tokens = state.tokens
         let verified = verifier.verify(request, defaultHost: state.authority, requireToken: true,
                                        tokenSecret: { tokens.requestSecret($0) }, nonces: &state.nonces, now: now)

@@ -16,7 +16,7 @@ struct OAuthVerifier {
     /// Verifies `request`. `tokenSecret` looks a token up (nil: unknown token);
     /// `requireToken` is false only for `request_token`, which is signed by the consumer alone.
     func verify(
-        _ request: HTTPRequest, defaultHost: String, requireToken: Bool,
+        _ request: EmulatorRequest, defaultHost: String, requireToken: Bool,
         tokenSecret: (String) -> String?, nonces: inout NonceCache, now: Date
     ) -> Result<Verified, OAuthFailure> {
         guard let headerText = request.header("authorization"), let header = OAuthHeader(headerText),
@@ -58,7 +58,7 @@ struct OAuthVerifier {
     /// The base string of a received request: `http://` + the Host header (what the
     /// client put in its URL) + the path as sent; parameters from the query, a form body
     /// and the header.
-    static func signatureBaseString(_ request: HTTPRequest, header: OAuthHeader, defaultHost: String) -> String? {
+    static func signatureBaseString(_ request: EmulatorRequest, header: OAuthHeader, defaultHost: String) -> String? {
         let host = request.header("host").flatMap { $0.isEmpty ? nil : $0 } ?? defaultHost
         guard let baseURL = OAuthSignature.normalizedBaseURL("http://\(host)\(request.path)"),
               let query = OAuthSignature.formDecode(request.rawQuery) else { return nil }

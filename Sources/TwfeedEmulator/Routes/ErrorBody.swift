@@ -4,17 +4,17 @@
 enum ErrorBody {
     static let problemContentType = "application/problem+json"
 
-    static func v11(_ status: Int, code: Int, message: String) -> HTTPResponse {
+    static func v11(_ status: Int, code: Int, message: String) -> EmulatorResponse {
         .json(status, .object([("errors", .array([.object([("code", .int(code)), ("message", .string(message))])]))]))
     }
 
-    static func problem(_ status: Int, title: String, detail: String, type: String = "about:blank") -> HTTPResponse {
+    static func problem(_ status: Int, title: String, detail: String, type: String = "about:blank") -> EmulatorResponse {
         .json(status, .object([
             ("title", .string(title)), ("type", .string(type)), ("status", .int(status)), ("detail", .string(detail)),
         ]), contentType: problemContentType)
     }
 
-    static func unauthorized(_ dialect: EmulatorDialect, _ failure: OAuthFailure) -> HTTPResponse {
+    static func unauthorized(_ dialect: EmulatorDialect, _ failure: OAuthFailure) -> EmulatorResponse {
         switch dialect {
         case .v2:
             return problem(401, title: "Unauthorized", detail: "Unauthorized")
@@ -28,14 +28,14 @@ enum ErrorBody {
         }
     }
 
-    static func tooManyRequests(_ dialect: EmulatorDialect) -> HTTPResponse {
+    static func tooManyRequests(_ dialect: EmulatorDialect) -> EmulatorResponse {
         switch dialect {
         case .v2: problem(429, title: "Too Many Requests", detail: "Too Many Requests")
         case .v1_1: v11(429, code: 88, message: "Rate limit exceeded")
         }
     }
 
-    static func notFound(_ dialect: EmulatorDialect) -> HTTPResponse {
+    static func notFound(_ dialect: EmulatorDialect) -> EmulatorResponse {
         switch dialect {
         case .v2: problem(404, title: "Not Found", detail: "Not Found")
         case .v1_1: v11(404, code: 34, message: "Sorry, that page does not exist.")
@@ -43,14 +43,14 @@ enum ErrorBody {
     }
 
     /// An injected error status.
-    static func status(_ status: Int, _ dialect: EmulatorDialect) -> HTTPResponse {
+    static func status(_ status: Int, _ dialect: EmulatorDialect) -> EmulatorResponse {
         switch (dialect, status) {
         case (.v1_1, 503): v11(503, code: 130, message: "Over capacity")
         case (.v1_1, 500): v11(500, code: 131, message: "Internal error")
         case (.v1_1, 429): tooManyRequests(.v1_1)
         case (.v1_1, 401): unauthorized(.v1_1, .couldNotAuthenticate)
-        case (.v1_1, _): v11(status, code: 0, message: HTTPResponse.reason(status))
-        case (.v2, _): problem(status, title: HTTPResponse.reason(status), detail: HTTPResponse.reason(status))
+        case (.v1_1, _): v11(status, code: 0, message: EmulatorResponse.reason(status))
+        case (.v2, _): problem(status, title: EmulatorResponse.reason(status), detail: EmulatorResponse.reason(status))
         }
     }
 
@@ -62,8 +62,8 @@ enum ErrorBody {
     }
 
     /// v2's 400 for invalid parameters: an `errors` array naming each parameter.
-    static func invalidRequest(_ errors: [ParameterError]) -> HTTPResponse {
-        let items: [JSONValue] = errors.map { error in
+    static func invalidRequest(_ errors: [ParameterError]) -> EmulatorResponse {
+        let items: [EmulatorJSON] = errors.map { error in
             .object([
                 ("parameters", .object([(error.parameter, .array([.string(error.value)]))])),
                 ("message", .string(error.message)),

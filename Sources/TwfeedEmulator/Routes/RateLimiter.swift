@@ -1,11 +1,5 @@
 import Foundation
 
-/// The rate-limited API endpoints, by the keys `Emulator.setRateLimit` takes
-/// (`ownPosts`: `GET /2/users/:id/tweets` and `statuses/user_timeline`).
-enum RateLimitedEndpoint: String, Sendable, CaseIterable {
-    case home, mentions, retweets, post, me, ownPosts
-}
-
 /// What the `x-rate-limit-*` headers report for one request.
 struct RateLimitStatus: Sendable {
     let limit: Int
@@ -28,7 +22,7 @@ struct RateLimitStatus: Sendable {
 /// request after the previous one ended.
 struct RateLimiter {
     /// The documented per-user limits per 15-minute window.
-    static func defaultLimit(_ endpoint: RateLimitedEndpoint, _ dialect: EmulatorDialect) -> Int {
+    static func defaultLimit(_ endpoint: EmulatorEndpoint, _ dialect: EmulatorDialect) -> Int {
         switch (dialect, endpoint) {
         case (.v2, .home): 180
         case (.v2, .mentions): 300
@@ -39,17 +33,21 @@ struct RateLimiter {
         // for `GET /2/users/:id/tweets` and v1.1's for `statuses/user_timeline` (x-api.md:
         // the per-user figure has changed over time; clients must read the headers).
         case (.v2, .ownPosts): 900
+        // x-api.md: `GET /2/tweets?ids=` 5,000 per 15 minutes per user; `GET /2/tweets/:id`
+        // shares the bucket here.
+        case (.v2, .lookup): 5_000
         case (.v1_1, .home): 15
         case (.v1_1, .mentions): 75
         case (.v1_1, .retweets): 75
         case (.v1_1, .post): 100
         case (.v1_1, .me): 75
         case (.v1_1, .ownPosts): 900
+        case (.v1_1, .lookup): 900
         }
     }
 
     private struct Key: Hashable {
-        let endpoint: RateLimitedEndpoint
+        let endpoint: EmulatorEndpoint
         let dialect: EmulatorDialect
         let token: String
     }
@@ -72,13 +70,13 @@ struct RateLimiter {
         overrides[key] = max(0, limit)
     }
 
-    func limit(_ endpoint: RateLimitedEndpoint, _ dialect: EmulatorDialect) -> Int {
+    func limit(_ endpoint: EmulatorEndpoint, _ dialect: EmulatorDialect) -> Int {
         overrides["\(dialect.rawValue).\(endpoint.rawValue)"] ?? overrides[endpoint.rawValue]
             ?? Self.defaultLimit(endpoint, dialect)
     }
 
     /// Counts one request; `allowed` is false once the window's limit is used up.
-    mutating func consume(_ endpoint: RateLimitedEndpoint, _ dialect: EmulatorDialect, token: String, now: Date) -> RateLimitStatus {
+    mutating func consume(_ endpoint: EmulatorEndpoint, _ dialect: EmulatorDialect, token: String, now: Date) -> RateLimitStatus {
         let key = Key(endpoint: endpoint, dialect: dialect, token: token)
         var window = current(key, now: now)
         let limit = limit(endpoint, dialect)
@@ -91,7 +89,7 @@ struct RateLimiter {
 
     /// The headers without counting a request (for answers refused before counting, e.g. a 401).
     /// With `exhausted`, reports nothing left (an injected 429).
-    func peek(_ endpoint: RateLimitedEndpoint, _ dialect: EmulatorDialect, token: String, now: Date, exhausted: Bool = false) -> RateLimitStatus {
+    func peek(_ endpoint: EmulatorEndpoint, _ dialect: EmulatorDialect, token: String, now: Date, exhausted: Bool = false) -> RateLimitStatus {
         let window = windows[Key(endpoint: endpoint, dialect: dialect, token: token)]
             .flatMap { $0.endsAt > now.timeIntervalSince1970 ? $0 : nil }
             ?? Window(used: 0, endsAt: now.timeIntervalSince1970 + windowSeconds)

@@ -6,12 +6,18 @@ enum Route: Equatable {
     case v2RepostsOfMe
     case v2OwnPosts(userID: String)
     case v2Post
+    /// `GET /2/tweets?ids=...`
+    case v2Lookup
+    /// `GET /2/tweets/:id`
+    case v2Tweet(id: String)
     case v11Home
     case v11Mentions
     case v11RetweetsOfMe
     case v11UserTimeline
     case v11VerifyCredentials
     case v11Update
+    case v11Lookup
+    case v11Show
     case oauthRequestToken
     case oauthAuthorize
     case oauthAccessToken
@@ -28,8 +34,11 @@ enum Route: Equatable {
             case "users/me" where get: self = .v2Me
             case "users/reposts_of_me" where get: self = .v2RepostsOfMe
             case "tweets" where post: self = .v2Post
+            case "tweets" where get: self = .v2Lookup
             default:
-                if get, parts.count == 5, parts[1] == "users", parts[3] == "timelines", parts[4] == "reverse_chronological" {
+                if get, parts.count == 3, parts[1] == "tweets" {
+                    self = .v2Tweet(id: parts[2])
+                } else if get, parts.count == 5, parts[1] == "users", parts[3] == "timelines", parts[4] == "reverse_chronological" {
                     self = .v2Home(userID: parts[2])
                 } else if get, parts.count == 4, parts[1] == "users", parts[3] == "mentions" {
                     self = .v2Mentions(userID: parts[2])
@@ -47,6 +56,8 @@ enum Route: Equatable {
             case "statuses/user_timeline.json" where get: self = .v11UserTimeline
             case "account/verify_credentials.json" where get: self = .v11VerifyCredentials
             case "statuses/update.json" where post: self = .v11Update
+            case "statuses/lookup.json" where get: self = .v11Lookup
+            case "statuses/show.json" where get: self = .v11Show
             default: self = .notFound(.v1_1)
             }
         case ("oauth", 2):
@@ -70,14 +81,14 @@ enum Route: Equatable {
     /// The error dialect of the answer (OAuth and unknown paths answer like v1.1).
     var dialect: EmulatorDialect {
         switch self {
-        case .v2Me, .v2Home, .v2Mentions, .v2RepostsOfMe, .v2OwnPosts, .v2Post: .v2
+        case .v2Me, .v2Home, .v2Mentions, .v2RepostsOfMe, .v2OwnPosts, .v2Post, .v2Lookup, .v2Tweet: .v2
         case .notFound(let dialect): dialect
         default: .v1_1
         }
     }
 
     /// The rate-limit bucket, for the signed API routes.
-    var rateLimited: RateLimitedEndpoint? {
+    var rateLimited: EmulatorEndpoint? {
         switch self {
         case .v2Me, .v11VerifyCredentials: .me
         case .v2Home, .v11Home: .home
@@ -85,6 +96,7 @@ enum Route: Equatable {
         case .v2RepostsOfMe, .v11RetweetsOfMe: .retweets
         case .v2OwnPosts, .v11UserTimeline: .ownPosts
         case .v2Post, .v11Update: .post
+        case .v2Lookup, .v2Tweet, .v11Lookup, .v11Show: .lookup
         default: nil
         }
     }

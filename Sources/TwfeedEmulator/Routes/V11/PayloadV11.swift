@@ -22,10 +22,13 @@ enum PayloadV11 {
         }
     }
 
+    /// A status object; records in `served` the users it embeds and, below the top
+    /// level (`depth` > 0), itself as an embedded post. The caller records a top-level one.
     static func status(_ tweet: StoredTweet, store: TweetStore, options: Options, imageBase: String,
-                       depth: Int = 0) -> JSONValue {
+                       depth: Int = 0, served: inout ServedResources) -> EmulatorJSON {
+        if depth > 0 { served.addIncludedPost(tweet.id) }
         let text = options.extended ? tweet.rendered : (tweet.shortened ?? tweet.rendered)
-        var members: [(String, JSONValue)] = [
+        var members: [(String, EmulatorJSON)] = [
             ("created_at", .string(Timestamp.twitterDate(tweet.createdAt))),
             ("id", .id(tweet.id)),
             ("id_str", .string(String(tweet.id))),
@@ -42,19 +45,21 @@ enum PayloadV11 {
         members.append(("source", .string(tweet.source)))
         let replyAuthor = tweet.inReplyToUserID.flatMap { store.user($0) }
         members += [
-            ("in_reply_to_status_id", tweet.inReplyToTweetID.map(JSONValue.id) ?? .null),
+            ("in_reply_to_status_id", tweet.inReplyToTweetID.map(EmulatorJSON.id) ?? .null),
             ("in_reply_to_status_id_str", .stringOrNull(tweet.inReplyToTweetID.map { String($0) })),
-            ("in_reply_to_user_id", tweet.inReplyToUserID.map(JSONValue.id) ?? .null),
+            ("in_reply_to_user_id", tweet.inReplyToUserID.map(EmulatorJSON.id) ?? .null),
             ("in_reply_to_user_id_str", .stringOrNull(tweet.inReplyToUserID.map { String($0) })),
             ("in_reply_to_screen_name", .stringOrNull(replyAuthor?.username)),
         ]
         if let author = store.user(tweet.authorID) {
             members.append(("user", user(author, imageBase: imageBase, trim: options.trimUser)))
+            if !options.trimUser { served.addUser(author.id) }
         }
         members += [("geo", .null), ("coordinates", .null), ("place", .null), ("contributors", .null)]
         if depth < 2, let id = tweet.retweetedID, let original = store.tweets[id], !original.deleted {
             members.append(("retweeted_status",
-                            status(original, store: store, options: options, imageBase: imageBase, depth: depth + 1)))
+                            status(original, store: store, options: options, imageBase: imageBase, depth: depth + 1,
+                                   served: &served)))
         }
         members.append(("is_quote_status", .bool(tweet.quotedID != nil)))
         if let id = tweet.quotedID {
@@ -62,7 +67,8 @@ enum PayloadV11 {
             members.append(("quoted_status_id_str", .string(String(id))))
             if depth < 2, let quoted = store.tweets[id], !quoted.deleted {
                 members.append(("quoted_status",
-                                status(quoted, store: store, options: options, imageBase: imageBase, depth: depth + 1)))
+                                status(quoted, store: store, options: options, imageBase: imageBase, depth: depth + 1,
+                                       served: &served)))
             }
         }
         members += [
@@ -72,8 +78,8 @@ enum PayloadV11 {
         return .object(members)
     }
 
-    static func entities(_ text: RenderedText, store: TweetStore) -> JSONValue {
-        var hashtags: [JSONValue] = [], mentions: [JSONValue] = [], urls: [JSONValue] = []
+    static func entities(_ text: RenderedText, store: TweetStore) -> EmulatorJSON {
+        var hashtags: [EmulatorJSON] = [], mentions: [EmulatorJSON] = [], urls: [EmulatorJSON] = []
         for entity in text.entities {
             switch entity {
             case .hashtag(let start, let end, let tag):
@@ -94,7 +100,7 @@ enum PayloadV11 {
                         ("user_mentions", .array(mentions)), ("urls", .array(urls))])
     }
 
-    static func user(_ user: EmulatedUser, imageBase: String, trim: Bool = false) -> JSONValue {
+    static func user(_ user: EmulatedUser, imageBase: String, trim: Bool = false) -> EmulatorJSON {
         if trim { return .object([("id", .id(user.id)), ("id_str", .string(String(user.id)))]) }
         let image = AvatarServer.url(for: user, base: imageBase)
         return .object([

@@ -5,12 +5,15 @@ enum V11Routes {
     /// Up to `count` statuses (default 20, at most 200; 100 for retweets_of_me), newer
     /// than `since_id` (exclusive) and not newer than `max_id` (inclusive). As on the real
     /// API, `count` is applied first and deleted tweets removed after, so pages run short.
-    static func timeline(_ feed: EmulatorFeed, context: RequestContext, store: TweetStore) -> HTTPResponse {
-        page(store.reachableSlots(feed, .v1_1), limit: feed == .retweets ? 100 : 200, context: context, store: store)
+    static func timeline(_ feed: EmulatorFeed, context: RequestContext, store: TweetStore) -> EmulatorResponse {
+        page(store.reachableSlots(feed, .v1_1), limit: feed == .retweets ? 100 : 200, owned: feed == .mentions,
+             context: context, store: store)
     }
 
     /// One page cut from `reachable` (newest first) by `count`, `since_id` and `max_id`.
-    private static func page(_ reachable: [UInt64], limit: Int, context: RequestContext, store: TweetStore) -> HTTPResponse {
+    /// `owned`: the account's own mentions or posts (the owned read price may apply).
+    private static func page(_ reachable: [UInt64], limit: Int, owned: Bool, context: RequestContext,
+                             store: TweetStore) -> EmulatorResponse {
         let count = min(limit, max(1, context.parameter("count").flatMap { Int($0) } ?? 20))
         let sinceID = context.parameter("since_id").flatMap { UInt64($0) }
         let maxID = context.parameter("max_id").flatMap { UInt64($0) }
@@ -22,10 +25,17 @@ enum V11Routes {
             return true
         }.prefix(count)
         let options = PayloadV11.Options(context.parameters)
+        var served = ServedResources()
+        served.ownedTimeline = owned
         let statuses = slots.compactMap { store.tweets[$0] }
             .filter { !$0.deleted && !(excludeReplies && $0.isReply) && !(!includeRetweets && $0.isRetweet) }
-            .map { PayloadV11.status($0, store: store, options: options, imageBase: context.imageBase) }
-        return .json(200, .array(Array(statuses)))
+            .map { tweet in
+                served.addPost(tweet.id)
+                return PayloadV11.status(tweet, store: store, options: options, imageBase: context.imageBase, served: &served)
+            }
+        var response = EmulatorResponse.json(200, .array(Array(statuses)))
+        response.served = served
+        return response
     }
 
     /// `GET statuses/user_timeline.json`: the account's own tweets (statuses posted through
@@ -34,7 +44,7 @@ enum V11Routes {
     /// `screen_name` it is the signed-in user's. Another user's timeline answers as v1.1
     /// does for a protected account (401 "Not authorized."), an unknown one code 34: the
     /// emulator keeps only the account's own tweets.
-    static func userTimeline(_ context: RequestContext, store: TweetStore) -> HTTPResponse {
+    static func userTimeline(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
         let userID = context.parameter("user_id"), screenName = context.parameter("screen_name")
         let isAccount = (userID.map { $0 == String(TweetStore.accountID) } ?? true)
             && (screenName.map { $0.lowercased() == TweetStore.accountUsername } ?? true)
@@ -43,16 +53,18 @@ enum V11Routes {
             guard known != nil else { return ErrorBody.v11(404, code: 34, message: "Sorry, that page does not exist.") }
             return .json(401, .object([("request", .string(context.request.path)), ("error", .string("Not authorized."))]))
         }
-        return page(store.reachableOwnTweets(), limit: 200, context: context, store: store)
+        return page(store.reachableOwnTweets(), limit: 200, owned: true, context: context, store: store)
     }
 
-    static func verifyCredentials(_ context: RequestContext, store: TweetStore) -> HTTPResponse {
-        .json(200, PayloadV11.user(store.account, imageBase: context.imageBase))
+    static func verifyCredentials(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
+        var response = EmulatorResponse.json(200, PayloadV11.user(store.account, imageBase: context.imageBase))
+        response.served.addUser(TweetStore.accountID)
+        return response
     }
 
     /// `POST statuses/update.json` with `status` (and `in_reply_to_status_id`) in the form
     /// body (or the query, which v1.1 also accepted).
-    static func update(_ context: RequestContext, state: inout EmulatorState) -> HTTPResponse {
+    static func update(_ context: RequestContext, state: inout EmulatorState) -> EmulatorResponse {
         guard let text = context.parameter("status") else {
             return ErrorBody.v11(403, code: 170, message: "Missing required parameter: status.")
         }
@@ -65,8 +77,10 @@ enum V11Routes {
             replyTo = id
         }
         if let rejection = state.store.validatePost(text: text, replyTo: replyTo, now: context.now,
-                                                        duplicateWindow: state.duplicateWindowSeconds) {
+                                                        duplicateWindow: state.duplicateWindowSeconds,
+                                                        repliesRequireSummons: state.billing.repliesRequireSummons) {
             switch rejection {
+            case .replyNotPermitted: return ErrorBody.v11(403, code: 433, message: ErrorBody.replyNotPermittedDetail)
             case .empty: return ErrorBody.v11(403, code: 170, message: "Missing required parameter: status.")
             case .tooLong: return ErrorBody.v11(403, code: 186, message: "Status is over 280 characters.")
             case .replyTargetMissing:
@@ -75,10 +89,64 @@ enum V11Routes {
             case .duplicate: return ErrorBody.v11(403, code: 187, message: "Status is a duplicate.")
             }
         }
+        let kind = PostPricing.kind(text: text, replyTo: replyTo, store: state.store)
         let tweet = state.store.post(text: text, replyTo: replyTo, now: context.now)
         state.posted.append(PostedStatus(id: String(tweet.id), text: text, inReplyToID: replyTo.map { String($0) },
                                          dialect: .v1_1, createdAt: tweet.createdAt))
         let options = PayloadV11.Options(context.parameters)
-        return .json(200, PayloadV11.status(tweet, store: state.store, options: options, imageBase: context.imageBase))
+        // The created status comes back as a status object, but a post is billed as one
+        // create, not as the reads of what its answer holds.
+        var ignored = ServedResources()
+        var response = EmulatorResponse.json(200, PayloadV11.status(tweet, store: state.store, options: options,
+                                                                     imageBase: context.imageBase, served: &ignored))
+        response.served.created = kind
+        return response
+    }
+
+    // MARK: Lookups
+
+    /// `GET statuses/lookup.json?id=ID,...` (up to 100): the statuses found, in the order
+    /// asked; a missing or deleted one is left out, or with `map=true` listed as null
+    /// under `{"id": {...}}`.
+    static func lookup(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
+        let texts = context.parameter("id")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        let ids = texts.compactMap { UInt64($0) }
+        guard !ids.isEmpty, ids.count == texts.count, ids.count <= 100 else {
+            return ErrorBody.v11(400, code: 44, message: "id parameter is invalid.")
+        }
+        let options = PayloadV11.Options(context.parameters)
+        let map = ["true", "1", "t"].contains(context.parameter("map")?.lowercased() ?? "")
+        var served = ServedResources()
+        var found: [(UInt64, EmulatorJSON?)] = []
+        for id in ids {
+            guard let tweet = store.tweets[id], !tweet.deleted else {
+                found.append((id, nil))
+                continue
+            }
+            served.addPost(id)
+            found.append((id, PayloadV11.status(tweet, store: store, options: options, imageBase: context.imageBase,
+                                                served: &served)))
+        }
+        var response: EmulatorResponse = if map {
+            .json(200, .object([("id", .object(found.map { (String($0.0), $0.1 ?? .null) }))]))
+        } else {
+            .json(200, .array(found.compactMap(\.1)))
+        }
+        response.served = served
+        return response
+    }
+
+    /// `GET statuses/show.json?id=ID`: one status, or 404 code 144.
+    static func show(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
+        guard let id = context.parameter("id").flatMap({ UInt64($0) }), let tweet = store.tweets[id], !tweet.deleted else {
+            return ErrorBody.v11(404, code: 144, message: "No status found with that ID.")
+        }
+        var served = ServedResources()
+        served.addPost(id)
+        let options = PayloadV11.Options(context.parameters)
+        var response = EmulatorResponse.json(200, PayloadV11.status(tweet, store: store, options: options,
+                                                                     imageBase: context.imageBase, served: &served))
+        response.served = served
+        return response
     }
 }

@@ -49,8 +49,8 @@ struct V2Fields {
 
 /// v2 JSON: tweets, users, pages with `includes` and `meta`.
 enum PayloadV2 {
-    static func tweet(_ tweet: StoredTweet, fields: Set<String>) -> JSONValue {
-        var members: [(String, JSONValue)] = [("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped))]
+    static func tweet(_ tweet: StoredTweet, fields: Set<String>) -> EmulatorJSON {
+        var members: [(String, EmulatorJSON)] = [("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped))]
         if fields.contains("created_at") { members.append(("created_at", .string(Timestamp.iso8601Milliseconds(tweet.createdAt)))) }
         if fields.contains("author_id") { members.append(("author_id", .string(String(tweet.authorID)))) }
         if fields.contains("conversation_id") {
@@ -94,8 +94,8 @@ enum PayloadV2 {
         return result
     }
 
-    static func entities(_ text: RenderedText) -> JSONValue {
-        var mentions: [JSONValue] = [], hashtags: [JSONValue] = [], urls: [JSONValue] = []
+    static func entities(_ text: RenderedText) -> EmulatorJSON {
+        var mentions: [EmulatorJSON] = [], hashtags: [EmulatorJSON] = [], urls: [EmulatorJSON] = []
         for entity in text.entities {
             switch entity {
             case .mention(let start, let end, let username, let id):
@@ -108,15 +108,15 @@ enum PayloadV2 {
                                      ("expanded_url", .string(link.expanded)), ("display_url", .string(link.display))]))
             }
         }
-        var members: [(String, JSONValue)] = []
+        var members: [(String, EmulatorJSON)] = []
         if !urls.isEmpty { members.append(("urls", .array(urls))) }
         if !mentions.isEmpty { members.append(("mentions", .array(mentions))) }
         if !hashtags.isEmpty { members.append(("hashtags", .array(hashtags))) }
         return .object(members)
     }
 
-    static func user(_ user: EmulatedUser, fields: Set<String>, imageBase: String) -> JSONValue {
-        var members: [(String, JSONValue)] = [
+    static func user(_ user: EmulatedUser, fields: Set<String>, imageBase: String) -> EmulatorJSON {
+        var members: [(String, EmulatorJSON)] = [
             ("id", .string(String(user.id))), ("name", .string(user.name)), ("username", .string(user.username)),
         ]
         if fields.contains("profile_image_url") {
@@ -140,18 +140,28 @@ enum PayloadV2 {
     /// A timeline page: `data`, `includes` (only for the expansions asked), partial
     /// `errors` for referenced tweets that no longer exist, and `meta`.
     static func page(_ tweets: [StoredTweet], nextToken: String?, fields: V2Fields, store: TweetStore,
-                     imageBase: String) -> JSONValue {
-        var meta: [(String, JSONValue)] = [("result_count", .int(tweets.count))]
+                     imageBase: String, served: inout ServedResources) -> EmulatorJSON {
+        var meta: [(String, EmulatorJSON)] = [("result_count", .int(tweets.count))]
         if let newest = tweets.first, let oldest = tweets.last {
             meta.append(("newest_id", .string(String(newest.id))))
             meta.append(("oldest_id", .string(String(oldest.id))))
         }
         if let nextToken { meta.append(("next_token", .string(nextToken))) }
         guard !tweets.isEmpty else { return .object([("meta", .object(meta))]) }
+        var members = body(tweets, single: false, fields: fields, store: store, imageBase: imageBase, served: &served)
+        members.append(("meta", .object(meta)))
+        return .object(members)
+    }
 
+    /// `data` (an array, or with `single` one object), `includes` (only for the
+    /// expansions asked) and partial `errors`: `errors` given first (a lookup's missing
+    /// ids), then one per referenced tweet that no longer exists. Records in `served`
+    /// what went out. `tweets` empty: only the errors (no `data`), as the API answers.
+    static func body(_ tweets: [StoredTweet], single: Bool, errors given: [EmulatorJSON] = [], fields: V2Fields,
+                     store: TweetStore, imageBase: String, served: inout ServedResources) -> [(String, EmulatorJSON)] {
         var userIDs: [UInt64] = [], seenUsers: Set<UInt64> = []
         var included: [StoredTweet] = [], seenTweets: Set<UInt64> = []
-        var errors: [JSONValue] = []
+        var errors = given
         func addUser(_ id: UInt64) {
             if store.user(id) != nil, seenUsers.insert(id).inserted { userIDs.append(id) }
         }
@@ -179,30 +189,42 @@ enum PayloadV2 {
             }
         }
 
-        var members: [(String, JSONValue)] = [("data", .array(tweets.map { tweet($0, fields: fields.tweetFields) }))]
-        var includes: [(String, JSONValue)] = []
-        if !userIDs.isEmpty {
-            includes.append(("users", .array(userIDs.compactMap { store.user($0) }.map {
-                user($0, fields: fields.userFields, imageBase: imageBase)
-            })))
+        var members: [(String, EmulatorJSON)] = []
+        if single, let only = tweets.first {
+            members.append(("data", tweet(only, fields: fields.tweetFields)))
+        } else if !tweets.isEmpty {
+            members.append(("data", .array(tweets.map { tweet($0, fields: fields.tweetFields) })))
+        }
+        for tweet in tweets { served.addPost(tweet.id) }
+        var includes: [(String, EmulatorJSON)] = []
+        let users = userIDs.compactMap { store.user($0) }
+        if !users.isEmpty {
+            includes.append(("users", .array(users.map { user($0, fields: fields.userFields, imageBase: imageBase) })))
+            for user in users { served.addUser(user.id) }
         }
         if !included.isEmpty {
             includes.append(("tweets", .array(included.map { tweet($0, fields: fields.tweetFields) })))
+            for tweet in included { served.addIncludedPost(tweet.id) }
         }
         if !includes.isEmpty { members.append(("includes", .object(includes))) }
         if !errors.isEmpty { members.append(("errors", .array(errors))) }
-        members.append(("meta", .object(meta)))
-        return .object(members)
+        return members
     }
 
     /// The partial error v2 puts next to `data` when a referenced tweet is gone.
-    static func missingTweetError(_ id: UInt64) -> JSONValue {
+    static func missingTweetError(_ id: UInt64) -> EmulatorJSON {
+        notFoundError(id, parameter: "referenced_tweets.id")
+    }
+
+    /// A not-found tweet among `data`: `parameter` is what named it (`ids`, `id`,
+    /// `referenced_tweets.id`).
+    static func notFoundError(_ id: UInt64, parameter: String) -> EmulatorJSON {
         .object([
             ("value", .string(String(id))),
-            ("detail", .string("Could not find tweet with referenced_tweets.id: [\(id)].")),
+            ("detail", .string("Could not find tweet with \(parameter): [\(id)].")),
             ("title", .string("Not Found Error")),
             ("resource_type", .string("tweet")),
-            ("parameter", .string("referenced_tweets.id")),
+            ("parameter", .string(parameter)),
             ("resource_id", .string(String(id))),
             ("type", .string("https://api.twitter.com/2/problems/resource-not-found")),
         ])

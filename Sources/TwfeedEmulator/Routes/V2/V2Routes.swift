@@ -16,14 +16,16 @@ enum V2Routes {
 
     // MARK: GET /2/users/me
 
-    static func me(_ context: RequestContext, store: TweetStore) -> HTTPResponse {
+    static func me(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
         let query = context.request.queryItems
         var errors = unknownParameterErrors(query, allowed: fieldParameters)
         let fields = V2Fields(query: query, errors: &errors)
         guard errors.isEmpty else { return ErrorBody.invalidRequest(errors) }
-        return .json(200, .object([
+        var response = EmulatorResponse.json(200, .object([
             ("data", PayloadV2.user(store.account, fields: fields.userFields, imageBase: context.imageBase)),
         ]))
+        response.served.addUser(TweetStore.accountID)
+        return response
     }
 
     // MARK: Timelines
@@ -31,7 +33,7 @@ enum V2Routes {
     /// One page of home, mentions or reposts_of_me, newest first. The page is cut from the
     /// feed's reachable slots first; deleted and `exclude`d tweets are removed afterwards,
     /// so a page can be short (even empty) and still have a `next_token`.
-    static func timeline(_ feed: V2TimelineSource, userID: String?, context: RequestContext, store: TweetStore) -> HTTPResponse {
+    static func timeline(_ feed: V2TimelineSource, userID: String?, context: RequestContext, store: TweetStore) -> EmulatorResponse {
         let query = context.request.queryItems
         var errors = unknownParameterErrors(query, allowed: feed.allowedParameters)
         let fields = V2Fields(query: query, errors: &errors)
@@ -112,14 +114,21 @@ enum V2Routes {
         }
         let next = !hasMore ? nil
             : feed.pagesByPosition ? PaginationToken.encode(UInt64(start + slots.count)) : slots.last.map(PaginationToken.encode)
-        return .json(200, PayloadV2.page(tweets, nextToken: next, fields: fields, store: store, imageBase: context.imageBase))
+        // Only the account reaches this point: another user's id was answered above.
+        var served = ServedResources()
+        served.ownedTimeline = feed == .mentions || feed == .ownPosts
+        let page = PayloadV2.page(tweets, nextToken: next, fields: fields, store: store, imageBase: context.imageBase,
+                                  served: &served)
+        var response = EmulatorResponse.json(200, page)
+        response.served = served
+        return response
     }
 
     /// Another user's timeline. Home and mentions exist only for the authenticated user
     /// (403, as on the real API). Others' own posts are public on the real API, but the
     /// emulator keeps only the account's: a known user gets a 403 saying so, an unknown
     /// one the real API's 200 with a not-found error and no `data`.
-    private static func otherUser(_ userID: String, feed: V2TimelineSource, store: TweetStore) -> HTTPResponse {
+    private static func otherUser(_ userID: String, feed: V2TimelineSource, store: TweetStore) -> EmulatorResponse {
         guard feed == .ownPosts else {
             return ErrorBody.problem(403, title: "Forbidden",
                                      detail: "You can only request timelines of the authenticated user.")
@@ -137,7 +146,7 @@ enum V2Routes {
 
     // MARK: POST /2/tweets
 
-    static func post(_ context: RequestContext, state: inout EmulatorState) -> HTTPResponse {
+    static func post(_ context: RequestContext, state: inout EmulatorState) -> EmulatorResponse {
         guard let body = JSONBody.object(context.request.body) else {
             return ErrorBody.problem(400, title: "Invalid Request", detail: "The request body is not a JSON object.",
                                      type: "https://api.twitter.com/2/problems/invalid-request")
@@ -156,11 +165,14 @@ enum V2Routes {
             replyTo = id
         }
         if let rejection = state.store.validatePost(text: text, replyTo: replyTo, now: context.now,
-                                                        duplicateWindow: state.duplicateWindowSeconds) {
+                                                        duplicateWindow: state.duplicateWindowSeconds,
+                                                        repliesRequireSummons: state.billing.repliesRequireSummons) {
             switch rejection {
             case .empty:
                 return ErrorBody.invalidRequest([.init(parameter: "text", value: text,
                                                        message: "$.text: must not be empty")])
+            case .replyNotPermitted:
+                return ErrorBody.problem(403, title: "Forbidden", detail: ErrorBody.replyNotPermittedDetail)
             case .tooLong:
                 return ErrorBody.problem(403, title: "Forbidden", detail: "Your Tweet text is too long.")
             case .replyTargetMissing:
@@ -171,12 +183,58 @@ enum V2Routes {
                     detail: "You are not allowed to create a Tweet with duplicate content.")
             }
         }
+        let kind = PostPricing.kind(text: text, replyTo: replyTo, store: state.store)
         let tweet = state.store.post(text: text, replyTo: replyTo, now: context.now)
         state.posted.append(PostedStatus(id: String(tweet.id), text: text, inReplyToID: replyTo.map { String($0) },
                                          dialect: .v2, createdAt: tweet.createdAt))
-        return .json(201, .object([("data", .object([
+        var response = EmulatorResponse.json(201, .object([("data", .object([
             ("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped)),
             ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
         ]))]))
+        response.served.created = kind
+        return response
+    }
+
+    // MARK: Lookups
+
+    /// `GET /2/tweets?ids=ID,...` (1-100 ids) and `GET /2/tweets/:id`: the posts found,
+    /// in the order asked, with the usual fields and expansions; a missing or deleted one
+    /// is a partial `errors` entry, and when none is found the answer is a 200 with only
+    /// `errors`, as on the real API.
+    static func lookup(_ context: RequestContext, pathID: String?, store: TweetStore) -> EmulatorResponse {
+        let query = context.request.queryItems
+        var errors = unknownParameterErrors(query, allowed: pathID == nil ? fieldParameters.union(["ids"]) : fieldParameters)
+        let fields = V2Fields(query: query, errors: &errors)
+        let parameter = pathID == nil ? "ids" : "id"
+        let texts = pathID.map { [$0] }
+            ?? (query.first { $0.name == "ids" }?.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) ?? [])
+        var ids: [UInt64] = []
+        if texts.isEmpty || texts.count > 100 {
+            errors.append(.init(parameter: "ids", value: texts.joined(separator: ","),
+                                message: "The `ids` query parameter value [\(texts.joined(separator: ","))] must have 1 to 100 ids"))
+        }
+        for text in texts {
+            if let id = UInt64(text), text.count <= 19 {
+                ids.append(id)
+            } else {
+                errors.append(.init(parameter: parameter, value: text,
+                                    message: "The `\(parameter)` query parameter value [\(text)] does not match ^[0-9]{1,19}$"))
+            }
+        }
+        guard errors.isEmpty else { return ErrorBody.invalidRequest(errors) }
+        var found: [StoredTweet] = [], missing: [EmulatorJSON] = []
+        for id in ids {
+            if let tweet = store.tweets[id], !tweet.deleted {
+                found.append(tweet)
+            } else {
+                missing.append(PayloadV2.notFoundError(id, parameter: parameter))
+            }
+        }
+        var served = ServedResources()
+        let members = PayloadV2.body(found, single: pathID != nil, errors: missing, fields: fields, store: store,
+                                     imageBase: context.imageBase, served: &served)
+        var response = EmulatorResponse.json(200, .object(members))
+        response.served = served
+        return response
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Text rules shared by both dialects.
-enum TweetText {
+/// What the API does to a status's text, in both dialects: escapes it for the wire, cuts it
+/// (v1.1's non-extended `text`, a retweet's "RT @user: ..."), and weighs it against 280.
+/// Named apart from TwfeedKit's `TweetText` (the reader's links) so both read unqualified.
+enum StatusTextRules {
     /// What the API escapes in tweet text (and nothing else: quotes stay as they are).
     static func htmlEscape(_ raw: String) -> String {
         var out = ""

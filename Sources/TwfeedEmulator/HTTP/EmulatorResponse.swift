@@ -1,64 +1,10 @@
 import Foundation
 import TwfeedBase
 
-/// One HTTP/1.1 request as received. The raw target is kept because OAuth signs the path
-/// exactly as the client sent it.
-struct HTTPRequest: Sendable {
-    var method: String
-    /// The request target as sent, e.g. `/2/users/me?user.fields=name`.
-    var target: String
-    var version: String
-    /// Header fields in order, names in lower case.
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
-
-    /// The first value of a header (name in any case).
-    func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return headers.first { $0.name == lowered }?.value
-    }
-
-    /// The target up to `?`.
-    var path: String {
-        target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target
-    }
-
-    /// The target after `?`, undecoded ("" when there is none).
-    var rawQuery: String {
-        target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } ?? ""
-    }
-
-    /// Decoded query parameters in order (broken escapes drop the whole query).
-    var queryItems: [(name: String, value: String)] {
-        OAuthSignature.formDecode(rawQuery) ?? []
-    }
-
-    /// The first value of a query parameter.
-    func query(_ name: String) -> String? {
-        queryItems.first { $0.name == name }?.value
-    }
-
-    /// Whether the body is form-encoded, which makes its parameters part of the OAuth signature.
-    var hasFormBody: Bool {
-        header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
-    }
-
-    /// Decoded form body parameters (empty unless `hasFormBody`).
-    var formItems: [(name: String, value: String)] {
-        hasFormBody ? OAuthSignature.formDecode(String(decoding: body, as: UTF8.self)) ?? [] : []
-    }
-
-    /// HTTP/1.1 keeps the connection open unless told otherwise; HTTP/1.0 closes unless asked to keep it.
-    var wantsClose: Bool {
-        let connection = header("connection")?.lowercased() ?? ""
-        if version == "HTTP/1.0" { return !connection.contains("keep-alive") }
-        return connection.contains("close")
-    }
-}
-
 /// A response, plus how to deliver it: the emulator's faults are delivery failures
-/// (a reset halfway through the body, a reset instead of an answer, a delay).
-struct HTTPResponse: Sendable {
+/// (a reset halfway through the body, a reset instead of an answer, a delay). Named apart
+/// from TwfeedKit's `HTTPResponse`, as `EmulatorRequest` is.
+struct EmulatorResponse: Sendable {
     enum Delivery: Sendable {
         /// Status line, headers and the whole body.
         case complete
@@ -84,6 +30,8 @@ struct HTTPResponse: Sendable {
     var closeAfter = false
     /// Told how many body bytes went out on the socket (the image counters use it).
     var onBodySent: (@Sendable (Int) -> Void)?
+    /// What the answer handed out, for the pay-per-use bill; the API routes fill it in.
+    var served = ServedResources()
 
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -91,12 +39,12 @@ struct HTTPResponse: Sendable {
         self.body = body
     }
 
-    static func json(_ status: Int, _ value: JSONValue, contentType: String = "application/json; charset=utf-8") -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: value.bytes)
+    static func json(_ status: Int, _ value: EmulatorJSON, contentType: String = "application/json; charset=utf-8") -> EmulatorResponse {
+        EmulatorResponse(status: status, headers: [("Content-Type", contentType)], body: value.bytes)
     }
 
-    static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
+    static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8") -> EmulatorResponse {
+        EmulatorResponse(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }
 
     mutating func setHeader(_ name: String, _ value: String) {

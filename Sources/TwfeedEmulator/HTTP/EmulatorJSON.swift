@@ -1,27 +1,28 @@
 import Foundation
 
-/// A JSON document built by the emulator.
+/// A JSON document built by the emulator (a writer only; TwfeedKit's `JSONValue` is a reader,
+/// and the names differ so both read unqualified).
 ///
 /// The emulator writes its own JSON instead of using `JSONSerialization` for two reasons:
 /// objects keep their key order (answers read like the real API's), and `number` holds a raw
 /// literal, so v1.1's numeric `id` can exceed 2^53 exactly as the real API sends it — the very
 /// thing a client must survive by reading `id_str` instead.
-enum JSONValue: Sendable {
+enum EmulatorJSON: Sendable {
     case null
     case bool(Bool)
     case int(Int)
     /// A number written exactly as given (used for 64-bit ids that a Double would round).
     case number(String)
     case string(String)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
+    case array([EmulatorJSON])
+    case object([(String, EmulatorJSON)])
 
     /// A 64-bit id as a JSON number literal.
-    static func id(_ value: UInt64) -> JSONValue { .number(String(value)) }
+    static func id(_ value: UInt64) -> EmulatorJSON { .number(String(value)) }
 
     /// A string, or `null` when absent (v1.1 spells missing fields as null).
-    static func stringOrNull(_ value: String?) -> JSONValue {
-        value.map(JSONValue.string) ?? .null
+    static func stringOrNull(_ value: String?) -> EmulatorJSON {
+        value.map(EmulatorJSON.string) ?? .null
     }
 
     /// The compact UTF-8 encoding.
@@ -41,7 +42,7 @@ enum JSONValue: Sendable {
         case .bool(let value): out += value ? "true" : "false"
         case .int(let value): out += String(value)
         case .number(let literal): out += literal
-        case .string(let value): JSONValue.writeString(value, into: &out)
+        case .string(let value): EmulatorJSON.writeString(value, into: &out)
         case .array(let items):
             out += "["
             for (index, item) in items.enumerated() {
@@ -53,7 +54,7 @@ enum JSONValue: Sendable {
             out += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { out += "," }
-                JSONValue.writeString(member.0, into: &out)
+                EmulatorJSON.writeString(member.0, into: &out)
                 out += ":"
                 member.1.write(into: &out)
             }
@@ -78,15 +79,5 @@ enum JSONValue: Sendable {
             }
         }
         out += "\""
-    }
-}
-
-/// Reading JSON request bodies (posts, control routes). Foundation's parser is fine here:
-/// nothing the emulator reads carries a 64-bit number.
-enum JSONBody {
-    /// The body as a JSON object, or nil when it is not one.
-    static func object(_ body: [UInt8]) -> [String: Any]? {
-        guard !body.isEmpty else { return nil }
-        return (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
     }
 }

@@ -1,0 +1,54 @@
+/// What each kind of resource costs, in US dollars. The defaults are the published
+/// pay-per-use rates (x-api.md, "Paying for it"); the developer console has the current
+/// ones, and they change, so a test or demo may set others.
+///
+/// Prices are given in dollars for readability but charged in whole micro-dollars
+/// (`MicroDollars`), so a long tally adds integers and never drifts.
+public struct EmulatorPrices: Sendable, Equatable {
+    public var postRead: Double
+    public var ownedRead: Double
+    public var userRead: Double
+    public var postCreate: Double
+    public var postCreateWithURL: Double
+    public var postCreateSummoned: Double
+
+    public init(postRead: Double = 0.005, ownedRead: Double = 0.001, userRead: Double = 0.010,
+                postCreate: Double = 0.015, postCreateWithURL: Double = 0.200, postCreateSummoned: Double = 0.010) {
+        self.postRead = postRead
+        self.ownedRead = ownedRead
+        self.userRead = userRead
+        self.postCreate = postCreate
+        self.postCreateWithURL = postCreateWithURL
+        self.postCreateSummoned = postCreateSummoned
+    }
+
+    /// The price of one resource of `kind`, in dollars.
+    public subscript(kind: EmulatorResourceKind) -> Double {
+        get {
+            switch kind {
+            case .postRead: postRead
+            case .ownedRead: ownedRead
+            case .userRead: userRead
+            case .postCreate: postCreate
+            case .postCreateWithURL: postCreateWithURL
+            case .postCreateSummoned: postCreateSummoned
+            }
+        }
+        set {
+            switch kind {
+            case .postRead: postRead = newValue
+            case .ownedRead: ownedRead = newValue
+            case .userRead: userRead = newValue
+            case .postCreate: postCreate = newValue
+            case .postCreateWithURL: postCreateWithURL = newValue
+            case .postCreateSummoned: postCreateSummoned = newValue
+            }
+        }
+    }
+
+    /// The price in micro-dollars: negative or not finite counts as 0 (a price must
+    /// never make the bill go down or trap).
+    func micros(_ kind: EmulatorResourceKind) -> Int {
+        max(0, MicroDollars.from(usd: self[kind]) ?? 0)
+    }
+}
