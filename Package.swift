@@ -52,6 +52,13 @@ let package = Package(
         .target(
             name: "TwitterText"
         ),
+        /// What twfeed's use of the pay-per-use API costs, as pure values: prices, counts,
+        /// the billing cycle, the budget's daily allowance and the API's billing refusals.
+        /// No I/O and no clock, so every rule is tested by passing dates in.
+        .target(
+            name: "TwfeedBilling",
+            dependencies: ["TwitterText"]
+        ),
         .target(
             name: "TwfeedKit",
             dependencies: [
@@ -129,6 +136,10 @@ let package = Package(
         .testTarget(
             name: "TwitterTextTests",
             dependencies: ["TwitterText"]
+        ),
+        .testTarget(
+            name: "TwfeedBillingTests",
+            dependencies: ["TwfeedBilling"]
         ),
         .testTarget(
             name: "EmulatorTests",
