@@ -49,6 +49,13 @@ let package = Package(
         .target(
             name: "TwitterText"
         ),
+        /// What twfeed's use of the pay-per-use API costs, as pure values: prices, counts,
+        /// the billing cycle, the budget's daily allowance and the API's billing refusals.
+        /// No I/O and no clock, so every rule is tested by passing dates in.
+        .target(
+            name: "TwfeedBilling",
+            dependencies: ["TwitterText"]
+        ),
         /// The values every part of twfeed shares: the model (tweets, ids, feeds), the
         /// config and its loader, errors, clocks, the outbox's states, search queries, the
         /// image cache's layout and policy. No database and no network.
@@ -167,6 +174,10 @@ let package = Package(
         .testTarget(
             name: "TwitterTextTests",
             dependencies: ["TwitterText"]
+        ),
+        .testTarget(
+            name: "TwfeedBillingTests",
+            dependencies: ["TwfeedBilling"]
         ),
         .testTarget(
             name: "EmulatorTests",
