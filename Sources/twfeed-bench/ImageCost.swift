@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import TwfeedEmulator
 import TwfeedKit
@@ -44,9 +43,7 @@ enum ImageCost {
         let home = daemon.syncers.first { $0.feed == .home }!
         let backfill = try await home.poll()
         precondition(backfill.complete, "home backfill did not complete")
-        let authors = try database.inspect { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM user WHERE profileImageURL IS NOT NULL")!
-        }
+        let authors = try database.authorsWithPictureCount()
         let fetcher = daemon.services.compactMap { $0 as? ImageFetcher }.first!
         // Idle home polls (one request, nothing new) alone, then while the cache fills.
         var idle: [Double] = []

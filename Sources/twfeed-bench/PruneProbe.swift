@@ -1,7 +1,6 @@
 import Foundation
-import GRDB
-import GRDBSQLite
 import TwfeedSandbox
+import TwfeedStore
 
 /// The longest time a writer waits while the daemon prunes: a copy of an archive, the
 /// daemon started on it with `storage.keepDays`, and meanwhile another connection
@@ -65,7 +64,7 @@ enum PruneProbe {
     }
 
     static func count(_ path: String) throws -> Int {
-        try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet") ?? 0 }
+        try StoreReader.open(path: path).storedTweetCount()
     }
 }
 
@@ -83,21 +82,14 @@ final class WriteLockProbe: @unchecked Sendable {
 
     func start() {
         Thread.detachNewThread { [self] in
-            var db: OpaquePointer?
-            guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { finished.signal(); return }
-            sqlite3_busy_timeout(db, 0)
+            // A second writer on the same file, as another process would be: each write
+            // transaction waits in SQLite's busy handler while the pruner holds the lock.
+            guard let database = try? AppDatabase.open(path: path) else { finished.signal(); return }
             while lock.withLock({ running }) {
-                let asked = DispatchTime.now()
-                while sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) != SQLITE_OK {
-                    usleep(200)
-                    if !lock.withLock({ running }) { break }
-                }
-                let waited = Bench.elapsed(since: asked)
-                sqlite3_exec(db, "COMMIT", nil, nil, nil)
+                guard let waited = try? database.writeLockWait() else { break }
                 lock.withLock { longest = max(longest, waited); locks += 1 }
                 usleep(5_000)
             }
-            sqlite3_close(db)
             finished.signal()
         }
     }

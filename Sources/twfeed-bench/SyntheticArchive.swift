@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import TwfeedCore
 import TwfeedEmulator
@@ -40,10 +39,7 @@ enum SyntheticArchive {
                                                         size, Bench.elapsed(since: started), path).utf8))
         }
         let database = try AppDatabase.open(path: path)
-        let (tweets, home) = try database.inspect { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM tweet") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM feedMembership WHERE feed = 'home'") ?? 0)
-        }
+        let (tweets, home) = (try database.storedTweetCount(), try database.feedStats(.home).tweets)
         return Built(path: path, tweets: tweets, homeTweets: home, bytes: fileBytes(path))
     }
 
@@ -57,9 +53,7 @@ enum SyntheticArchive {
 
     /// A short hash of the migrations this build runs: a new migration means a new cache file.
     static func schemaKey() throws -> String {
-        let identifiers = try AppDatabase.inMemory().inspect { db in
-            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
-        }
+        let identifiers = AppDatabase.migrationIdentifiers
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in identifiers.joined(separator: "|").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3

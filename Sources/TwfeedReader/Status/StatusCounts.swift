@@ -2,7 +2,7 @@ import Foundation
 import TwfeedCore
 import TwfeedStore
 
-/// The counts the status shows, read from the database and the file system. Both the
+/// The counts the status shows, read from the database (and the database file's size). Both the
 /// daemon's `StatusBoard` (for the snapshot) and `twfeed status` (`StatusReport`, read
 /// fresh) read them here, so neither depends on the other.
 extension StatusSnapshot.Counts {
@@ -18,9 +18,8 @@ extension StatusSnapshot.Counts {
             }
         }
         let (outbox, oldestAge) = try database.outboxCounts(now: now)
-        var files = previous?.imageFiles ?? 0
-        var bytes = previous?.imageBytes ?? 0
-        if full { (files, bytes) = Self.directorySize(config.storage.imageCache) }
+        // Two stored numbers (not a walk of the cache folder): read every time.
+        let (files, bytes) = try database.imageCacheTotals()
         let path = config.storage.database
         return StatusSnapshot.Counts(
             at: now, feeds: feeds, outbox: outbox, oldestPendingAt: oldestAge.map { now.addingTimeInterval(-$0) },

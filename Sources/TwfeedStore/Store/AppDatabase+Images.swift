@@ -245,11 +245,20 @@ extension StoreReading {
         }
     }
 
-    /// Distinct files the rows name, and their bytes.
+    /// Distinct files the rows name, and their bytes: two stored numbers (migration
+    /// "v10: image cache counts"), so asking costs the same with 10 files or 100,000.
     package func imageCacheTotals() async throws -> (files: Int, bytes: Int64) {
-        try await read { db in
-            let row = try Row.fetchOne(db, sql: ReaderQueries.imageCacheTotals.sql)!
-            return (row["files"], row["bytes"])
-        }
+        try await read { db in try AppDatabase.imageCacheTotals(db) }
+    }
+
+    package func imageCacheTotals() throws -> (files: Int, bytes: Int64) {
+        try read { db in try AppDatabase.imageCacheTotals(db) }
+    }
+}
+
+extension AppDatabase {
+    static func imageCacheTotals(_ db: Database) throws -> (files: Int, bytes: Int64) {
+        guard let row = try Row.fetchOne(db, sql: ReaderQueries.imageCacheTotals.sql) else { return (0, 0) }
+        return (row["files"], row["bytes"])
     }
 }

@@ -115,6 +115,7 @@ extension AppDatabase {
         INSERT INTO tweetSearch (tweetSearch, rank) VALUES ('automerge', 0);
         INSERT INTO userSearch (userSearch, rank) VALUES ('automerge', 0);
         """),
+        ("v10: image cache counts", imageCacheCounts),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

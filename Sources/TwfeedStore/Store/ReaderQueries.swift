@@ -104,12 +104,18 @@ enum ReaderQueries {
     static let imageFileRows = ReaderQuery("imageFileRows",
         "SELECT authorId, file, lastUsedAt FROM profileImage WHERE file IS NOT NULL", allowance: .init(
         scans: ["profileImage"], sorts: false, why: "the janitor weighs every cached file, only once the cache is over its cap"))
-    static let imageCacheTotals = ReaderQuery("imageCacheTotals", """
-        SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes
-        FROM (SELECT file, max(bytes) AS bytes FROM profileImage WHERE file IS NOT NULL GROUP BY file)
-        """)
+    /// Kept by triggers (migration "v10: image cache counts"): one row, whatever the
+    /// cache holds.
+    static let imageCacheTotals = ReaderQuery("imageCacheTotals", "SELECT files, bytes FROM imageCacheCount WHERE id = 1")
     static let imageFileUsers = ReaderQuery("imageFileUsers", "SELECT count(*) FROM profileImage WHERE file = ?")
     static let imageFileOf = ReaderQuery("imageFileOf", "SELECT file FROM profileImage WHERE authorId = ?")
+
+    /// The benchmark's and diagnostics' whole-table counts (`AppDatabase+Diagnostics`).
+    static let tweetCount = ReaderQuery("tweetCount", "SELECT count(*) FROM tweet", allowance: .init(
+        scans: ["tweet"], sorts: false, why: "a whole-table count for the benchmark; no page or service runs it"))
+    static let authorsWithPicture = ReaderQuery("authorsWithPicture",
+        "SELECT count(*) FROM user WHERE profileImageURL IS NOT NULL", allowance: .init(
+        scans: ["user"], sorts: false, why: "a whole-table count for the benchmark; no page or service runs it"))
 
     /// The views' common questions (docs/SCHEMA.md), so the views stay instant too.
     static let timelineView = ReaderQuery("timelineView",
@@ -120,7 +126,7 @@ enum ReaderQueries {
     static let all: [ReaderQuery] = [
         feedItems, feedStats, memberIDs, knownIDs(count: 3), syncState, account, currentAccount,
         outboxAll, outboxInState, outboxItem, outboxCounts, outboxOldestWaiting, outboxSentTweet,
-        imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals,
+        imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals, tweetCount, authorsWithPicture,
         imageFileUsers, imageFileOf,
         timelineView, feedCountsView, postsView,
         search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON, authorByID,

@@ -93,4 +93,54 @@ struct CountersTests {
         #expect(try database.feedStats(.retweets).tweets == 0)
         #expect(try database.outboxCounts(now: Date()).0 == ["sent": 1, "pending": 1])
     }
+
+    /// The cache's distinct files and their bytes as the rows name them, counted the slow way.
+    func realImageTotals(_ database: AppDatabase) throws -> (files: Int, bytes: Int64) {
+        try database.inspect { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*) AS files, coalesce(sum(bytes), 0) AS bytes
+                FROM (SELECT file, max(bytes) AS bytes FROM profileImage WHERE file IS NOT NULL GROUP BY file)
+                """)!
+            return (row["files"], row["bytes"])
+        }
+    }
+
+    func fetched(_ database: AppDatabase, author: Int64, file: String, bytes: Int) async throws {
+        let url = "https://pbs.twimg.com/\(author)_normal.png"
+        let subject = AppDatabase.ImageSubject(authorID: UserID(author), sourceURL: url, size: "normal", url: url, usedAt: Date())
+        _ = try await database.recordImageFetched(subject, file: file, bytes: bytes, etag: nil, lastModified: nil, now: Date())
+    }
+
+    /// `status` reads the image cache's size from two stored numbers, not by walking the
+    /// folder: they must follow every fetch, shared file, eviction and delete.
+    @Test func imageCacheCountsFollowFetchesSharedFilesEvictionsAndDeletes() async throws {
+        let database = try AppDatabase.inMemory()
+        #expect(try await database.imageCacheTotals() == (0, 0))
+        try await fetched(database, author: 1, file: "aa/a.png", bytes: 100)
+        try await fetched(database, author: 2, file: "aa/a.png", bytes: 100)
+        try await fetched(database, author: 3, file: "bb/b.png", bytes: 50)
+        #expect(try await database.imageCacheTotals() == (2, 150), "two authors share one file")
+        try await fetched(database, author: 1, file: "cc/c.png", bytes: 30)
+        #expect(try await database.imageCacheTotals() == (3, 180), "a still has author 2")
+        try await database.clearImageFiles(["bb/b.png"], evictedAt: Date())
+        #expect(try await database.imageCacheTotals() == (2, 130))
+        try database.tamper { db in try db.execute(sql: "DELETE FROM profileImage WHERE authorId = 2") }
+        #expect(try await database.imageCacheTotals() == (1, 30), "a's last user is gone")
+        #expect(try await database.imageCacheTotals() == realImageTotals(database))
+    }
+
+    @Test func theImageCacheCountsMigrationCountsAnExistingCache() throws {
+        let queue = try DatabaseQueue()
+        try AppDatabase.migrator.migrate(queue, upTo: "v9: search merges off the write path")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO profileImage (authorId, sourceURL, size, url, file, bytes, lastUsedAt) VALUES
+                    (1, 'u', 'normal', 'u', 'aa/a.png', 100, 0), (2, 'u', 'normal', 'u', 'aa/a.png', 100, 0),
+                    (3, 'u', 'normal', 'u', 'bb/b.png', 50, 0), (4, 'u', 'normal', 'u', NULL, 0, 0);
+                """)
+        }
+        try AppDatabase.migrator.migrate(queue)
+        let database = AppDatabase(queue, path: "memory")
+        #expect(try database.imageCacheTotals() == (2, 150))
+    }
 }
