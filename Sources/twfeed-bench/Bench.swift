@@ -106,7 +106,7 @@ struct Bench {
         var state = SyncState(feed: .home)
         for (feed, page) in pages {
             state.feed = feed
-            try raw.storePage(page, feed: feed, state: state, now: Date())
+            try await raw.storePage(page, feed: feed, state: state, now: Date())
         }
         let rawSeconds = elapsed(since: rawStarted)
 

@@ -56,7 +56,7 @@ enum PageCost {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let database = try AppDatabase.open(path: "\(folder)/db.sqlite")
         let storeStarted = DispatchTime.now()
-        for _ in 0 ..< runs { try database.storePage(page!, feed: .home, state: SyncState(feed: .home), now: Date()) }
+        for _ in 0 ..< runs { try await database.storePage(page!, feed: .home, state: SyncState(feed: .home), now: Date()) }
         let store = Bench.elapsed(since: storeStarted) / Double(runs)
 
         print(String(format: "page cost (%d tweets, %d bytes): emulator+loopback %.2f ms, parse %.2f ms, map %.2f ms, store %.2f ms",

@@ -68,12 +68,12 @@ enum SyntheticArchive {
         // Signed in, as a daemon's database is, and as the account the probes' sandbox
         // emulator serves: otherwise the daemon started on a copy adopts every unowned row
         // in one transaction, which a real database never asks of it.
-        try database.saveAccount(Account(userID: UserID(Emulator.accountUserID)!, username: Emulator.accountUsername))
+        try await database.saveAccount(Account(userID: UserID(Emulator.accountUserID)!, username: Emulator.accountUsername))
         var generator = TweetGenerator(size: size)
         while let (feed, page) = generator.nextPage() {
             var state = SyncState(feed: feed)
             state.newestID = page.tweets.map(\.id).max()
-            try database.storePage(page, feed: feed, state: state, now: Date())
+            try await database.storePage(page, feed: feed, state: state, now: Date())
         }
         // As a daemon's database is: its search index merged (every 15 minutes there).
         try await SearchIndexMerger(database: database, clock: SystemClock(),

@@ -25,7 +25,7 @@ struct FaultTests {
         #expect(!broken.complete)
         #expect(broken.error != nil)
         #expect(broken.requests == 2)
-        let state = try daemon.database.syncState(.home)
+        let state = try await daemon.database.syncState(.home)
         #expect(state.newestID == nil)
         #expect(state.pendingBottom != nil)
         #expect(state.lastError != nil)
@@ -36,7 +36,7 @@ struct FaultTests {
         let resumed = try await home.poll()
         #expect(resumed.complete)
         #expect(try daemon.database.memberIDs(.home).map(\.description) == world.emulator.groundTruth(.home, dialect: .v2))
-        #expect(try daemon.database.syncState(.home).lastError == nil)
+        #expect(try await daemon.database.syncState(.home).lastError == nil)
     }
 
     @Test func wrongCredentialsAreAnAuthProblem() async throws {
@@ -46,7 +46,7 @@ struct FaultTests {
         let outcome = try await daemon.syncers[0].poll()
         #expect(outcome.error?.kind == .unauthorized)
         #expect(world.sink.events("auth.failed").count == 1)
-        #expect(try daemon.database.syncState(daemon.syncers[0].feed).nextPollAt!.timeIntervalSinceNow > 400)
+        #expect(try await daemon.database.syncState(daemon.syncers[0].feed).nextPollAt!.timeIntervalSinceNow > 400)
     }
 
     @Test func aForced429WaitsForTheEmulatorsReset() async throws {
@@ -57,7 +57,7 @@ struct FaultTests {
         world.emulator.inject(.rateLimited, pathContains: "reverse_chronological")
         let outcome = try await home.poll()
         #expect(outcome.error?.status == 429)
-        let state = try daemon.database.syncState(.home)
+        let state = try await daemon.database.syncState(.home)
         #expect(state.rateLimit?.remaining == 0)
         #expect(state.nextPollAt == state.rateLimit?.resetAt)
         #expect(state.nextPollAt! > Date())

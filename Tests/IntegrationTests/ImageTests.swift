@@ -146,7 +146,7 @@ struct ImageTests {
             let outcome = try await syncer.poll()
             #expect(outcome.complete && outcome.error == nil, "\(syncer.feed)")
         }
-        #expect(try daemon.database.syncState(.home).lastError == nil)
+        #expect(try await daemon.database.syncState(.home).lastError == nil)
 
         let cycle = try await fetching.value
         #expect(cycle.rejected == bad.count && cycle.failed == 1, "\(cycle)")

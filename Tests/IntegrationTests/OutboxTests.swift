@@ -148,7 +148,7 @@ struct OutboxTests {
         let world = try TestWorld(tweets: 1)
         let database = try AppDatabase.open(path: world.databasePath)
         let old = try database.enqueue(text: "old", replyTo: nil, now: Date().addingTimeInterval(-90 * 86400))
-        try database.transitionOutbox(old.id, from: [.pending], to: .expired)
+        try await database.transitionOutbox(old.id, from: [.pending], to: .expired)
         let pending = try database.enqueue(text: "pending", replyTo: nil, now: Date())
         #expect(try Binary.run(["outbox", "retry", "\(old.id)", "--config", world.configPath]).status == 0)
         #expect(try database.outboxItem(old.id)?.state == .pending)
@@ -163,7 +163,7 @@ struct OutboxTests {
         // A failed status whose earlier attempt may have gone out is not queued to be
         // posted blindly: it is looked up among the account's tweets first.
         let doubtful = try database.enqueue(text: "did it go?", replyTo: nil, now: Date())
-        try database.transitionOutbox(doubtful.id, from: [.pending], to: .failed, changes: [.attempts(2), .uncertainSince(Date())])
+        try await database.transitionOutbox(doubtful.id, from: [.pending], to: .failed, changes: [.attempts(2), .uncertainSince(Date())])
         let retried = try Binary.run(["outbox", "retry", "\(doubtful.id)", "--config", world.configPath])
         #expect(retried.status == 0)
         #expect(retried.stdout.contains("may have gone out already"))

@@ -80,7 +80,7 @@ struct ProcessTests {
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
         #expect(first.terminationReason == .uncaughtSignal)
-        let interrupted = try database.syncState(.home)
+        let interrupted = try await database.syncState(.home)
         let storedAtKill = try database.memberIDs(.home).count
         #expect(storedAtKill < 1000)
         #expect(interrupted.newestID == nil)

@@ -40,8 +40,8 @@ struct ReaderDaemonTests {
             #expect(first.value("twfeed_outbox_sent_total") == 0)
             #expect(first.value("twfeed_up") == 1)
             #expect((first.value("twfeed_rate_limit_remaining", ["feed": "home"]) ?? 0) > 0)
-            #expect(first.value("twfeed_last_success_timestamp_seconds", ["feed": "home"])
-                == (try database.syncState(.home).lastSuccessAt?.timeIntervalSince1970))
+            let lastSuccess = try await database.syncState(.home).lastSuccessAt
+            #expect(first.value("twfeed_last_success_timestamp_seconds", ["feed": "home"]) == lastSuccess?.timeIntervalSince1970)
 
             let health = try await RawHTTP.request(port: reader, "/healthz")
             #expect(health.status == 200)
@@ -52,7 +52,7 @@ struct ReaderDaemonTests {
             daemon.doorbell.ring()
             #expect(try await eventually { try database.outboxItem(queued.id)?.state == .sent })
             world.emulator.addTweets(to: .home, count: 3)
-            let polledBefore = try database.syncState(.home).lastPollAt
+            let polledBefore = try await database.syncState(.home).lastPollAt
             clock.advance(by: 16)
             #expect(try await eventually { try database.syncState(.home).lastPollAt != polledBefore && database.feedStats(.home).tweets >= homeTweets + 3 })
             let baseline = first.value("twfeed_poll_requests_total", ["feed": "home", "outcome": "ok"]) ?? 0

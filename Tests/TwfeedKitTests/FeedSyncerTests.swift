@@ -13,7 +13,7 @@ struct FeedSyncerTests {
         #expect(outcome.requests == 3)
         #expect(outcome.complete)
         #expect(try fixture.database.memberIDs(.home) == ids.sorted(by: >))
-        let state = try fixture.database.syncState(.home)
+        let state = try await fixture.database.syncState(.home)
         #expect(state.newestID == ids.max())
         #expect(state.pendingTop == nil && state.pendingBottom == nil)
     }
@@ -39,7 +39,7 @@ struct FeedSyncerTests {
         #expect(outcome.newTweets == 5)
         #expect(fixture.api.queries.last?.sinceID == first.max())
         #expect(try fixture.database.memberIDs(.home).count == 15)
-        #expect(try fixture.database.syncState(.home).newestID == second.max())
+        #expect(try await fixture.database.syncState(.home).newestID == second.max())
     }
 
     @Test func aFailureMidRangeResumesBelowTheLastCommittedPage() async throws {
@@ -49,7 +49,7 @@ struct FeedSyncerTests {
         let syncer = fixture.syncer()
         let broken = try await syncer.poll()
         #expect(!broken.complete)
-        var state = try fixture.database.syncState(.home)
+        var state = try await fixture.database.syncState(.home)
         // The stored position has not moved: the range is not whole yet.
         #expect(state.newestID == nil)
         #expect(state.pendingTop == ids.max())
@@ -63,11 +63,11 @@ struct FeedSyncerTests {
         let resumed = try await syncer.poll()
         #expect(resumed.complete)
         #expect(fixture.api.queries[2].untilID == ids.sorted(by: >)[99])
-        state = try fixture.database.syncState(.home)
+        state = try await fixture.database.syncState(.home)
         #expect(state.newestID == ids.max())
         try await syncer.poll()
         #expect(try fixture.database.memberIDs(.home) == (ids + newer).sorted(by: >))
-        #expect(try fixture.database.syncState(.home).newestID == newer.max())
+        #expect(try await fixture.database.syncState(.home).newestID == newer.max())
     }
 
     @Test func reFetchedTweetsUpdateTheirRowAndAreNeverDuplicated() async throws {
@@ -117,7 +117,7 @@ struct FeedSyncerTests {
                                       rateLimit: RateLimit(limit: 180, remaining: 0, resetAt: reset)))
         let outcome = try await fixture.syncer().poll()
         #expect(outcome.error?.status == 429)
-        let state = try fixture.database.syncState(.home)
+        let state = try await fixture.database.syncState(.home)
         #expect(state.nextPollAt == reset)
         #expect(outcome.nextPollAt == reset)  // the outcome carries the schedule the poller follows
         #expect(state.rateLimit?.remaining == 0)
@@ -137,14 +137,14 @@ struct FeedSyncerTests {
             fixture.api.failNext(APIError(kind: .transient, status: 500, message: "Internal Server Error"))
             let now = fixture.clock.now()
             try await syncer.poll()
-            let next = try #require(try fixture.database.syncState(.home).nextPollAt)
+            let next = try await #require(try await fixture.database.syncState(.home).nextPollAt)
             delays.append(next.timeIntervalSince(now))
             fixture.clock.advance(to: next)
         }
         #expect(delays[0] >= 7.5 && delays[0] <= 15)
         #expect(delays[1] >= 15 && delays[1] <= 30)
         #expect(delays[3] >= 60 && delays[3] <= 120)
-        #expect(try fixture.database.syncState(.home).failures == 4)
+        #expect(try await fixture.database.syncState(.home).failures == 4)
         #expect(Backoff.transient.delay(afterFailures: 50, random: 1) == 900)
     }
 
@@ -166,7 +166,7 @@ struct FeedSyncerTests {
         fixture.api.failNext(APIError(kind: .unauthorized, status: 401, code: 89, message: "Invalid or expired token."))
         let now = fixture.clock.now()
         try await fixture.syncer().poll()
-        let state = try fixture.database.syncState(.home)
+        let state = try await fixture.database.syncState(.home)
         #expect(state.nextPollAt!.timeIntervalSince(now) >= 450)
         let line = try #require(fixture.sink.events("auth.failed").first)
         #expect(line.contains("level=error"))
@@ -182,7 +182,7 @@ struct FeedSyncerTests {
         #expect(try fixture.database.memberIDs(.retweets).count == 250)
         let second = try await syncer.poll()
         #expect(second.requests == 1)
-        #expect(try fixture.database.syncState(.retweets).newestID == ids.max())
+        #expect(try await fixture.database.syncState(.retweets).newestID == ids.max())
     }
 
     @Test func anInterruptedWalkIsCompletedLater() async throws {
@@ -197,7 +197,7 @@ struct FeedSyncerTests {
         #expect(resumed.complete)
         // Re-walks the two known pages, then fetches the rest instead of stopping.
         #expect(try fixture.database.memberIDs(.retweets).count == 350)
-        #expect(try fixture.database.syncState(.retweets).pendingTop == nil)
+        #expect(try await fixture.database.syncState(.retweets).pendingTop == nil)
     }
 
     @Test func theAccountIDIsAskedForOnce() async throws {

@@ -24,7 +24,7 @@ struct OutboxFlusherTests {
     func item(_ id: Int64) throws -> OutboxItem { try #require(try fixture.database.outboxItem(id)) }
 
     @Test func sentStatusesGoOutOldestFirstWithTheirTweetID() async throws {
-        try fixture.database.saveAccount(Account(userID: UserID(42)))
+        try await fixture.database.saveAccount(Account(userID: UserID(42)))
         let first = try enqueue("first")
         let second = try enqueue("a reply", replyTo: TweetID(77))
         _ = try await flusher.flush()

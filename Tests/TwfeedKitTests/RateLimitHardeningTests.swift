@@ -48,7 +48,7 @@ struct RateLimitHardeningTests {
         }
         #expect(waits == [60, 120, 240, 480, 900, 900])
         #expect(try await fixture.syncer(interval: 30).poll().complete)
-        #expect(try fixture.database.syncState(.home).failures == 0)
+        #expect(try await fixture.database.syncState(.home).failures == 0)
     }
 
     @Test func a429WithAResetInThePastIsNotATightLoop() async throws {
@@ -57,7 +57,7 @@ struct RateLimitHardeningTests {
         fixture.api.failNext(Self.tooMany(RateLimit(limit: 180, remaining: 0, resetAt: now.addingTimeInterval(-5))))
         let outcome = try await fixture.syncer().poll()
         #expect(outcome.nextPollAt == now.addingTimeInterval(60))
-        #expect(try fixture.database.syncState(.home).nextPollAt == now.addingTimeInterval(60))
+        #expect(try await fixture.database.syncState(.home).nextPollAt == now.addingTimeInterval(60))
     }
 
     @Test func a429WithAnAbsurdResetWaitsTheFloorNotYears() async throws {
@@ -84,7 +84,7 @@ struct RateLimitHardeningTests {
         var state = SyncState(feed: .home)
         state.nextPollAt = Date(timeIntervalSince1970: .infinity)
         state.rateLimit = RateLimit(limit: 180, remaining: 0, resetAt: Date(timeIntervalSince1970: 1e300))
-        try fixture.database.saveSyncState(state)
+        try await fixture.database.saveSyncState(state)
         let poller = FeedPoller(syncer: fixture.syncer(), database: fixture.database, clock: fixture.clock, logger: fixture.logger)
         await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await poller.run() }
@@ -94,7 +94,7 @@ struct RateLimitHardeningTests {
         #expect(fixture.api.requestCount == 1)
         #expect(try fixture.database.memberIDs(.home).count == 3)
         #expect(fixture.sink.events("sync.repaired").count == 1)
-        #expect(try fixture.database.repairSyncState(.home, now: fixture.clock.now(), maxWait: 86_400).isEmpty)
+        #expect(try await fixture.database.repairSyncState(.home, now: fixture.clock.now(), maxWait: 86_400).isEmpty)
     }
 
     @Test func theRealClockSleepsTowardsAnInfiniteDeadlineWithoutTrapping() async {

@@ -43,7 +43,7 @@ struct RetweetsWalkTests {
         let start = fixture.clock.now()
         let first = try await syncer.poll()
         #expect(first.requests == 3, "never walked: the first poll walks every page")
-        #expect(try fixture.database.syncState(.retweets).lastFullWalkAt == start)
+        #expect(try await fixture.database.syncState(.retweets).lastFullWalkAt == start)
         #expect(fixture.sink.events("poll.full_walk").count == 1)
 
         retweetAgain(fixture, deep)
@@ -60,7 +60,7 @@ struct RetweetsWalkTests {
         #expect(walk.requests == 3)
         #expect(walk.newTweets == 1)
         #expect(try fixture.database.memberIDs(.retweets).contains(deep))
-        #expect(try fixture.database.syncState(.retweets).lastFullWalkAt == fixture.clock.now())
+        #expect(try await fixture.database.syncState(.retweets).lastFullWalkAt == fixture.clock.now())
         #expect(fixture.sink.events("poll.full_walk").count == 2)
     }
 
@@ -86,7 +86,7 @@ struct RetweetsWalkTests {
         let syncer = fixture.syncer(.retweets)
         let cut = try await syncer.poll()
         #expect(!cut.complete)
-        #expect(try fixture.database.syncState(.retweets).lastFullWalkAt == nil)
+        #expect(try await fixture.database.syncState(.retweets).lastFullWalkAt == nil)
         fixture.clock.advance(by: 3600)
         let again = try await syncer.poll()
         #expect(again.complete)

@@ -24,14 +24,14 @@ package actor AccountResolver {
 
     package func userID() async throws -> UserID {
         if let cached { return cached }
-        if let stored = try database.account(), stored.accessToken == tokenKey {
+        if let stored = try await database.account(), stored.accessToken == tokenKey {
             cached = stored.userID
             return stored.userID
         }
         if let lookup { return try await lookup.value }
         let task = Task { [api, database, tokenKey, logger] in
             let me = try await api.me()
-            try database.saveAccount(Account(userID: me.id, username: me.username, accessToken: tokenKey))
+            try await database.saveAccount(Account(userID: me.id, username: me.username, accessToken: tokenKey))
             logger.info("account.resolved", metadata: ["user_id": "\(me.id)", "username": "\(me.username)"])
             return me.id
         }

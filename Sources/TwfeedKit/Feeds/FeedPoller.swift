@@ -40,13 +40,13 @@ package struct FeedPoller: Service {
         checkIn.working()
         defer { checkIn.leave() }
         try await cancelWhenGracefulShutdown {
-            let repaired = try database.repairSyncState(syncer.feed, now: clock.now(),
+            let repaired = try await database.repairSyncState(syncer.feed, now: clock.now(),
                                                         maxWait: RateLimit.maxResetDistance + syncer.interval)
             if !repaired.isEmpty {
                 logger.warning("sync.repaired", metadata: ["feed": "\(syncer.feed.rawValue)", "fields": "\(repaired.joined(separator: ","))"])
             }
             // The stored schedule, once: what the previous run (or generation) decided.
-            var next = try database.syncState(syncer.feed).nextPollAt
+            var next = try await database.syncState(syncer.feed).nextPollAt
             while !Task.isCancelled {
                 let due = next ?? clock.now()
                 checkIn.waiting(until: due)

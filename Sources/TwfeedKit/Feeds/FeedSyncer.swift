@@ -53,12 +53,12 @@ package struct FeedSyncer: Sendable {
     /// `onProgress` is called after each stored page (the watchdog counts it as progress).
     @discardableResult
     package func poll(onProgress: @Sendable () -> Void = {}) async throws -> PollOutcome {
-        var state = try database.syncState(feed)
+        var state = try await database.syncState(feed)
         let started = clock.now()
         var outcome = PollOutcome()
         if let wait = rateLimitWait(state, now: started) {
             state.nextPollAt = wait
-            try database.saveSyncState(state)
+            try await database.saveSyncState(state)
             outcome.nextPollAt = wait
             logger.info("poll.deferred", metadata: ["feed": "\(feed.rawValue)", "until": "\(Timestamp.iso8601(wait))", "reason": "rate-limit"])
             return outcome
@@ -70,7 +70,7 @@ package struct FeedSyncer: Sendable {
             if state.account != .account(userID) {
                 // The account became known only now (a first sign-in) or changed since
                 // the state was read: its own positions, never another account's.
-                state = try database.syncState(feed, account: .account(userID))
+                state = try await database.syncState(feed, account: .account(userID))
                 state.lastPollAt = started
             }
             if feed == .retweets, fullWalkDue(state, now: clock.now()) {
@@ -90,7 +90,7 @@ package struct FeedSyncer: Sendable {
             state.lastError = nil
             state.failures = 0
             state.nextPollAt = outcome.complete ? now.addingTimeInterval(interval) : (rateLimitWait(state, now: now) ?? now)
-            try database.saveSyncState(state)
+            try await database.saveSyncState(state)
             outcome.nextPollAt = state.nextPollAt
             logger.info("poll.done", metadata: [
                 "feed": "\(feed.rawValue)", "new": "\(outcome.newTweets)", "pages": "\(outcome.pages)",
@@ -101,7 +101,7 @@ package struct FeedSyncer: Sendable {
             outcome.error = error
             // What was committed stays committed; re-read so the failure is recorded on
             // top of the range's progress.
-            var failed = try database.syncState(feed, account: state.account)
+            var failed = try await database.syncState(feed, account: state.account)
             let now = clock.now()
             failed.lastPollAt = started
             failed.lastError = error.description
@@ -137,7 +137,7 @@ package struct FeedSyncer: Sendable {
                     ])
                 }
             }
-            try database.saveSyncState(failed)
+            try await database.saveSyncState(failed)
             outcome.nextPollAt = failed.nextPollAt
         }
         return outcome
@@ -181,7 +181,7 @@ package struct FeedSyncer: Sendable {
             if let next = page.nextPageToken, rateLimitWait(state, now: clock.now()) == nil, outcome.pages < maxPagesPerPoll {
                 inFlight = fetch(next)
             }
-            outcome.newTweets += try database.storePage(page, feed: feed, state: state, now: clock.now())
+            outcome.newTweets += try await database.storePage(page, feed: feed, state: state, now: clock.now())
             logger.debug("poll.page", metadata: ["feed": "\(feed.rawValue)", "tweets": "\(page.tweets.count)", "more": "\(more)"])
             onProgress()
             if more && inFlight == nil { return }  // paused by the rate limit or the page cap
@@ -207,14 +207,14 @@ package struct FeedSyncer: Sendable {
             let page = try await api.timeline(feed, userID: userID, query: TimelineQuery(pageToken: token))
             outcome.requests += 1
             outcome.pages += 1
-            let known = try database.knownIDs(page.tweets.map(\.id), feed: feed, account: state.account)
+            let known = try await database.knownIDs(page.tweets.map(\.id), feed: feed, account: state.account)
             let fresh = page.tweets.count - known.count
             walkTop = walkTop ?? page.tweets.first?.id
             if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }
             // Pending until the walk ends: where to resume if it is cut short.
             state.pendingTop = state.pendingTop ?? walkTop
             if let oldest = page.tweets.last?.id { state.pendingBottom = min(oldest, state.pendingBottom ?? oldest) }
-            outcome.newTweets += try database.storePage(page, feed: feed, state: state, now: clock.now())
+            outcome.newTweets += try await database.storePage(page, feed: feed, state: state, now: clock.now())
             onProgress()
             let belowResumePoint = resumeBelow.map { bound in page.tweets.last.map { $0.id < bound } ?? false } ?? true
             guard let next = page.nextPageToken, !(fresh == 0 && belowResumePoint) else { break }

@@ -9,7 +9,7 @@ extension OutboxFlusher {
     /// Settles every uncertain status, oldest first. Returns a pause when one cannot be
     /// settled yet: the queue waits behind it, so statuses still go out in order.
     func settleUncertain() async throws -> Pause? {
-        for item in try database.outboxItems(state: .uncertain) {
+        for item in try await database.outboxItems(state: .uncertain) {
             try Task.checkCancellation()
             if let due = item.nextAttemptAt, due.timeIntervalSince(clock.now()) > 0.001 { return .until(due) }
             if let pause = try await settle(item, from: .uncertain, duplicate: nil) { return pause }
@@ -48,17 +48,17 @@ extension OutboxFlusher {
         }
         let now = clock.now()
         if let tweet = found {
-            try database.transitionOutbox(item.id, from: [state], to: .sent, changes: [
+            try await database.transitionOutbox(item.id, from: [state], to: .sent, changes: [
                 .sentTweetID(tweet.id), .sentAt(now), .lastError(nil), .nextAttemptAt(nil),
             ])
-            try database.storeOwnTweet(tweet, now: now)
+            try await database.storeOwnTweet(tweet, now: now)
             metrics?.statusSent()
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "sent", "tweet_id": "\(tweet.id)"])
         } else if let duplicate {
-            try database.transitionOutbox(item.id, from: [state], to: .failed, changes: [.lastError(duplicate.description), .nextAttemptAt(nil)])
+            try await database.transitionOutbox(item.id, from: [state], to: .failed, changes: [.lastError(duplicate.description), .nextAttemptAt(nil)])
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "failed", "error": "\(duplicate.message)"])
         } else {
-            try database.transitionOutbox(item.id, from: [state], to: .pending, changes: [.nextAttemptAt(nil)])
+            try await database.transitionOutbox(item.id, from: [state], to: .pending, changes: [.nextAttemptAt(nil)])
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "absent"])
         }
         return nil

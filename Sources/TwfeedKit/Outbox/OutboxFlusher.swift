@@ -105,12 +105,12 @@ package struct OutboxFlusher: Service {
         while true {
             try Task.checkCancellation()
             let now = clock.now()
-            guard let head = try database.outboxItems(state: .pending, limit: 1).first else {
+            guard let head = try await database.outboxItems(state: .pending, limit: 1).first else {
                 return .until(now.addingTimeInterval(flushInterval))
             }
             // Only a status that certainly never went out expires ("never sent").
             if maxAgeHours > 0, head.uncertainSince == nil, now.timeIntervalSince(head.queuedAt) > maxAgeHours * 3600 {
-                try database.transitionOutbox(head.id, from: [.pending], to: .expired,
+                try await database.transitionOutbox(head.id, from: [.pending], to: .expired,
                                               changes: [.lastError("expired after \(Self.hours(now.timeIntervalSince(head.queuedAt))) h in the queue (maxAgeHours \(Self.hours(maxAgeHours * 3600)))")])
                 logger.warning("outbox.expired", metadata: [
                     "id": "\(head.id)", "age_h": "\(Self.hours(now.timeIntervalSince(head.queuedAt)))",
@@ -120,7 +120,7 @@ package struct OutboxFlusher: Service {
             }
             // Times round-trip through SQLite as doubles: allow for the last bit.
             if let due = head.nextAttemptAt, due.timeIntervalSince(now) > 0.001 { return .until(due) }
-            guard let sending = try database.transitionOutbox(
+            guard let sending = try await database.transitionOutbox(
                 head.id, from: [.pending], to: .sending,
                 changes: [.attempts(head.attempts + 1), .lastAttemptAt(now)])
             else { continue }  // cancelled meanwhile
@@ -167,7 +167,7 @@ package struct OutboxFlusher: Service {
                 return .until(now.addingTimeInterval(delay))
             case .unauthorized:
                 // Not an attempt that counts: the status never reached the API's logic.
-                try database.transitionOutbox(item.id, from: [.sending], to: .pending,
+                try await database.transitionOutbox(item.id, from: [.sending], to: .pending,
                                               changes: [.attempts(item.attempts - 1), .lastError(error.description)])
                 logger.error("auth.failed", metadata: [
                     "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
@@ -175,7 +175,7 @@ package struct OutboxFlusher: Service {
                 ])
                 return .unauthorized
             case .rejected:
-                try database.transitionOutbox(item.id, from: [.sending], to: .failed, changes: [.lastError(error.description)])
+                try await database.transitionOutbox(item.id, from: [.sending], to: .failed, changes: [.lastError(error.description)])
                 logger.error("outbox.failed", metadata: ["id": "\(item.id)", "status": "\(error.status)", "error": "\(error.message)"])
                 return nil
             }

@@ -29,7 +29,7 @@ struct OutboxSettler: Sendable {
             guard tweet.createdAt >= earliest, tweet.retweetOfID == nil, Self.normalized(tweet.text) == wanted else { continue }
             if let replyTo = item.replyToID, let answered = tweet.inReplyToID, answered != replyTo { continue }
             // Two statuses with the same text (no duplicate check) settle on two tweets.
-            if try database.outboxClaims(tweet.id) { continue }
+            if try await database.outboxClaims(tweet.id) { continue }
             return tweet
         }
         return nil
@@ -43,7 +43,7 @@ struct OutboxSettler: Sendable {
     }
 
     private func accountID() async throws -> UserID {
-        if let account = try database.account() { return account.userID }
+        if let account = try await database.account() { return account.userID }
         return try await api.me().id
     }
 }

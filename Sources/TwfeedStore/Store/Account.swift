@@ -32,31 +32,45 @@ extension AppDatabase {
     /// positions are read and written under it from now on (the previous account's stay
     /// stored, for when it signs in again).
     package func saveAccount(_ account: Account) throws {
+        try write { db in try Self.saveAccount(account, db) }
+    }
+
+    package func saveAccount(_ account: Account) async throws {
+        try await write { db in try Self.saveAccount(account, db) }
+    }
+
+    static func saveAccount(_ account: Account, _ db: Database) throws {
         let values = [
             AccountKey.userID: account.userID.description,
             AccountKey.username: account.username,
             AccountKey.accessToken: account.accessToken,
         ].compactMapValues { $0 }
-        try write { db in
-            let hadAccount = try Self.currentAccount(db) != 0
-            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-                try db.execute(sql: "INSERT OR REPLACE INTO account (key, value) VALUES (?, ?)", arguments: [key, value])
-            }
-            if !hadAccount { try Self.adoptUnownedRows(by: account.userID.rawValue, db) }
+        let hadAccount = try currentAccount(db) != 0
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            try db.execute(sql: "INSERT OR REPLACE INTO account (key, value) VALUES (?, ?)", arguments: [key, value])
         }
+        if !hadAccount { try adoptUnownedRows(by: account.userID.rawValue, db) }
     }
 }
 
 extension StoreReading {
     /// The remembered account, nil before the first lookup.
     package func account() throws -> Account? {
-        try read { db in
-            var values: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: ReaderQueries.account.sql) {
-                values[row["key"]] = row["value"]
-            }
-            guard let userID = values[AccountKey.userID].flatMap(UserID.init) else { return nil }
-            return Account(userID: userID, username: values[AccountKey.username], accessToken: values[AccountKey.accessToken])
+        try read { db in try AppDatabase.account(db) }
+    }
+
+    package func account() async throws -> Account? {
+        try await read { db in try AppDatabase.account(db) }
+    }
+}
+
+extension AppDatabase {
+    static func account(_ db: Database) throws -> Account? {
+        var values: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: ReaderQueries.account.sql) {
+            values[row["key"]] = row["value"]
         }
+        guard let userID = values[AccountKey.userID].flatMap(UserID.init) else { return nil }
+        return Account(userID: userID, username: values[AccountKey.username], accessToken: values[AccountKey.accessToken])
     }
 }

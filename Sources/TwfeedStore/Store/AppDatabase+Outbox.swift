@@ -30,22 +30,33 @@ extension AppDatabase {
     package func transitionOutbox(
         _ id: Int64, from: [OutboxState], to state: OutboxState, changes: [OutboxChange] = []
     ) throws -> OutboxItem? {
-        try write { db in
-            var assignments = ["state = ?"]
-            var arguments: [(any DatabaseValueConvertible)?] = [state.rawValue]
-            for (column, value) in changes.map(\.column).sorted(by: { $0.0 < $1.0 }) {
-                assignments.append("\(column) = ?")
-                arguments.append(value)
-            }
-            let placeholders = from.map { _ in "?" }.joined(separator: ", ")
-            arguments.append(id)
-            arguments += from.map(\.rawValue)
-            try db.execute(
-                sql: "UPDATE outbox SET \(assignments.joined(separator: ", ")) WHERE id = ? AND state IN (\(placeholders))",
-                arguments: StatementArguments(arguments))
-            guard db.changesCount == 1 else { return nil }
-            return try Self.outboxItem(id, db)
+        try write { db in try Self.transitionOutbox(id, from: from, to: state, changes: changes, db) }
+    }
+
+    @discardableResult
+    package func transitionOutbox(
+        _ id: Int64, from: [OutboxState], to state: OutboxState, changes: [OutboxChange] = []
+    ) async throws -> OutboxItem? {
+        try await write { db in try Self.transitionOutbox(id, from: from, to: state, changes: changes, db) }
+    }
+
+    static func transitionOutbox(
+        _ id: Int64, from: [OutboxState], to state: OutboxState, changes: [OutboxChange], _ db: Database
+    ) throws -> OutboxItem? {
+        var assignments = ["state = ?"]
+        var arguments: [(any DatabaseValueConvertible)?] = [state.rawValue]
+        for (column, value) in changes.map(\.column).sorted(by: { $0.0 < $1.0 }) {
+            assignments.append("\(column) = ?")
+            arguments.append(value)
         }
+        let placeholders = from.map { _ in "?" }.joined(separator: ", ")
+        arguments.append(id)
+        arguments += from.map(\.rawValue)
+        try db.execute(
+            sql: "UPDATE outbox SET \(assignments.joined(separator: ", ")) WHERE id = ? AND state IN (\(placeholders))",
+            arguments: StatementArguments(arguments))
+        guard db.changesCount == 1 else { return nil }
+        return try outboxItem(id, db)
     }
 }
 
@@ -86,9 +97,15 @@ extension AppDatabase {
     /// A status of ours that just went out, stored like any other tweet (no feed yet:
     /// the home poll tags it when it comes back).
     package func storeOwnTweet(_ tweet: Tweet, now: Date) throws {
-        try write { db in
-            _ = try Self.insert(TimelinePage(tweets: [], referencedTweets: [tweet], authors: [], nextPageToken: nil), feed: .home, now: now, db)
-        }
+        try write { db in try Self.storeOwnTweet(tweet, now: now, db) }
+    }
+
+    package func storeOwnTweet(_ tweet: Tweet, now: Date) async throws {
+        try await write { db in try Self.storeOwnTweet(tweet, now: now, db) }
+    }
+
+    static func storeOwnTweet(_ tweet: Tweet, now: Date, _ db: Database) throws {
+        _ = try insert(TimelinePage(tweets: [], referencedTweets: [tweet], authors: [], nextPageToken: nil), feed: .home, now: now, db)
     }
 
     /// `outbox retry`: a failed or expired status goes back in line, its age counting
@@ -128,9 +145,11 @@ extension StoreReading {
     /// The statuses in one state, oldest first, through the (state, id) index: the
     /// flusher's per-pass read, which must not grow with the sent history.
     package func outboxItems(state: OutboxState, limit: Int = Int.max) throws -> [OutboxItem] {
-        try read { db in
-            try Row.fetchAll(db, sql: ReaderQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:))
-        }
+        try read { db in try AppDatabase.outboxItems(state: state, limit: limit, db) }
+    }
+
+    package func outboxItems(state: OutboxState, limit: Int = Int.max) async throws -> [OutboxItem] {
+        try await read { db in try AppDatabase.outboxItems(state: state, limit: limit, db) }
     }
 
     package func outboxItem(_ id: Int64) throws -> OutboxItem? {
@@ -153,6 +172,20 @@ extension StoreReading {
     /// Whether a tweet is already recorded as the one an outbox status became, so two
     /// statuses with the same text cannot both settle on it.
     package func outboxClaims(_ tweetID: TweetID) throws -> Bool {
-        try read { db in try Int64.fetchOne(db, sql: ReaderQueries.outboxSentTweet.sql, arguments: [tweetID.rawValue]) != nil }
+        try read { db in try AppDatabase.outboxClaims(tweetID, db) }
+    }
+
+    package func outboxClaims(_ tweetID: TweetID) async throws -> Bool {
+        try await read { db in try AppDatabase.outboxClaims(tweetID, db) }
+    }
+}
+
+extension AppDatabase {
+    static func outboxItems(state: OutboxState, limit: Int, _ db: Database) throws -> [OutboxItem] {
+        try Row.fetchAll(db, sql: ReaderQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:))
+    }
+
+    static func outboxClaims(_ tweetID: TweetID, _ db: Database) throws -> Bool {
+        try Int64.fetchOne(db, sql: ReaderQueries.outboxSentTweet.sql, arguments: [tweetID.rawValue]) != nil
     }
 }

@@ -10,11 +10,18 @@ extension AppDatabase {
     /// - Returns: how many of the page's tweets were new to the feed.
     @discardableResult
     package func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date) throws -> Int {
-        try write { db in
-            let added = try Self.insert(page, feed: feed, account: try Self.owner(state.account, db), now: now, db)
-            try state.save(db)
-            return added
-        }
+        try write { db in try Self.storePage(page, feed: feed, state: state, now: now, db) }
+    }
+
+    @discardableResult
+    package func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date) async throws -> Int {
+        try await write { db in try Self.storePage(page, feed: feed, state: state, now: now, db) }
+    }
+
+    static func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date, _ db: Database) throws -> Int {
+        let added = try insert(page, feed: feed, account: try owner(state.account, db), now: now, db)
+        try state.save(db)
+        return added
     }
 
     /// - Parameter account: whose feed tags the page's tweets get (its user id).
@@ -58,13 +65,20 @@ extension AppDatabase {
 extension StoreReading {
     /// Which of these ids the feed already holds for `account` (by default the signed-in one).
     package func knownIDs(_ ids: [TweetID], feed: Feed, account: AccountScope = .signedIn) throws -> Set<TweetID> {
+        try read { db in try AppDatabase.knownIDs(ids, feed: feed, account: account, db) }
+    }
+
+    package func knownIDs(_ ids: [TweetID], feed: Feed, account: AccountScope = .signedIn) async throws -> Set<TweetID> {
+        try await read { db in try AppDatabase.knownIDs(ids, feed: feed, account: account, db) }
+    }
+}
+
+extension AppDatabase {
+    static func knownIDs(_ ids: [TweetID], feed: Feed, account: AccountScope, _ db: Database) throws -> Set<TweetID> {
         guard !ids.isEmpty else { return [] }
-        return try read { db in
-            let owner = try AppDatabase.owner(account, db)
-            let known = try Int64.fetchAll(
-                db, sql: ReaderQueries.knownIDs(count: ids.count).sql,
-                arguments: StatementArguments([owner, feed.rawValue] as [any DatabaseValueConvertible] + ids.map(\.rawValue)))
-            return Set(known.map(TweetID.init))
-        }
+        let known = try Int64.fetchAll(
+            db, sql: ReaderQueries.knownIDs(count: ids.count).sql,
+            arguments: StatementArguments([try owner(account, db), feed.rawValue] as [any DatabaseValueConvertible] + ids.map(\.rawValue)))
+        return Set(known.map(TweetID.init))
     }
 }

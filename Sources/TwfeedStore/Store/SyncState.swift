@@ -99,39 +99,49 @@ extension AppDatabase {
         try write { db in try state.save(db) }
     }
 
+    package func saveSyncState(_ state: SyncState) async throws {
+        try await write { db in try state.save(db) }
+    }
+
     /// Repairs a feed's stored schedule at start: a value no current version would
     /// store (non-finite, unreadable, or a wait further than `maxWait` ahead of `now`)
     /// is cleared, so a bad header stored by an older version cannot make a crash loop
     /// or a feed that never polls again. Returns what was repaired, for one log line.
     package func repairSyncState(_ feed: Feed, now: Date, maxWait: Double) throws -> [String] {
-        try write { db in
-            guard let row = try Row.fetchOne(db, sql: ReaderQueries.syncState.sql, arguments: [try Self.currentAccount(db), feed.rawValue])
-            else { return [] }
-            var state = SyncState(row: row, feed: feed)
-            var repaired: [String] = []
-            let horizon = now.addingTimeInterval(maxWait)
-            for column in ["lastPollAt", "lastSuccessAt", "nextPollAt", "rateLimitResetAt", "lastFullWalkAt"]
-            where !(row[column] as DatabaseValue).isNull && SyncState.time(row[column]) == nil {
-                repaired.append(column)
-            }
-            for column in ["failures", "rateLimitLimit", "rateLimitRemaining"]
-            where !(row[column] as DatabaseValue).isNull && SyncState.integer(row[column]) == nil {
-                repaired.append(column)
-            }
-            if !(row["rateLimitLimit"] as DatabaseValue).isNull && state.rateLimit == nil && !repaired.contains("rateLimitResetAt") {
-                repaired.append("rateLimit")
-            }
-            if let next = state.nextPollAt, next > horizon {
-                state.nextPollAt = nil
-                repaired.append("nextPollAt")
-            }
-            if let reset = state.rateLimit?.resetAt, reset > horizon {
-                state.rateLimit = nil
-                repaired.append("rateLimitResetAt")
-            }
-            if !repaired.isEmpty { try state.save(db) }
-            return Array(Set(repaired)).sorted()
+        try write { db in try Self.repairSyncState(feed, now: now, maxWait: maxWait, db) }
+    }
+
+    package func repairSyncState(_ feed: Feed, now: Date, maxWait: Double) async throws -> [String] {
+        try await write { db in try Self.repairSyncState(feed, now: now, maxWait: maxWait, db) }
+    }
+
+    static func repairSyncState(_ feed: Feed, now: Date, maxWait: Double, _ db: Database) throws -> [String] {
+        guard let row = try Row.fetchOne(db, sql: ReaderQueries.syncState.sql, arguments: [try Self.currentAccount(db), feed.rawValue])
+        else { return [] }
+        var state = SyncState(row: row, feed: feed)
+        var repaired: [String] = []
+        let horizon = now.addingTimeInterval(maxWait)
+        for column in ["lastPollAt", "lastSuccessAt", "nextPollAt", "rateLimitResetAt", "lastFullWalkAt"]
+        where !(row[column] as DatabaseValue).isNull && SyncState.time(row[column]) == nil {
+            repaired.append(column)
         }
+        for column in ["failures", "rateLimitLimit", "rateLimitRemaining"]
+        where !(row[column] as DatabaseValue).isNull && SyncState.integer(row[column]) == nil {
+            repaired.append(column)
+        }
+        if !(row["rateLimitLimit"] as DatabaseValue).isNull && state.rateLimit == nil && !repaired.contains("rateLimitResetAt") {
+            repaired.append("rateLimit")
+        }
+        if let next = state.nextPollAt, next > horizon {
+            state.nextPollAt = nil
+            repaired.append("nextPollAt")
+        }
+        if let reset = state.rateLimit?.resetAt, reset > horizon {
+            state.rateLimit = nil
+            repaired.append("rateLimitResetAt")
+        }
+        if !repaired.isEmpty { try state.save(db) }
+        return Array(Set(repaired)).sorted()
     }
 }
 
@@ -139,5 +149,9 @@ extension StoreReading {
     /// The feed's sync state for `account` (a user id), by default the signed-in one's.
     package func syncState(_ feed: Feed, account: AccountScope = .signedIn) throws -> SyncState {
         try read { db in try AppDatabase.syncState(feed, account: AppDatabase.owner(account, db), db) }
+    }
+
+    package func syncState(_ feed: Feed, account: AccountScope = .signedIn) async throws -> SyncState {
+        try await read { db in try AppDatabase.syncState(feed, account: AppDatabase.owner(account, db), db) }
     }
 }

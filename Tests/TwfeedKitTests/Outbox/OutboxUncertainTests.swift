@@ -67,7 +67,7 @@ struct OutboxUncertainTests {
         fixture.api.state.withLock { $0.duplicateCheck = false }
         let id = try enqueue("interrupted")
         // As if the daemon was killed after marking it sending and after the API took it.
-        try fixture.database.transitionOutbox(id, from: [.pending], to: .sending, changes: [.attempts(1), .lastAttemptAt(fixture.clock.now())])
+        try await fixture.database.transitionOutbox(id, from: [.pending], to: .sending, changes: [.attempts(1), .lastAttemptAt(fixture.clock.now())])
         _ = try await fixture.api.post(text: "interrupted", replyTo: nil)
         fixture.clock.advance(by: 30)
         try flusher.recoverInterrupted()

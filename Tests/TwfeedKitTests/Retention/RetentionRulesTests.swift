@@ -49,7 +49,7 @@ struct RetentionRulesTests {
         try fixture.store([fixture.tweet(20, daysAgo: 90, author: 1), fixture.tweet(21, daysAgo: 90, author: 1, replyTo: 22),
                            fixture.tweet(22, daysAgo: 90, author: 2), fixture.tweet(23, daysAgo: 90, author: 2)])
         let item = try fixture.database.enqueue(text: "mine", replyTo: TweetID(22), now: fixture.clock.now())
-        try fixture.database.transitionOutbox(item.id, from: [.pending], to: .sent,
+        try await fixture.database.transitionOutbox(item.id, from: [.pending], to: .sent,
                                               changes: [.sentTweetID(TweetID(21)), .sentAt(fixture.clock.now())])
 
         let report = try await fixture.pruner().prune()
@@ -103,7 +103,7 @@ struct RetentionRulesTests {
                                                url: "https://pbs.twimg.com/6_normal.png", usedAt: images.clock.now())
         let author = Author(id: UserID(600), username: "six", name: "Six", profileImageURL: subject.sourceURL)
         let old = Tweet(id: TweetID(6), authorID: author.id, createdAt: images.clock.now().addingTimeInterval(-40 * 86_400), text: "old")
-        try images.database.storePage(TimelinePage(tweets: [old], authors: [author], nextPageToken: nil),
+        try await images.database.storePage(TimelinePage(tweets: [old], authors: [author], nextPageToken: nil),
                                       feed: .home, state: SyncState(feed: .home), now: images.clock.now())
         _ = try await images.database.recordImageFetched(subject, file: stored.file, bytes: 100, etag: nil, lastModified: nil,
                                                          now: images.clock.now())

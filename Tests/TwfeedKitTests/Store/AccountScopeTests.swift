@@ -109,9 +109,9 @@ struct AccountScopeTests {
         let before = fixture.api.requestCount
         try await fixture.syncer(token: "token-b").poll()
         #expect(fixture.api.queries[before].sinceID == nil, "a new account must not inherit since_id")
-        #expect(try fixture.database.account()?.userID == UserID(2002))
+        #expect(try await fixture.database.account()?.userID == UserID(2002))
         #expect(try fixture.database.memberIDs(.home) == aliceIDs.sorted(by: >), "Bob's own backfill")
-        #expect(try fixture.database.syncState(.home, account: .account(UserID(2002))).newestID == aliceIDs.max())
+        #expect(try await fixture.database.syncState(.home, account: .account(UserID(2002))).newestID == aliceIDs.max())
 
         fixture.api.state.withLock { $0.account = FakeTimelineAPI.me }
         let newer = fixture.api.add(2, to: .home)
@@ -119,6 +119,6 @@ struct AccountScopeTests {
         try await fixture.syncer(token: "token-a2").poll()
         #expect(fixture.api.queries[again].sinceID == aliceIDs.max(), "the first account resumes where it was")
         #expect(try fixture.database.memberIDs(.home) == (aliceIDs + newer).sorted(by: >))
-        #expect(try fixture.database.syncState(.home, account: .account(UserID(2002))).newestID == aliceIDs.max())
+        #expect(try await fixture.database.syncState(.home, account: .account(UserID(2002))).newestID == aliceIDs.max())
     }
 }

@@ -32,7 +32,7 @@ struct CountersTests {
         #expect(try statsCounts(database) == ["home": 700, "mentions": 233, "retweets": 100])
         // A page fetched again adds nothing (INSERT OR IGNORE fires no trigger).
         let again = (0..<10).map { Tweet(id: TweetID(Int64(1_000_001 + $0)), authorID: UserID(1), createdAt: PopulatedStore.start, text: "x") }
-        try database.storePage(TimelinePage(tweets: again, authors: [PopulatedStore.author(1)], nextPageToken: nil),
+        try await database.storePage(TimelinePage(tweets: again, authors: [PopulatedStore.author(1)], nextPageToken: nil),
                                feed: .home, state: SyncState(feed: .home), now: Date())
         #expect(try database.feedStats(.home).tweets == 700)
         // Deleting tweets (as retention does) takes their tags, and the counts, with them.
@@ -57,8 +57,8 @@ struct CountersTests {
         let database = try await PopulatedStore.make(tweets: 100)
         let (counts, _) = try database.outboxCounts(now: PopulatedStore.start)
         #expect(counts == ["pending": 5, "sending": 5, "sent": 5, "failed": 5, "expired": 5, "cancelled": 5])
-        let pending = try database.outboxItems(state: .pending)
-        try database.transitionOutbox(pending[0].id, from: [.pending], to: .sending)
+        let pending = try await database.outboxItems(state: .pending)
+        try await database.transitionOutbox(pending[0].id, from: [.pending], to: .sending)
         _ = try database.cancelOutbox(pending[1].id)
         try database.tamper { db in try db.execute(sql: "DELETE FROM outbox WHERE state = 'failed'") }
         let (after, _) = try database.outboxCounts(now: PopulatedStore.start)
@@ -68,10 +68,10 @@ struct CountersTests {
 
     @Test func theFlusherReadsOneStateOldestFirst() async throws {
         let database = try await PopulatedStore.make(tweets: 100)
-        let pending = try database.outboxItems(state: .pending)
+        let pending = try await database.outboxItems(state: .pending)
         #expect(pending.map(\.text) == ["status 0", "status 6", "status 12", "status 18", "status 24"])
-        #expect(try database.outboxItems(state: .pending, limit: 1).map(\.text) == ["status 0"])
-        #expect(try database.outboxItems(state: .sent).count == 5)
+        #expect(try await database.outboxItems(state: .pending, limit: 1).map(\.text) == ["status 0"])
+        #expect(try await database.outboxItems(state: .sent).count == 5)
     }
 
     /// An existing database (at v3, with tweets and an outbox) gets its counters filled

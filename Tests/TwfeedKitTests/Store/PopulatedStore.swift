@@ -40,14 +40,14 @@ enum PopulatedStore {
             let authors: [Author] = Set(batch.map { $0.authorID.rawValue }).sorted().map(author)
             for feed in Feed.allCases {
                 let tweets = batch.filter { carries(feed, $0.id.rawValue) }
-                try database.storePage(TimelinePage(tweets: tweets, authors: authors, nextPageToken: nil),
+                try await database.storePage(TimelinePage(tweets: tweets, authors: authors, nextPageToken: nil),
                                        feed: feed, state: SyncState(feed: feed), now: start)
             }
         }
         for n in 0..<30 {
             let item = try database.enqueue(text: "status \(n)", replyTo: nil, now: start.addingTimeInterval(Double(n)))
             let state: OutboxState = [.pending, .sending, .sent, .failed, .expired, .cancelled][n % 6]
-            if state != .pending { try database.transitionOutbox(item.id, from: [.pending], to: state) }
+            if state != .pending { try await database.transitionOutbox(item.id, from: [.pending], to: state) }
         }
         for id in 1...50 {
             let subject = AppDatabase.ImageSubject(

@@ -12,7 +12,7 @@ struct ViewsAndPagingTests {
         let reply = Tweet(id: TweetID(1_850_000_000_000_000_123), authorID: UserID(7), createdAt: Date(timeIntervalSince1970: 1_800_000_000),
                           text: "a reply", inReplyToID: TweetID(1_000_001), quotedID: TweetID(1_000_002))
         for feed in [Feed.home, .mentions] {
-            try database.storePage(TimelinePage(tweets: [reply], authors: [PopulatedStore.author(7)], nextPageToken: nil),
+            try await database.storePage(TimelinePage(tweets: [reply], authors: [PopulatedStore.author(7)], nextPageToken: nil),
                                    feed: feed, state: SyncState(feed: feed), now: Date())
         }
         let rows = try database.inspect { db in

@@ -41,7 +41,7 @@ final class ReaderHarness: @unchecked Sendable {
         config.http.allowRemote = allowRemote
         self.config = config
         database = try AppDatabase.open(path: config.storage.database)
-        try database.saveAccount(Account(userID: UserID(99), username: "me"))
+        try await database.saveAccount(Account(userID: UserID(99), username: "me"))
         let base = 1_790_000_000.0
         var tweets = Self.plainIDs.map {
             Tweet(id: TweetID($0), authorID: Self.alice.id, createdAt: Date(timeIntervalSince1970: base + Double($0)),
@@ -55,9 +55,9 @@ final class ReaderHarness: @unchecked Sendable {
             rawJSON: #"{"entities":{"urls":[{"url":"https://t.co/js1","expanded_url":"javascript:alert(3)","display_url":"click.me"},{"url":"https://t.co/ok2","expanded_url":"https://example.com/a?b=1&c=2","display_url":"example.com/a…"},{"url":"https://t.co/q3","expanded_url":"https://example.com/\"onmouseover=\"alert(4)","display_url":"q\"uote"}]}}"#))
         tweets.append(Tweet(id: TweetID(Self.controlID), authorID: Self.mallory.id,
                             createdAt: Date(timeIntervalSince1970: base + 5002), text: "bell\u{07} and form\u{0C}feed ]]> end"))
-        try database.storePage(TimelinePage(tweets: tweets, authors: [Self.alice, Self.mallory], nextPageToken: nil),
+        try await database.storePage(TimelinePage(tweets: tweets, authors: [Self.alice, Self.mallory], nextPageToken: nil),
                                feed: .home, state: SyncState(feed: .home), now: Date())
-        try database.storePage(TimelinePage(tweets: [tweets[0]], authors: [Self.alice], nextPageToken: nil),
+        try await database.storePage(TimelinePage(tweets: [tweets[0]], authors: [Self.alice], nextPageToken: nil),
                                feed: .mentions, state: SyncState(feed: .mentions), now: Date())
         let images = ImageStore(root: config.storage.imageCache)
         let stored = try await images.put(Self.png, format: .png)
