@@ -34,6 +34,10 @@ struct Bench {
         }
         if CommandLine.arguments.contains("--page-cost") { try await PageCost.run(); return }
         if CommandLine.arguments.contains("--images") { try await ImageCost.run(folder: "\(folder)/images"); return }
+        if CommandLine.arguments.contains("--cache-cost") {
+            try await CacheCost.run(folder: "\(folder)/cache-cost", arguments: CommandLine.arguments)
+            return
+        }
         print("twfeed-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
         for dialect in ["v2", "v1.1"] {
             let result = try await backfill(dialect: dialect, folder: "\(folder)/\(dialect)")

@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+import TwfeedTesting
+
+/// `twfeed-bench --cache-cost [--runs N]`: `twfeed status` and the reader's `/home` (from
+/// `twfeed serve`) on the same 10k-tweet archive, with an image cache of 50 files and of
+/// 50,000. The status once walked the cache folder on every call and every page; the
+/// counts now come from the store, so the two columns must agree within noise.
+enum CacheCost {
+    static let cacheSizes = [50, 50_000]
+
+    struct Row {
+        var files: Int
+        var status: Double
+        var home: Double
+    }
+
+    static func run(folder: String, arguments: [String]) async throws {
+        let bench = CommandLine.arguments[0]
+        let twfeed = (bench as NSString).deletingLastPathComponent + "/twfeed"
+        let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? 21
+        let archive = try await SyntheticArchive.database(size: 10_000, cache: ".bench-cache")
+        var configs: [Int: (config: String, port: Int)] = [:]
+        for files in cacheSizes {
+            configs[files] = try prepare(files: files, archive: archive.path, folder: "\(folder)/cache-\(files)")
+        }
+        // Interleaved, run by run, so drift in the machine's load touches both alike.
+        var status: [Int: [Double]] = [:]
+        for _ in 0 ..< runs {
+            for files in cacheSizes {
+                let run = try ProcessTimer.run(twfeed, ["status", "--json", "--config", configs[files]!.config])
+                guard run.status == 0 || run.status == 3 else { throw BenchError("twfeed status exited \(run.status)") }
+                status[files, default: []].append(run.seconds)
+            }
+        }
+        var home: [Int: [Double]] = [:]
+        for files in cacheSizes {
+            let (config, port) = configs[files]!
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: twfeed)
+            server.arguments = ["serve", "--config", config]
+            server.standardOutput = FileHandle.nullDevice
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            defer { server.terminate(); server.waitUntilExit() }
+            try await waitForReader(port: port)
+            _ = try await RawHTTP.request(port: port, "/home")  // templates and the store warm
+            for _ in 0 ..< runs {
+                let started = DispatchTime.now()
+                let page = try await RawHTTP.request(port: port, "/home")
+                guard page.status == 200 else { throw BenchError("/home answered \(page.status)") }
+                home[files, default: []].append(Bench.elapsed(since: started))
+            }
+        }
+        let rows = cacheSizes.map { Row(files: $0, status: Bench.median(status[$0]!), home: Bench.median(home[$0]!)) }
+        print("| image cache (10k tweets, release, median of \(runs)) | `twfeed status --json` | `/home` (`twfeed serve`) |")
+        print("|---|---|---|")
+        for row in rows {
+            print(String(format: "| %d files | %.1f ms | %.1f ms |", row.files, row.status * 1000, row.home * 1000))
+        }
+        let status50k = rows[1].status - rows[0].status, home50k = rows[1].home - rows[0].home
+        print(String(format: "| 50,000 − 50 | %+.1f ms | %+.1f ms |", status50k * 1000, home50k * 1000))
+    }
+
+    /// A copy of the archive, a cache folder of `files` picture files laid out as the
+    /// image cache lays them (two-character folders), and a config serving on a free port.
+    static func prepare(files: Int, archive: String, folder: String) throws -> (config: String, port: Int) {
+        let manager = FileManager.default
+        try? manager.removeItem(atPath: folder)
+        try manager.createDirectory(atPath: "\(folder)/images", withIntermediateDirectories: true)
+        try manager.copyItem(atPath: archive, toPath: "\(folder)/twfeed.sqlite")
+        let bytes = Data(repeating: 0x42, count: 2_048)
+        for index in 0 ..< files {
+            let name = String(format: "%064x", index)
+            let shard = "\(folder)/images/\(name.suffix(2))"
+            if !manager.fileExists(atPath: shard) { try manager.createDirectory(atPath: shard, withIntermediateDirectories: false) }
+            try bytes.write(to: URL(fileURLWithPath: "\(shard)/\(name).png"))
+        }
+        let port = try freePort()
+        let config = "\(folder)/config.json"
+        try Data("""
+            {"credentials": "\(folder)/credentials.json",
+             "storage": {"database": "\(folder)/twfeed.sqlite", "imageCache": "\(folder)/images"},
+             "http": {"listen": "127.0.0.1:\(port)"}}
+            """.utf8).write(to: URL(fileURLWithPath: config))
+        return (config, port)
+    }
+
+    /// A port nobody listens on now: bound to 0, read back, released.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw BenchError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func waitForReader(port: Int) async throws {
+        for _ in 0 ..< 200 {
+            if (try? await RawHTTP.request(port: port, "/healthz")) != nil { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchError("twfeed serve did not answer on port \(port)")
+    }
+}
