@@ -26,23 +26,7 @@ package struct PostPricing: Hashable, Sendable {
     }
 
     /// How many URLs twitter-text finds in `text`.
-    ///
-    /// TwitterText keeps its URL detector internal and offers only the weighted length, so
-    /// the count is read through a configuration in which every character weighs 0 and a
-    /// URL weighs 1: the weighted length is then the number of URLs, found by the very scan
-    /// (after the same NFC normalization) that makes each one count 23 in a real tweet.
-    /// Emoji parsing is off so the walk never steps over the start of a URL.
     package static func urlCount(in text: String) -> Int {
-        TweetLengthCounter.measure(text, configuration: urlCounting).weightedLength
+        TweetLengthCounter.urlCount(in: text)
     }
-
-    private static let urlCounting = TwitterTextConfiguration(
-        version: 0,
-        maxWeightedTweetLength: 1,
-        scale: 1,
-        defaultWeight: 0,
-        transformedURLLength: 1,
-        emojiParsingEnabled: false,
-        ranges: []
-    )
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import TwfeedTesting
 
 /// `twfeed-bench --cache-cost [--runs N]`: `twfeed status` and the reader's `/home` (from
@@ -76,7 +75,7 @@ enum CacheCost {
             if !manager.fileExists(atPath: shard) { try manager.createDirectory(atPath: shard, withIntermediateDirectories: false) }
             try bytes.write(to: URL(fileURLWithPath: "\(shard)/\(name).png"))
         }
-        let port = try freePort()
+        let port = try LoopbackSocket.freePort()
         let config = "\(folder)/config.json"
         try Data("""
             {"credentials": "\(folder)/credentials.json",
@@ -84,21 +83,6 @@ enum CacheCost {
              "http": {"listen": "127.0.0.1:\(port)"}}
             """.utf8).write(to: URL(fileURLWithPath: config))
         return (config, port)
-    }
-
-    /// A port nobody listens on now: bound to 0, read back, released.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw BenchError("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     static func waitForReader(port: Int) async throws {

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import TwfeedKit
 @testable import TwfeedStore
+import TwfeedTesting
 
 /// docs/BAD-INPUT.md, row by row: each bad input given to the real `twfeed` binary gets
 /// exactly one line naming the culprit, a distinct exit code, and loses nothing stored.
@@ -267,18 +268,9 @@ struct ServeBadInputTests {
         let folder = try BadInputTests.Folder()
         _ = try AppDatabase.open(path: folder.database)
         // Hold a port with a plain listening socket.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let held = try LoopbackSocket(listening: true)
+        defer { held.close() }
+        let port = held.port
         let result = try folder.run(["serve", "--listen", "127.0.0.1:\(port)"])
         #expect(result.status == 69)
         #expect(result.stderr.hasSuffix("twfeed: http.listen 127.0.0.1:\(port): cannot listen: Address already in use\n"), "\(result.stderr)")

@@ -209,4 +209,13 @@ struct TweetLengthCounterTests {
         let label = Array("あいうえお".utf16)
         #expect(URLDetector.Punycode.asciiLength(ofLabel: label[...]) == 4 + "l8jegik".count)
     }
+
+    @Test("urlCount finds what the API links: schemes and bare domains, not plain words")
+    func urlCountFindsWhatTheAPILinks() {
+        #expect(TweetLengthCounter.urlCount(in: "no link here, just words.") == 0)
+        #expect(TweetLengthCounter.urlCount(in: "see example.com") == 1)
+        #expect(TweetLengthCounter.urlCount(in: "https://x.com/a and http://example.org/b?c=d") == 2)
+        // NFC first, as `measure` does: a decomposed accent does not hide the domain.
+        #expect(TweetLengthCounter.urlCount(in: "cafe\u{301} at example.com") == 1)
+    }
 }
