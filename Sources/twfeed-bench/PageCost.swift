@@ -9,9 +9,9 @@ import TwfeedStore
 /// parsing, mapping to the model, and storing. `twfeed-bench --page-cost`.
 enum PageCost {
     /// Answers every request with the same body, so parsing and mapping are timed alone.
-    struct CannedTransport: HTTPTransport {
+    struct CannedTransport: APITransport {
         let body: [UInt8]
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 200, body: body) }
+        func send(_ request: APIRequest) async throws -> APIResponse { APIResponse(status: 200, body: body) }
     }
 
     static func run() async throws {
@@ -37,7 +37,7 @@ enum PageCost {
         var body: [UInt8] = []
         let fetchStarted = DispatchTime.now()
         for _ in 0 ..< runs {
-            let request = HTTPRequest(url: url, headers: [("Authorization", signer.authorizationHeader(method: "GET", url: url))])
+            let request = APIRequest(url: url, headers: [("Authorization", signer.authorizationHeader(method: "GET", url: url))])
             body = try await transport.send(request).body
         }
         let fetch = Bench.elapsed(since: fetchStarted) / Double(runs)

@@ -183,13 +183,13 @@ import Synchronization
 @testable import TwfeedCore
 
 /// The real transport, counting the requests in flight.
-final class InFlightTransport: HTTPTransport {
+final class InFlightTransport: APITransport {
     let inner = CurlTransport()
     private let count = Mutex(0)
 
     var inFlight: Int { count.withLock { $0 } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: APIRequest) async throws -> APIResponse {
         count.withLock { $0 += 1 }
         defer { count.withLock { $0 -= 1 } }
         return try await inner.send(request)

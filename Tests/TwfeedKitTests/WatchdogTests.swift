@@ -8,12 +8,12 @@ import TwfeedTesting
 @testable import TwfeedStore
 
 /// A transport whose requests get no answer until released: a hung poller.
-final class HangingTransport: HTTPTransport {
+final class HangingTransport: APITransport {
     let gate = ManualClock()
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: APIRequest) async throws -> APIResponse {
         try? await gate.sleep(until: .distantFuture)
-        throw HTTPError(.connectionFailed, "released")
+        throw TransportError(.connectionFailed, "released")
     }
 
     func release() { gate.advance(to: .distantFuture) }

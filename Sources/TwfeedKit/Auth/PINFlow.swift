@@ -21,13 +21,13 @@ package struct PINFlow: Sendable {
         package var screenName: String?
     }
 
-    let transport: any HTTPTransport
+    let transport: any APITransport
     let baseURL: String
     let consumerKey: String
     let consumerSecret: String
     let timeoutSeconds: Double
 
-    package init(transport: any HTTPTransport, baseURL: String, consumerKey: String, consumerSecret: String,
+    package init(transport: any APITransport, baseURL: String, consumerKey: String, consumerSecret: String,
                 timeoutSeconds: Double = 30) {
         self.transport = transport
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -38,7 +38,7 @@ package struct PINFlow: Sendable {
 
     /// The OAuth endpoints live on the API host for both dialects (`api.x.com/oauth/…`,
     /// `api.twitter.com/oauth/…`).
-    package init(config: TwfeedConfig, consumerKey: String, consumerSecret: String, transport: any HTTPTransport) {
+    package init(config: TwfeedConfig, consumerKey: String, consumerSecret: String, transport: any APITransport) {
         self.init(transport: transport, baseURL: config.api.resolvedBaseURL, consumerKey: consumerKey,
                   consumerSecret: consumerSecret, timeoutSeconds: config.api.timeoutSeconds)
     }
@@ -83,15 +83,15 @@ package struct PINFlow: Sendable {
     private func post(_ path: String, signer: OAuthSigner, extra: [(String, String)],
                       refusal: (Int) -> TwfeedError?) async throws -> [String: String] {
         let url = baseURL + path
-        let request = HTTPRequest(
+        let request = APIRequest(
             method: .post, url: url,
             headers: [("Authorization", signer.authorizationHeader(method: "POST", url: url, extra: extra)),
                       ("Content-Type", "application/x-www-form-urlencoded")],
             timeoutSeconds: timeoutSeconds, maxResponseBytes: 64 << 10)
-        let response: HTTPResponse
+        let response: APIResponse
         do {
             response = try await transport.send(request)
-        } catch let error as HTTPError {
+        } catch let error as TransportError {
             throw TwfeedError(.unavailable, "\(url): \(error.description)")
         }
         guard (200 ..< 300).contains(response.status) else {

@@ -55,7 +55,7 @@ enum ReaderRoutes {
         let form = FormQuery(request.uri.query)
         let text = form["q"] ?? ""
         let feed = try form["feed"].map { name in
-            guard let feed = Feed(rawValue: name) else { throw Hummingbird.HTTPError(.badRequest, message: "feed: \(name) is not home, mentions or retweets") }
+            guard let feed = Feed(rawValue: name) else { throw HTTPError(.badRequest, message: "feed: \(name) is not home, mentions or retweets") }
             return feed
         }
         let now = source.clock.now()
@@ -121,7 +121,7 @@ enum ReaderRoutes {
         var limit = pageSize
         if let text = query["limit"] {
             guard let value = Int(text), (1 ... maxLimit).contains(value) else {
-                throw Hummingbird.HTTPError(.badRequest, message: "limit: \(text) is not a whole number from 1 to \(maxLimit)")
+                throw HTTPError(.badRequest, message: "limit: \(text) is not a whole number from 1 to \(maxLimit)")
             }
             limit = value
         }
@@ -141,7 +141,7 @@ enum ReaderRoutes {
 
     static func avatar(_ file: String, _ source: ReaderSource) throws -> Response {
         guard let picture = AvatarFile.read(file, cacheRoot: source.images.root) else {
-            throw Hummingbird.HTTPError(.notFound, message: "no such cached picture")
+            throw HTTPError(.notFound, message: "no such cached picture")
         }
         // Named by the hash of its bytes: a file never changes, so it may be kept a year.
         return Response(status: .ok, headers: [.contentType: picture.contentType, .cacheControl: "public, max-age=31536000, immutable"],
@@ -178,7 +178,7 @@ enum ReaderRoutes {
 
     static func tweetID(_ text: String?, name: String) throws -> TweetID? {
         guard let text else { return nil }
-        guard let id = TweetID(text) else { throw Hummingbird.HTTPError(.badRequest, message: "\(name): \(text) is not a tweet id") }
+        guard let id = TweetID(text) else { throw HTTPError(.badRequest, message: "\(name): \(text) is not a tweet id") }
         return id
     }
 }

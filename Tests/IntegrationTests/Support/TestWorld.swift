@@ -46,7 +46,7 @@ final class TestWorld: @unchecked Sendable {
 
     /// The daemon as `twfeed run` builds it, in process, with the real libcurl transport.
     func daemon(database: AppDatabase? = nil, clock: any WallClock = SystemClock(),
-                transport: any HTTPTransport = CurlTransport()) throws -> Daemon {
+                transport: any APITransport = CurlTransport()) throws -> Daemon {
         let config = try self.config
         return try Daemon.build(
             config: config, credentials: try Credentials.load(from: config.credentials),
@@ -138,13 +138,13 @@ extension EmulatorFeed {
 
 /// The real transport, with a hook that sees each request before it goes out: tests use
 /// it to break the n-th page of a range.
-final class HookedTransport: HTTPTransport {
+final class HookedTransport: APITransport {
     let inner = CurlTransport()
-    let hook: @Sendable (HTTPRequest) -> Void
+    let hook: @Sendable (APIRequest) -> Void
 
-    init(hook: @escaping @Sendable (HTTPRequest) -> Void) { self.hook = hook }
+    init(hook: @escaping @Sendable (APIRequest) -> Void) { self.hook = hook }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: APIRequest) async throws -> APIResponse {
         hook(request)
         return try await inner.send(request)
     }
@@ -167,7 +167,7 @@ final class NthRequest: Sendable {
         self.action = action
     }
 
-    func see(_ request: HTTPRequest) {
+    func see(_ request: APIRequest) {
         guard request.url.contains(marker) else { return }
         let seen = count.withLock { value -> Int in
             value += 1

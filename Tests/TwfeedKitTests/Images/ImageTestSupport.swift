@@ -49,17 +49,17 @@ struct ImageFixture {
 
 /// A scripted image host: answers by URL, records every request, and counts how many
 /// are in flight at once (each takes 20 ms).
-final class ScriptedImageHost: HTTPTransport {
+final class ScriptedImageHost: APITransport {
     struct State {
-        var answers: [String: @Sendable (HTTPRequest) throws -> HTTPResponse] = [:]
-        var requests: [HTTPRequest] = []
+        var answers: [String: @Sendable (APIRequest) throws -> APIResponse] = [:]
+        var requests: [APIRequest] = []
         var inFlight = 0
         var maxInFlight = 0
     }
 
     let state = Mutex(State())
 
-    func answer(_ url: String, _ response: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
+    func answer(_ url: String, _ response: @escaping @Sendable (APIRequest) throws -> APIResponse) {
         state.withLock { $0.answers[url] = response }
     }
 
@@ -67,9 +67,9 @@ final class ScriptedImageHost: HTTPTransport {
     func image(_ url: String, body: [UInt8], etag: String, contentType: String = "image/png") {
         answer(url) { request in
             if request.headers.contains(where: { $0.name == "If-None-Match" && $0.value == etag }) {
-                return HTTPResponse(status: 304, headers: ["etag": etag])
+                return APIResponse(status: 304, headers: ["etag": etag])
             }
-            return HTTPResponse(status: 200, headers: ["content-type": contentType, "etag": etag,
+            return APIResponse(status: 200, headers: ["content-type": contentType, "etag": etag,
                                                        "last-modified": "Sat, 21 Nov 2026 10:00:00 GMT"], body: body)
         }
     }
@@ -88,11 +88,11 @@ final class ScriptedImageHost: HTTPTransport {
         }
     }
 
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    var requests: [APIRequest] { state.withLock { $0.requests } }
     var urls: [String] { requests.map(\.url) }
     var maxInFlight: Int { state.withLock { $0.maxInFlight } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: APIRequest) async throws -> APIResponse {
         let (answer, seen) = state.withLock { state in
             state.requests.append(request)
             state.inFlight += 1
@@ -109,7 +109,7 @@ final class ScriptedImageHost: HTTPTransport {
         await Task.yield()
         try? await Task.sleep(for: .milliseconds(20))
         defer { state.withLock { $0.inFlight -= 1 } }
-        guard let answer else { return HTTPResponse(status: 404) }
+        guard let answer else { return APIResponse(status: 404) }
         return try answer(request)
     }
 }
