@@ -32,7 +32,7 @@ package struct StatusReport: Sendable {
     package var running: Bool
     package var now: Date
     package var feeds: [FeedStatus]
-    package var outbox: [String: Int]
+    package var outbox: [OutboxState: Int]
     package var oldestPendingAgeSeconds: Double?
     package var imageFiles: Int
     package var imageBytes: Int64
@@ -146,7 +146,7 @@ package struct StatusReport: Sendable {
             ])
         }
         var outboxObject: [String: JSONValue] = [:]
-        for state in OutboxState.allCases { outboxObject[state.rawValue] = int(outbox[state.rawValue] ?? 0) }
+        for state in OutboxState.allCases { outboxObject[state.rawValue] = int(outbox[state] ?? 0) }
         outboxObject["oldestPendingAgeSeconds"] = oldestPendingAgeSeconds.map { .number(String(Int($0))) } ?? .null
         return .object([
             "daemon": .object([

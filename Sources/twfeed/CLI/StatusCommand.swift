@@ -53,7 +53,7 @@ enum StatusPresenter {
                 + pad(last, 11) + pad(next, 11) + pad(rate, 11) + error)
         }
         let counts = OutboxState.allCases.compactMap { state -> String? in
-            let count = report.outbox[state.rawValue] ?? 0
+            let count = report.outbox[state] ?? 0
             return count > 0 || state == .pending ? "\(count) \(state.rawValue)" : nil
         }
         var outbox = "outbox    " + counts.joined(separator: " · ")
