@@ -120,6 +120,13 @@ struct StatusSnapshotTests {
         #expect(reread.counts?.outbox == [.pending: 1, .sent: 2, .uncertain: 4])
     }
 
+    /// One value answers for `status`'s exit status, its JSON, its table and `/healthz`.
+    @Test func eachHealthHasItsExitStatusNameAndLabel() {
+        #expect(StatusReport.Health.allCases.map(\.exitCode) == [0, 1, 3])
+        #expect(StatusReport.Health.allCases.map(\.name) == ["healthy", "degraded", "not-running"])
+        #expect(StatusReport.Health.allCases.map(\.label) == ["healthy", "degraded", "not running"])
+    }
+
     @Test func aReaderWithoutTheDaemonsEnvironmentFindsTheSystemdSnapshot() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = TwfeedConfig(environment: ["HOME": folder])
