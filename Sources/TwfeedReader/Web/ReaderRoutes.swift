@@ -83,12 +83,13 @@ enum ReaderRoutes {
                      now: Date) throws -> PageModel {
         let links = try source.database.tweetLinks(items.map(\.tweet.id))
         let report = try? source.status(now: now)
-        let health = report?.health
+        // A status that cannot be read is shown as no daemon: the page still shows the store.
+        let health = report?.health ?? .notRunning
         let healthText: String
         switch health {
-        case .healthy?: healthText = "daemon running"
-        case .degraded?: healthText = report?.snapshot?.signedOut == true ? "daemon signed out" : "daemon degraded"
-        default: healthText = "daemon not running: showing what is stored"
+        case .healthy: healthText = "daemon running"
+        case .degraded: healthText = report?.snapshot?.signedOut == true ? "daemon signed out" : "daemon degraded"
+        case .notRunning: healthText = "daemon not running: showing what is stored"
         }
         let polls = (report?.feeds ?? []).filter { $0.enabled || $0.stats.tweets > 0 }.map { status in
             PageModel.Poll(feed: status.feed.rawValue, tweets: status.stats.tweets,
@@ -97,7 +98,7 @@ enum ReaderRoutes {
         return PageModel(
             title: title, heading: heading,
             nav: Feed.allCases.map { .init(href: "/\($0.rawValue)", label: $0.rawValue, current: "/\($0.rawValue)" == current) },
-            healthName: health?.name ?? "notRunning", healthText: healthText,
+            healthName: health.name, healthText: healthText,
             healthDetail: report?.heartbeatAge.map { "last heartbeat \(Int($0)) s ago" } ?? "no heartbeat",
             polls: polls, message: nil,
             tweets: items.map { TweetModel($0, links: links[$0.tweet.id] ?? [], avatarHref: $0.avatarPath, now: now) })
