@@ -26,7 +26,7 @@ enum PageCost {
         let runs = 30
 
         // The emulator answering a 100-tweet page, over loopback through libcurl.
-        let signer = OAuthSigner(credentials: credentials)
+        let signer = OAuthSigner(credentials: credentials, clock: SystemClock())
         let url = emulator.baseURL + "/2/users/\(Emulator.accountUserID)/timelines/reverse_chronological?"
             + PercentEncoding.form([("max_results", "100")] + [
                 ("tweet.fields", "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities"),
@@ -46,7 +46,8 @@ enum PageCost {
         for _ in 0 ..< runs { _ = try JSONValue.parse(body) }
         let parse = Bench.elapsed(since: parseStarted) / Double(runs)
 
-        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: CannedTransport(body: body))
+        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: CannedTransport(body: body),
+                                        clock: SystemClock())
         var page: TimelinePage?
         let mapStarted = DispatchTime.now()
         for _ in 0 ..< runs { page = try await api.timeline(.home, userID: TweetID(1), query: TimelineQuery()) }

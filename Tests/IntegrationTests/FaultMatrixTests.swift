@@ -38,7 +38,8 @@ struct FaultMatrixTests {
     func theDaemonRidesOutTheFault(cell: FaultMatrixCell) async throws {
         // One clock for both sides: the outbox settles a lost post by the times the server
         // gives its tweets, so the server must not read real time while the daemon's clock
-        // races ahead (the signer's timestamps are real time: the emulator's check is off).
+        // races ahead. The signer reads this clock too, but it may leap between signing a
+        // request and sending it: the emulator's timestamp check is off.
         let clock = ManualClock(now: Date())
         let world = try TestWorld(dialect: cell.dialect, tweets: 30) {
             $0.clock = { clock.now() }

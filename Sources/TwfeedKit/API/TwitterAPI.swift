@@ -90,9 +90,10 @@ struct SignedRequester: Sendable {
 
 /// Builds the client the config names.
 package enum TwitterAPIFactory {
-    package static func make(config: TwfeedConfig, credentials: Credentials, transport: any APITransport) -> any TwitterAPI {
+    package static func make(config: TwfeedConfig, credentials: Credentials, transport: any APITransport,
+                             clock: any WallClock) -> any TwitterAPI {
         let requester = SignedRequester(
-            transport: transport, signer: OAuthSigner(credentials: credentials),
+            transport: transport, signer: OAuthSigner(credentials: credentials, clock: clock),
             baseURL: config.api.resolvedBaseURL, timeoutSeconds: config.api.timeoutSeconds)
         switch config.api.dialect {
         case .v2: return V2Client(requester: requester)

@@ -38,7 +38,8 @@ extension Daemon {
         guard credentials.hasAccessToken else {
             throw TwfeedError(.configuration, "\(config.credentials): no access token; run twfeed login")
         }
-        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: dependencies.transport)
+        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: dependencies.transport,
+                                        clock: dependencies.clock)
         let account = AccountResolver(api: api, database: database, accessToken: credentials.accessToken ?? "", logger: logger)
         var services: [any Service] = []
         var syncers: [FeedSyncer] = []
