@@ -4,16 +4,11 @@ import TwfeedEmulator
 import TwfeedKit
 import TwfeedSandbox
 import TwfeedStore
+import TwfeedTesting
 
 /// Where the time of one v2 timeline page goes: the emulator answering over loopback,
 /// parsing, mapping to the model, and storing. `twfeed-bench --page-cost`.
 enum PageCost {
-    /// Answers every request with the same body, so parsing and mapping are timed alone.
-    struct CannedTransport: APITransport {
-        let body: [UInt8]
-        func send(_ request: APIRequest) async throws -> APIResponse { APIResponse(status: 200, body: body) }
-    }
-
     static func run() async throws {
         var emulatorConfig = EmulatorConfiguration()
         emulatorConfig.tweetsPerFeed = 3200

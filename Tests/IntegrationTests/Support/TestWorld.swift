@@ -136,20 +136,6 @@ extension EmulatorFeed {
     init(_ feed: Feed) { self.init(rawValue: feed.rawValue)! }
 }
 
-/// The real transport, with a hook that sees each request before it goes out: tests use
-/// it to break the n-th page of a range.
-final class HookedTransport: APITransport {
-    let inner = CurlTransport()
-    let hook: @Sendable (APIRequest) -> Void
-
-    init(hook: @escaping @Sendable (APIRequest) -> Void) { self.hook = hook }
-
-    func send(_ request: APIRequest) async throws -> APIResponse {
-        hook(request)
-        return try await inner.send(request)
-    }
-}
-
 import Synchronization
 @testable import TwfeedCore
 @testable import TwfeedStore

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TwfeedKit
+import TwfeedTesting
 @testable import TwfeedCore
 
 struct ImageFetcherTests {
