@@ -122,8 +122,9 @@ let package = Package(
             name: "TwfeedSandbox",
             dependencies: ["TwfeedCore", "TwfeedStore", "TwfeedKit", "TwfeedEmulator"]
         ),
-        /// Test doubles (manual clock, recording notifier, in-memory log sink), kept out of
-        /// the product as HummingbirdTesting is: the `twfeed` executable does not link them.
+        /// Test doubles (manual clock, recording notifier, in-memory log sink, scripted
+        /// transports, a fake API), kept out of the product as HummingbirdTesting is: the
+        /// `twfeed` executable does not link them.
         .target(
             name: "TwfeedTesting",
             dependencies: [

@@ -24,7 +24,7 @@ public func fuzzPage(_ dialect: TwfeedConfig.Dialect, _ body: [UInt8]) {
             blackHole(total)
         }
     }
-    let refused = APIError.from(HTTPResponse(status: 429, headers: [:], body: body))
+    let refused = APIError.from(APIResponse(status: 429, headers: [:], body: body))
     blackHole(refused.description.utf8.count &+ (refused.isDuplicateStatus ? 1 : 0))
 }
 

@@ -4,16 +4,11 @@ import TwfeedEmulator
 import TwfeedKit
 import TwfeedSandbox
 import TwfeedStore
+import TwfeedTesting
 
 /// Where the time of one v2 timeline page goes: the emulator answering over loopback,
 /// parsing, mapping to the model, and storing. `twfeed-bench --page-cost`.
 enum PageCost {
-    /// Answers every request with the same body, so parsing and mapping are timed alone.
-    struct CannedTransport: HTTPTransport {
-        let body: [UInt8]
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 200, body: body) }
-    }
-
     static func run() async throws {
         var emulatorConfig = EmulatorConfiguration()
         emulatorConfig.tweetsPerFeed = 3200
@@ -26,7 +21,7 @@ enum PageCost {
         let runs = 30
 
         // The emulator answering a 100-tweet page, over loopback through libcurl.
-        let signer = OAuthSigner(credentials: credentials)
+        let signer = OAuthSigner(credentials: credentials, clock: SystemClock())
         let url = emulator.baseURL + "/2/users/\(Emulator.accountUserID)/timelines/reverse_chronological?"
             + PercentEncoding.form([("max_results", "100")] + [
                 ("tweet.fields", "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities"),
@@ -37,7 +32,7 @@ enum PageCost {
         var body: [UInt8] = []
         let fetchStarted = DispatchTime.now()
         for _ in 0 ..< runs {
-            let request = HTTPRequest(url: url, headers: [("Authorization", signer.authorizationHeader(method: "GET", url: url))])
+            let request = APIRequest(url: url, headers: [("Authorization", signer.authorizationHeader(method: "GET", url: url))])
             body = try await transport.send(request).body
         }
         let fetch = Bench.elapsed(since: fetchStarted) / Double(runs)
@@ -46,7 +41,8 @@ enum PageCost {
         for _ in 0 ..< runs { _ = try JSONValue.parse(body) }
         let parse = Bench.elapsed(since: parseStarted) / Double(runs)
 
-        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: CannedTransport(body: body))
+        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: CannedTransport(body: body),
+                                        clock: SystemClock())
         var page: TimelinePage?
         let mapStarted = DispatchTime.now()
         for _ in 0 ..< runs { page = try await api.timeline(.home, userID: UserID(1), query: TimelineQuery()) }

@@ -38,7 +38,8 @@ struct FaultMatrixTests {
     func theDaemonRidesOutTheFault(cell: FaultMatrixCell) async throws {
         // One clock for both sides: the outbox settles a lost post by the times the server
         // gives its tweets, so the server must not read real time while the daemon's clock
-        // races ahead (the signer's timestamps are real time: the emulator's check is off).
+        // races ahead. The signer reads this clock too, but it may leap between signing a
+        // request and sending it: the emulator's timestamp check is off.
         let clock = ManualClock(now: Date())
         let world = try TestWorld(dialect: cell.dialect, tweets: 30) {
             $0.clock = { clock.now() }
@@ -58,7 +59,7 @@ struct FaultMatrixTests {
         // No duplicate check: exactly once is twfeed's own doing (the outbox settles an
         // `uncertain` post by reading the account's tweets), not the API's.
         world.emulator.setDuplicateWindow(seconds: 0)
-        let transport = InFlightTransport()
+        let transport = ObservedTransport()
         let daemon = try world.daemon(clock: clock, transport: transport)
         let texts = (1 ... 3).map { "matrix \(cell) status \($0)" }
         for text in texts { _ = try daemon.database.enqueue(text: text, replyTo: nil, now: clock.now()) }
@@ -114,7 +115,7 @@ struct FaultMatrixTests {
     /// real time). Returns false if it never did or the daemon stopped. Time stands still
     /// while a request is in flight, as it nearly does for a real daemon: a one-second
     /// timeout must not let a day pass (and expire the queue).
-    private func drive(_ clock: ManualClock, _ transport: InFlightTransport, _ finished: Finished, timeout: Double = 30,
+    private func drive(_ clock: ManualClock, _ transport: ObservedTransport, _ finished: Finished, timeout: Double = 30,
                        until condition: () throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, !finished.value {
@@ -181,20 +182,6 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible, CustomStringConve
 
 import Synchronization
 @testable import TwfeedCore
-
-/// The real transport, counting the requests in flight.
-final class InFlightTransport: HTTPTransport {
-    let inner = CurlTransport()
-    private let count = Mutex(0)
-
-    var inFlight: Int { count.withLock { $0 } }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        count.withLock { $0 += 1 }
-        defer { count.withLock { $0 -= 1 } }
-        return try await inner.send(request)
-    }
-}
 
 /// Set once the daemon's `run` has returned.
 final class Finished: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedTesting
 
 /// A fault in the middle of a range costs nothing: the next poll completes it.
 @Suite(.serialized)
@@ -18,7 +19,7 @@ struct FaultTests {
         let third = NthRequest(3, containing: "reverse_chronological") {
             emulator.inject(fault, times: 1, pathContains: "reverse_chronological")
         }
-        let daemon = try world.daemon(transport: HookedTransport { third.see($0) })
+        let daemon = try world.daemon(transport: ObservedTransport { third.see($0) })
         let home = try #require(daemon.syncers.first { $0.feed == .home })
 
         let broken = try await home.poll()

@@ -190,8 +190,8 @@ struct ImageTests {
             world.emulator.serveBadImage(image, forUser: author)
             let before = world.emulator.imageBodyBytesSent
             let started = Date()
-            await #expect(throws: HTTPError(.responseTooLarge, "response over 5242880 bytes")) {
-                try await transport.send(HTTPRequest(url: url, maxResponseBytes: ImageFetcher.maxImageBytes))
+            await #expect(throws: TransportError(.responseTooLarge, "response over 5242880 bytes")) {
+                try await transport.send(APIRequest(url: url, maxResponseBytes: ImageFetcher.maxImageBytes))
             }
             // 50 MB were on offer without a length: what went out is the 5 MB read plus
             // what the sockets' buffers took before curl hung up.

@@ -200,7 +200,7 @@ struct OperationsTests {
         let secrets = [
             credentials.consumerSecret, credentials.accessTokenSecret,
             PercentEncoding.encode(credentials.consumerSecret), PercentEncoding.encode(credentials.accessTokenSecret),
-            OAuthSigner(credentials: try Credentials.load(from: world.credentialsPath)).signingKey,
+            OAuthSigner(credentials: try Credentials.load(from: world.credentialsPath), clock: SystemClock()).signingKey,
         ]
         for secret in secrets {
             for (index, text) in everything.enumerated() {

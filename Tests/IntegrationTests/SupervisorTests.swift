@@ -57,6 +57,25 @@ struct SupervisorTests {
         #expect(world.sink.events("daemon.stop").count == 1)
     }
 
+    /// A reload names what changed from one list of the config's sections: moving only
+    /// the reader's address is `changed=http`, not `changed=none`.
+    @Test func aReloadThatOnlyMovesTheReaderNamesHttp() async throws {
+        let world = try TestWorld(tweets: 10)
+        let notifier = RecordingNotifier()
+        let (_, controls, task) = try start(world, notifier: notifier)
+        #expect(await eventually { world.sink.events("poll.done").count == 3 })
+
+        try world.writeConfig(["http": .object(["listen": .string("127.0.0.1:0")])])
+        controls.yield(.reload)
+        #expect(await eventually { world.sink.events("daemon.reload").count == 1 })
+        let reload = try #require(world.sink.events("daemon.reload").first)
+        #expect(reload.contains(" changed=http "), "\(reload)")
+
+        controls.yield(.stop)
+        try await task.value
+        #expect(world.sink.events("daemon.stop").count == 1)
+    }
+
     @Test func aBrokenConfigOrCredentialsFileIsRefusedAndTheDaemonKeepsRunning() async throws {
         let world = try TestWorld(tweets: 10)
         let notifier = RecordingNotifier()

@@ -1,5 +1,6 @@
 import Testing
 @testable import TwfeedKit
+import TwfeedTesting
 
 /// The published vectors in ../shared/reference/oauth-test-vectors.md, written out here
 /// so the signer is tested in every clone.
@@ -7,7 +8,8 @@ struct OAuthSignerTests {
     static let twitterSigner = OAuthSigner(
         consumerKey: "xvz1evFS4wEEPTGEFPHBog",
         consumerSecret: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
-        token: .init(key: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", secret: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"))
+        token: .init(key: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", secret: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"),
+        clock: ManualClock())
 
     static func parameters(of header: String) -> [String: String] {
         var result: [String: String] = [:]
@@ -40,6 +42,25 @@ struct OAuthSignerTests {
                 ("oauth_version", "1.0"),
             ])
         #expect(base == "POST&https%3A%2F%2Fapi.twitter.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key%3Dxvz1evFS4wEEPTGEFPHBog%26oauth_nonce%3DkYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1318622958%26oauth_token%3D370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb%26oauth_version%3D1.0%26status%3DHello%2520Ladies%2520%252B%2520Gentlemen%252C%2520a%2520signed%2520OAuth%2520request%2521")
+    }
+
+    /// `oauth_timestamp` is the injected wall clock's, not `Date()`'s: a step of the clock,
+    /// forward or back, moves it by exactly as many seconds.
+    @Test func theTimestampComesFromTheInjectedWallClock() throws {
+        let clock = ManualClock()
+        let signer = OAuthSigner(consumerKey: "ck", consumerSecret: "cs", token: .init(key: "tk", secret: "ts"), clock: clock)
+        func timestamp() throws -> Int {
+            let header = signer.authorizationHeader(method: "GET", url: "https://api.x.com/2/users/me")
+            return try #require(Self.parameters(of: header)["oauth_timestamp"].flatMap { Int($0) })
+        }
+        let start = try timestamp()
+        #expect(start == Int(clock.now().timeIntervalSince1970))
+        clock.stepWallClock(by: 3_600)
+        #expect(try timestamp() == start + 3_600)
+        clock.stepWallClock(by: -7_200)
+        #expect(try timestamp() == start - 3_600)
+        clock.advance(by: 90)
+        #expect(try timestamp() == start - 3_510)
     }
 
     @Test func olderURLSignsDifferently() {

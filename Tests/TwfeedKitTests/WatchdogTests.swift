@@ -7,18 +7,6 @@ import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedStore
 
-/// A transport whose requests get no answer until released: a hung poller.
-final class HangingTransport: HTTPTransport {
-    let gate = ManualClock()
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try? await gate.sleep(until: .distantFuture)
-        throw HTTPError(.connectionFailed, "released")
-    }
-
-    func release() { gate.advance(to: .distantFuture) }
-}
-
 struct WatchdogTests {
     @Test func aLoopIsHungWhenItWorksWithoutProgressOrOversleeps() {
         let clock = ManualClock()

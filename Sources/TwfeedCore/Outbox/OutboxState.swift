@@ -7,4 +7,8 @@ package enum OutboxState: String, Sendable, CaseIterable, Codable {
     /// A status in this state may be on the API already: never expired, never posted
     /// blindly.
     package var mayHaveGoneOut: Bool { self == .sending || self == .uncertain }
+
+    /// Still on its way (`pending`, `sending`, `uncertain`): what systemd's `STATUS=` line
+    /// counts as pending.
+    package var isUnderway: Bool { self == .pending || mayHaveGoneOut }
 }

@@ -55,7 +55,7 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Classifies an HTTP answer that is not a success, reading either dialect's body.
     /// `package` for the page fuzzers, which feed it error bodies.
-    package static func from(_ response: HTTPResponse) -> APIError {
+    package static func from(_ response: APIResponse) -> APIError {
         let rateLimit = RateLimit(headers: response.headers)
         var code: Int?
         var message = HTTPStatusText.of(response.status)
@@ -79,7 +79,7 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         return APIError(kind: kind, status: response.status, code: code, message: message, rateLimit: rateLimit)
     }
 
-    static func transport(_ error: HTTPError) -> APIError {
+    static func transport(_ error: TransportError) -> APIError {
         APIError(kind: .transient, status: 0, message: error.description,
                  mayHaveArrived: error.kind != .connectionFailed && error.kind != .invalidURL)
     }

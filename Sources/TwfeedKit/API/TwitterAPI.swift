@@ -35,17 +35,17 @@ extension APIError {
 /// Signs and sends requests for both dialects, and turns answers that are not a
 /// success into `APIError`s.
 struct SignedRequester: Sendable {
-    let transport: any HTTPTransport
+    let transport: any APITransport
     let signer: OAuthSigner
     let baseURL: String
     let timeoutSeconds: Double
 
     /// GET `path` with the query parameters, returning the parsed body and the rate limit.
-    func get(_ path: String, query: [(String, String)]) async throws -> (JSONValue, RateLimit?, HTTPResponse) {
+    func get(_ path: String, query: [(String, String)]) async throws -> (JSONValue, RateLimit?, APIResponse) {
         let queryText = PercentEncoding.form(query)
         let url = baseURL + path + (queryText.isEmpty ? "" : "?" + queryText)
         let authorization = signer.authorizationHeader(method: "GET", url: url)
-        let request = HTTPRequest(
+        let request = APIRequest(
             method: .get, url: url,
             headers: [("Authorization", authorization), ("Accept", "application/json")],
             timeoutSeconds: timeoutSeconds)
@@ -53,7 +53,7 @@ struct SignedRequester: Sendable {
     }
 
     /// POST with a form body (signed) or a JSON body (not signed).
-    func post(_ path: String, form: [(String, String)]? = nil, json: String? = nil) async throws -> (JSONValue, RateLimit?, HTTPResponse) {
+    func post(_ path: String, form: [(String, String)]? = nil, json: String? = nil) async throws -> (JSONValue, RateLimit?, APIResponse) {
         let url = baseURL + path
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         var body: [UInt8] = []
@@ -66,15 +66,15 @@ struct SignedRequester: Sendable {
             headers.append(("Content-Type", "application/json"))
             body = Array((json ?? "{}").utf8)
         }
-        let request = HTTPRequest(method: .post, url: url, headers: headers, body: body, timeoutSeconds: timeoutSeconds)
+        let request = APIRequest(method: .post, url: url, headers: headers, body: body, timeoutSeconds: timeoutSeconds)
         return try await send(request)
     }
 
-    private func send(_ request: HTTPRequest) async throws -> (JSONValue, RateLimit?, HTTPResponse) {
-        let response: HTTPResponse
+    private func send(_ request: APIRequest) async throws -> (JSONValue, RateLimit?, APIResponse) {
+        let response: APIResponse
         do {
             response = try await transport.send(request)
-        } catch let error as HTTPError {
+        } catch let error as TransportError {
             if error.kind == .cancelled { throw CancellationError() }
             throw APIError.transport(error)
         }
@@ -90,9 +90,10 @@ struct SignedRequester: Sendable {
 
 /// Builds the client the config names.
 package enum TwitterAPIFactory {
-    package static func make(config: TwfeedConfig, credentials: Credentials, transport: any HTTPTransport) -> any TwitterAPI {
+    package static func make(config: TwfeedConfig, credentials: Credentials, transport: any APITransport,
+                             clock: any WallClock) -> any TwitterAPI {
         let requester = SignedRequester(
-            transport: transport, signer: OAuthSigner(credentials: credentials),
+            transport: transport, signer: OAuthSigner(credentials: credentials, clock: clock),
             baseURL: config.api.resolvedBaseURL, timeoutSeconds: config.api.timeoutSeconds)
         switch config.api.dialect {
         case .v2: return V2Client(requester: requester)

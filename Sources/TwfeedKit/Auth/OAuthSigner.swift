@@ -1,5 +1,6 @@
 import Foundation
 import TwfeedBase
+import TwfeedCore
 
 /// Signs requests with OAuth 1.0a HMAC-SHA1.
 ///
@@ -19,19 +20,24 @@ package struct OAuthSigner: Sendable {
     package var consumerKey: String
     package var consumerSecret: String
     package var token: Token?
+    /// Where `oauth_timestamp` comes from: the daemon's injected clock, so a test (or the
+    /// fault matrix's racing clock) signs at the time it set, as the rest of the daemon
+    /// reads it.
+    package var clock: any WallClock
 
-    package init(consumerKey: String, consumerSecret: String, token: Token? = nil) {
+    package init(consumerKey: String, consumerSecret: String, token: Token? = nil, clock: any WallClock) {
         self.consumerKey = consumerKey
         self.consumerSecret = consumerSecret
         self.token = token
+        self.clock = clock
     }
 
-    package init(credentials: Credentials) {
+    package init(credentials: Credentials, clock: any WallClock) {
         var token: Token?
         if let key = credentials.accessToken, let secret = credentials.accessTokenSecret, !key.isEmpty {
             token = Token(key: key, secret: secret)
         }
-        self.init(consumerKey: credentials.consumerKey, consumerSecret: credentials.consumerSecret, token: token)
+        self.init(consumerKey: credentials.consumerKey, consumerSecret: credentials.consumerSecret, token: token, clock: clock)
     }
 
     /// The value of the `Authorization` header for a request.
@@ -40,11 +46,13 @@ package struct OAuthSigner: Sendable {
     ///   - formBody: the decoded pairs of an `application/x-www-form-urlencoded` body;
     ///     a JSON body is not signed and is left out.
     ///   - extra: further `oauth_*` parameters (`oauth_callback`, `oauth_verifier`).
+    ///   - timestamp: epoch seconds; nil reads the clock (a published test vector gives its own).
     package func authorizationHeader(
         method: String, url: String, formBody: [(String, String)] = [],
         extra: [(String, String)] = [], nonce: String = OAuthSigner.makeNonce(),
-        timestamp: Int = Int(Date().timeIntervalSince1970)
+        timestamp: Int? = nil
     ) -> String {
+        let timestamp = timestamp ?? Int(clock.now().timeIntervalSince1970)
         var oauth: [(String, String)] = [
             ("oauth_consumer_key", consumerKey),
             ("oauth_nonce", nonce),

@@ -21,31 +21,35 @@ package struct PINFlow: Sendable {
         package var screenName: String?
     }
 
-    let transport: any HTTPTransport
+    let transport: any APITransport
     let baseURL: String
     let consumerKey: String
     let consumerSecret: String
     let timeoutSeconds: Double
+    /// The signer's timestamps.
+    let clock: any WallClock
 
-    package init(transport: any HTTPTransport, baseURL: String, consumerKey: String, consumerSecret: String,
-                timeoutSeconds: Double = 30) {
+    package init(transport: any APITransport, baseURL: String, consumerKey: String, consumerSecret: String,
+                timeoutSeconds: Double = 30, clock: any WallClock) {
         self.transport = transport
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.consumerKey = consumerKey
         self.consumerSecret = consumerSecret
         self.timeoutSeconds = timeoutSeconds
+        self.clock = clock
     }
 
     /// The OAuth endpoints live on the API host for both dialects (`api.x.com/oauth/…`,
     /// `api.twitter.com/oauth/…`).
-    package init(config: TwfeedConfig, consumerKey: String, consumerSecret: String, transport: any HTTPTransport) {
+    package init(config: TwfeedConfig, consumerKey: String, consumerSecret: String, transport: any APITransport,
+                clock: any WallClock) {
         self.init(transport: transport, baseURL: config.api.resolvedBaseURL, consumerKey: consumerKey,
-                  consumerSecret: consumerSecret, timeoutSeconds: config.api.timeoutSeconds)
+                  consumerSecret: consumerSecret, timeoutSeconds: config.api.timeoutSeconds, clock: clock)
     }
 
     /// Step 1.
     package func requestToken() async throws -> RequestToken {
-        let signer = OAuthSigner(consumerKey: consumerKey, consumerSecret: consumerSecret)
+        let signer = OAuthSigner(consumerKey: consumerKey, consumerSecret: consumerSecret, clock: clock)
         let fields = try await post("/oauth/request_token", signer: signer, extra: [("oauth_callback", "oob")]) { status in
             status == 401
                 ? TwfeedError(.permission, "the API refused the consumer key and secret (HTTP 401): check consumerKey and consumerSecret")
@@ -67,7 +71,7 @@ package struct PINFlow: Sendable {
         let pin = pin.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !pin.isEmpty else { throw TwfeedError(.invalidData, "no PIN entered") }
         let signer = OAuthSigner(consumerKey: consumerKey, consumerSecret: consumerSecret,
-                                 token: .init(key: requestToken.token, secret: requestToken.secret))
+                                 token: .init(key: requestToken.token, secret: requestToken.secret), clock: clock)
         let fields = try await post("/oauth/access_token", signer: signer, extra: [("oauth_verifier", pin)]) { status in
             status == 401
                 ? TwfeedError(.invalidData, "the PIN was not accepted (HTTP 401): it may be mistyped or expired; run twfeed login again")
@@ -83,15 +87,15 @@ package struct PINFlow: Sendable {
     private func post(_ path: String, signer: OAuthSigner, extra: [(String, String)],
                       refusal: (Int) -> TwfeedError?) async throws -> [String: String] {
         let url = baseURL + path
-        let request = HTTPRequest(
+        let request = APIRequest(
             method: .post, url: url,
             headers: [("Authorization", signer.authorizationHeader(method: "POST", url: url, extra: extra)),
                       ("Content-Type", "application/x-www-form-urlencoded")],
             timeoutSeconds: timeoutSeconds, maxResponseBytes: 64 << 10)
-        let response: HTTPResponse
+        let response: APIResponse
         do {
             response = try await transport.send(request)
-        } catch let error as HTTPError {
+        } catch let error as TransportError {
             throw TwfeedError(.unavailable, "\(url): \(error.description)")
         }
         guard (200 ..< 300).contains(response.status) else {

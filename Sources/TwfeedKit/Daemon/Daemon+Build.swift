@@ -9,7 +9,7 @@ import UnixSignals
 /// The factory: a config (and credentials) in, a `Daemon` out.
 extension Daemon {
     package struct Dependencies: Sendable {
-        package var transport: any HTTPTransport
+        package var transport: any APITransport
         package var clock: any WallClock
         /// systemd's notification socket, when the daemon runs under it.
         package var notifier: (any Notifier)?
@@ -18,7 +18,7 @@ extension Daemon {
         /// Told the reader's bound address once it listens (`demo --serve`, tests).
         package var onReaderListening: @Sendable (ListenAddress) async -> Void
 
-        package init(transport: any HTTPTransport = CurlTransport(), clock: any WallClock = SystemClock(),
+        package init(transport: any APITransport = CurlTransport(), clock: any WallClock = SystemClock(),
                     notifier: (any Notifier)? = nil, metrics: TwfeedMetrics = TwfeedMetrics(),
                     onReaderListening: @escaping @Sendable (ListenAddress) async -> Void = { _ in }) {
             self.transport = transport
@@ -38,7 +38,8 @@ extension Daemon {
         guard credentials.hasAccessToken else {
             throw TwfeedError(.configuration, "\(config.credentials): no access token; run twfeed login")
         }
-        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: dependencies.transport)
+        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: dependencies.transport,
+                                        clock: dependencies.clock)
         let account = AccountResolver(api: api, database: database, accessToken: credentials.accessToken ?? "", logger: logger)
         var services: [any Service] = []
         var syncers: [FeedSyncer] = []

@@ -265,18 +265,12 @@ package final class DaemonSupervisor: Sendable {
         }
     }
 
-    /// The config sections (and `credentials`) that differ, comma-separated, or "none".
+    /// The config sections that differ (`credentials` also when only the file's content
+    /// does), comma-separated, or "none".
     static func changes(from old: Inputs, to new: Inputs) -> String {
-        var changed: [String] = []
-        if old.config.api != new.config.api { changed.append("api") }
-        if old.config.feeds != new.config.feeds { changed.append("feeds") }
-        if old.config.storage != new.config.storage { changed.append("storage") }
-        if old.config.images != new.config.images { changed.append("images") }
-        if old.config.outbox != new.config.outbox { changed.append("outbox") }
-        if old.config.log != new.config.log { changed.append("log") }
-        if old.config.credentials != new.config.credentials || old.credentials != new.credentials {
-            changed.append("credentials")
+        let changed = ConfigSection.allCases.filter { section in
+            section.differs(old.config, new.config) || (section == .credentials && old.credentials != new.credentials)
         }
-        return changed.isEmpty ? "none" : changed.joined(separator: ",")
+        return changed.isEmpty ? "none" : changed.map(\.rawValue).joined(separator: ",")
     }
 }

@@ -10,7 +10,7 @@ import TwfeedCore
 /// for months cannot carry. Easy handles are pooled so connections are reused;
 /// `curl_easy_perform` blocks, so it runs on a dispatch queue and never on the
 /// cooperative pool. Cancellation aborts the transfer from the progress callback.
-package final class CurlTransport: HTTPTransport {
+package final class CurlTransport: APITransport {
     private let idleHandles = Mutex<[Handle]>([])
     private let connectTimeoutSeconds: Double
     private let userAgent: String
@@ -25,14 +25,14 @@ package final class CurlTransport: HTTPTransport {
         self.userAgent = userAgent
     }
 
-    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: APIRequest) async throws -> APIResponse {
         guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://") else {
-            throw HTTPError(.invalidURL, "only http and https are allowed")
+            throw TransportError(.invalidURL, "only http and https are allowed")
         }
         let transfer = Transfer(request: request)
         let handle = takeHandle()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<APIResponse, any Error>) in
                 DispatchQueue.global().async { [self] in
                     let result = perform(transfer, on: handle)
                     switch result {
@@ -59,8 +59,8 @@ package final class CurlTransport: HTTPTransport {
         }
     }
 
-    private func perform(_ transfer: Transfer, on handle: Handle) -> Result<HTTPResponse, any Error> {
-        guard let curl = handle.curl else { return .failure(HTTPError(.other, "curl_easy_init failed")) }
+    private func perform(_ transfer: Transfer, on handle: Handle) -> Result<APIResponse, any Error> {
+        guard let curl = handle.curl else { return .failure(TransportError(.other, "curl_easy_init failed")) }
         let request = transfer.request
         curl_easy_reset(curl)
         ccurl_setopt_string(curl, CURLOPT_URL, request.url)
@@ -83,7 +83,7 @@ package final class CurlTransport: HTTPTransport {
         ccurl_setopt_slist(curl, CURLOPT_HTTPHEADER, headerList)
 
         let body = request.body
-        return body.withUnsafeBufferPointer { bodyBuffer -> Result<HTTPResponse, any Error> in
+        return body.withUnsafeBufferPointer { bodyBuffer -> Result<APIResponse, any Error> in
             switch request.method {
             case .get:
                 ccurl_setopt_long(curl, CURLOPT_HTTPGET, 1)
@@ -117,7 +117,7 @@ package final class CurlTransport: HTTPTransport {
             }
             var status = 0
             ccurl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
-            return .success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body))
+            return .success(APIResponse(status: status, headers: transfer.headers, body: transfer.body))
         }
     }
 
@@ -139,26 +139,26 @@ package final class CurlTransport: HTTPTransport {
 /// The state of one transfer, shared with curl's C callbacks (which run on the thread
 /// that called curl_easy_perform).
 final class Transfer: @unchecked Sendable {
-    let request: HTTPRequest
+    let request: APIRequest
     let cancelled = Atomic<Bool>(false)
     var body: [UInt8] = []
     var headers: [String: String] = [:]
     var tooLarge = false
 
-    init(request: HTTPRequest) { self.request = request }
+    init(request: APIRequest) { self.request = request }
 
-    func error(for code: CURLcode) -> HTTPError {
-        if cancelled.load(ordering: .relaxed) { return HTTPError(.cancelled, "request cancelled") }
+    func error(for code: CURLcode) -> TransportError {
+        if cancelled.load(ordering: .relaxed) { return TransportError(.cancelled, "request cancelled") }
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
-            return HTTPError(.responseTooLarge, "response over \(request.maxResponseBytes) bytes")
+            return TransportError(.responseTooLarge, "response over \(request.maxResponseBytes) bytes")
         }
         let text = String(cString: curl_easy_strerror(code))
         switch code {
-        case CURLE_OPERATION_TIMEDOUT: return HTTPError(.timeout, text)
-        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: return HTTPError(.connectionFailed, text)
+        case CURLE_OPERATION_TIMEDOUT: return TransportError(.timeout, text)
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST: return TransportError(.connectionFailed, text)
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING:
-            return HTTPError(.connectionReset, text)
-        default: return HTTPError(.other, text)
+            return TransportError(.connectionReset, text)
+        default: return TransportError(.other, text)
         }
     }
 }

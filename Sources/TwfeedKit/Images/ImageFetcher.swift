@@ -36,7 +36,7 @@ package struct ImageFetcher: Service {
     package let policy: ImagePolicy
     let database: AppDatabase
     let clock: any WallClock
-    let transport: any HTTPTransport
+    let transport: any APITransport
     let logger: Logger
     let concurrency: Int
     let timeoutSeconds: Double
@@ -48,7 +48,7 @@ package struct ImageFetcher: Service {
     let janitorBell: Doorbell?
 
     package init(config: TwfeedConfig, database: AppDatabase, store: ImageStore, clock: any WallClock,
-                transport: any HTTPTransport = CurlTransport(), doorbell: Doorbell = Doorbell(),
+                transport: any APITransport = CurlTransport(), doorbell: Doorbell = Doorbell(),
                 janitorBell: Doorbell? = nil, logger: Logger) {
         self.store = store
         policy = ImagePolicy(config.images)
@@ -248,13 +248,13 @@ package struct ImageFetcher: Service {
             var headers: [(name: String, value: String)] = [("Accept", "image/jpeg, image/png, image/gif, image/webp")]
             if let etag = validators?.etag { headers.append(("If-None-Match", etag)) }
             if let lastModified = validators?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
-            let request = HTTPRequest(url: current.url, headers: headers, timeoutSeconds: timeoutSeconds,
+            let request = APIRequest(url: current.url, headers: headers, timeoutSeconds: timeoutSeconds,
                                       maxResponseBytes: Self.maxImageBytes)
             requests += 1
-            let response: HTTPResponse
+            let response: APIResponse
             do {
                 response = try await transport.send(request)
-            } catch let error as HTTPError {
+            } catch let error as TransportError {
                 switch error.kind {
                 case .cancelled: throw CancellationError()
                 case .responseTooLarge: return (.rejected("too_large", "over \(Self.maxImageBytes) bytes: transfer cut off"), requests)

@@ -7,7 +7,7 @@ import TwfeedStore
 /// `Daemon.build` appends them when `images.enabled`.
 package enum ImageServices {
     package static func make(config: TwfeedConfig, database: AppDatabase, clock: any WallClock, logger: Logger,
-                            transport: (any HTTPTransport)? = nil) -> (fetcher: ImageFetcher, janitor: ImageJanitor) {
+                            transport: (any APITransport)? = nil) -> (fetcher: ImageFetcher, janitor: ImageJanitor) {
         let store = ImageStore(root: config.storage.imageCache)
         let fetcherBell = Doorbell()
         let janitorBell = Doorbell()

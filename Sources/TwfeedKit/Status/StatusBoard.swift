@@ -104,7 +104,7 @@ package final class StatusBoard: Sendable {
                 parts.append("\(feed.rawValue) " + (outcome.newTweets > 0 ? "+\(outcome.newTweets)" : "0"))
             }
         }
-        let pending = ["pending", "sending", "uncertain"].reduce(0) { $0 + (state.snapshot.counts?.outbox[$1] ?? 0) }
+        let pending = (state.snapshot.counts?.outbox ?? [:]).filter(\.key.isUnderway).values.reduce(0, +)
         parts.append("outbox \(pending) pending")
         return parts.joined(separator: " · ")
     }

@@ -62,7 +62,7 @@ package final class TwfeedMetrics: Sendable {
     package func exposition(stored: StoredCounts) -> [UInt8] {
         for (feed, count) in stored.tweets { gauge("twfeed_tweets", ("feed", feed.rawValue)).record(count) }
         for state in OutboxState.allCases {
-            gauge("twfeed_outbox_statuses", ("state", state.rawValue)).record(stored.outbox[state.rawValue] ?? 0)
+            gauge("twfeed_outbox_statuses", ("state", state.rawValue)).record(stored.outbox[state] ?? 0)
         }
         gauge("twfeed_images_cached_bytes").record(stored.imageBytes)
         gauge("twfeed_images_cached_files").record(stored.imageFiles)
@@ -82,7 +82,7 @@ package final class TwfeedMetrics: Sendable {
     /// What a scrape reads from the store and the status snapshot.
     package struct StoredCounts: Sendable {
         package var tweets: [Feed: Int] = [:]
-        package var outbox: [String: Int] = [:]
+        package var outbox: [OutboxState: Int] = [:]
         package var imageFiles: Int = 0
         package var imageBytes: Int64 = 0
         package var databaseBytes: Int64 = 0

@@ -6,21 +6,6 @@ import TwfeedStore
 /// The answer to `twfeed status`: built from the daemon's snapshot file and the
 /// database, both read without disturbing the running daemon.
 package struct StatusReport: Sendable {
-    package enum Health: Int32, Sendable {
-        case healthy = 0
-        case degraded = 1
-        case notRunning = 3
-
-        /// The name `status --json` gives the health (the raw value is the exit code).
-        package var name: String {
-            switch self {
-            case .healthy: "healthy"
-            case .degraded: "degraded"
-            case .notRunning: "not-running"
-            }
-        }
-    }
-
     package struct FeedStatus: Sendable {
         package var feed: Feed
         package var enabled: Bool
@@ -28,22 +13,46 @@ package struct StatusReport: Sendable {
         package var sync: SyncState
     }
 
-    package var snapshot: StatusSnapshot?
-    package var running: Bool
-    package var now: Date
-    package var feeds: [FeedStatus]
-    package var outbox: [String: Int]
-    package var oldestPendingAgeSeconds: Double?
-    package var imageFiles: Int
-    package var imageBytes: Int64
-    package var databasePath: String
-    package var databaseBytes: Int64
+    package let snapshot: StatusSnapshot?
+    package let running: Bool
+    package let now: Date
+    package let feeds: [FeedStatus]
+    package let outbox: [OutboxState: Int]
+    package let oldestPendingAgeSeconds: Double?
+    package let imageFiles: Int
+    package let imageBytes: Int64
+    package let databasePath: String
+    package let databaseBytes: Int64
     /// Where the counts came from: `database` (read directly), `snapshot` (the
     /// daemon's world-readable status file, for users who cannot open the private
     /// database), or `none`.
-    package var countsFrom: String = "database"
+    package let countsFrom: String
     /// The signed-in account whose feeds are counted, nil before the first lookup.
-    package var account: StatusSnapshot.Counts.AccountName?
+    package let account: StatusSnapshot.Counts.AccountName?
+    /// Decided from the rest when the report is built; the fields are constants, so it
+    /// cannot fall out of step with them.
+    package let health: Health
+
+    init(snapshot: StatusSnapshot?, running: Bool, now: Date, feeds: [FeedStatus], outbox: [OutboxState: Int],
+         oldestPendingAgeSeconds: Double?, imageFiles: Int, imageBytes: Int64, databasePath: String,
+         databaseBytes: Int64, countsFrom: String, account: StatusSnapshot.Counts.AccountName? = nil) {
+        self.snapshot = snapshot
+        self.running = running
+        self.now = now
+        self.feeds = feeds
+        self.outbox = outbox
+        self.oldestPendingAgeSeconds = oldestPendingAgeSeconds
+        self.imageFiles = imageFiles
+        self.imageBytes = imageBytes
+        self.databasePath = databasePath
+        self.databaseBytes = databaseBytes
+        self.countsFrom = countsFrom
+        self.account = account
+        health = Health(
+            running: running, heartbeatAge: snapshot.map { now.timeIntervalSince($0.heartbeatAt) },
+            signedOut: snapshot?.signedOut == true,
+            anEnabledFeedFailed: feeds.contains { $0.enabled && $0.sync.lastError != nil })
+    }
 
     /// A heartbeat older than this reads as a hung daemon.
     package static let staleAfter: Double = StatusSnapshot.heartbeatInterval * 3
@@ -118,14 +127,6 @@ package struct StatusReport: Sendable {
 
     package var heartbeatAge: Double? { snapshot.map { now.timeIntervalSince($0.heartbeatAt) } }
 
-    package var health: Health {
-        guard running else { return .notRunning }
-        if let age = heartbeatAge, age > Self.staleAfter { return .degraded }
-        if snapshot?.signedOut == true { return .degraded }
-        if feeds.contains(where: { $0.enabled && $0.sync.lastError != nil }) { return .degraded }
-        return .healthy
-    }
-
     /// INTERFACE.md's `status --json` object.
     package var json: JSONValue {
         func time(_ date: Date?) -> JSONValue { date.map { .string(Timestamp.iso8601($0)) } ?? .null }
@@ -146,7 +147,7 @@ package struct StatusReport: Sendable {
             ])
         }
         var outboxObject: [String: JSONValue] = [:]
-        for state in OutboxState.allCases { outboxObject[state.rawValue] = int(outbox[state.rawValue] ?? 0) }
+        for state in OutboxState.allCases { outboxObject[state.rawValue] = int(outbox[state] ?? 0) }
         outboxObject["oldestPendingAgeSeconds"] = oldestPendingAgeSeconds.map { .number(String(Int($0))) } ?? .null
         let accountObject: JSONValue = account.map { account in
             .object(["id": .string(account.id.description), "username": account.username.map { .string($0) } ?? .null])

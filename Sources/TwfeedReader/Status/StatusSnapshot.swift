@@ -70,7 +70,16 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
     package struct Counts: Codable, Sendable, Equatable {
         package var at: Date
         package var feeds: [String: FeedCounts]
-        package var outbox: [String: Int]
+        /// Statuses by state.
+        package var outbox: [OutboxState: Int] {
+            get { OutboxState.keyed(outboxByName) }
+            set { outboxByName = OutboxState.named(newValue) }
+        }
+        /// What the file holds under `outbox`: the counts by the state's name, as the
+        /// snapshot has always been written. A dictionary keyed by the enum itself would
+        /// encode as an array, or refuse a name it does not know (another version's
+        /// state): this one decodes it, and `outbox` leaves it out.
+        private var outboxByName: [String: Int]
         package var oldestPendingAt: Date?
         package var imageFiles: Int
         package var imageBytes: Int64
@@ -86,12 +95,16 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
             package var username: String?
         }
 
-        package init(at: Date, feeds: [String: FeedCounts], outbox: [String: Int], oldestPendingAt: Date?,
+        private enum CodingKeys: String, CodingKey {
+            case at, feeds, outboxByName = "outbox", oldestPendingAt, imageFiles, imageBytes, databasePath, databaseBytes, account
+        }
+
+        package init(at: Date, feeds: [String: FeedCounts], outbox: [OutboxState: Int], oldestPendingAt: Date?,
                     imageFiles: Int, imageBytes: Int64, databasePath: String, databaseBytes: Int64,
                     account: AccountName? = nil) {
             self.at = at
             self.feeds = feeds
-            self.outbox = outbox
+            outboxByName = OutboxState.named(outbox)
             self.oldestPendingAt = oldestPendingAt
             self.imageFiles = imageFiles
             self.imageBytes = imageBytes
@@ -156,5 +169,20 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
     /// reused by another process is not running, and is never signalled.
     package var processAlive: Bool {
         ProcessLiveness.isDaemon(pid, startTicks: processStartTicks, database: counts?.databasePath)
+    }
+}
+
+extension OutboxState {
+    /// The counts of the names this version knows (`StatusSnapshot.Counts`' file form).
+    fileprivate static func keyed(_ byName: [String: Int]) -> [OutboxState: Int] {
+        var counts: [OutboxState: Int] = [:]
+        for (name, count) in byName {
+            if let state = OutboxState(rawValue: name) { counts[state] = count }
+        }
+        return counts
+    }
+
+    fileprivate static func named(_ counts: [OutboxState: Int]) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
     }
 }

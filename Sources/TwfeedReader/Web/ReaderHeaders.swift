@@ -28,7 +28,7 @@ struct ReaderHeaders<Context: RequestContext>: RouterMiddleware {
         } else {
             do {
                 response = try await next(request, context)
-            } catch let error as Hummingbird.HTTPError {
+            } catch let error as HTTPError {
                 response = Self.plain(error.status, (error.body ?? error.status.reasonPhrase) + "\n")
             } catch {
                 // The store failed (an I/O error, a database from a newer twfeed): one
@@ -44,7 +44,7 @@ struct ReaderHeaders<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    static func plain(_ status: HTTPTypes.HTTPResponse.Status, _ text: String) -> Response {
+    static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
                  body: .init(byteBuffer: ByteBuffer(string: text)))
     }

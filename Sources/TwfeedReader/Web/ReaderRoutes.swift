@@ -55,7 +55,7 @@ enum ReaderRoutes {
         let form = FormQuery(request.uri.query)
         let text = form["q"] ?? ""
         let feed = try form["feed"].map { name in
-            guard let feed = Feed(rawValue: name) else { throw Hummingbird.HTTPError(.badRequest, message: "feed: \(name) is not home, mentions or retweets") }
+            guard let feed = Feed(rawValue: name) else { throw HTTPError(.badRequest, message: "feed: \(name) is not home, mentions or retweets") }
             return feed
         }
         let now = source.clock.now()
@@ -83,12 +83,13 @@ enum ReaderRoutes {
                      now: Date) throws -> PageModel {
         let links = try source.database.tweetLinks(items.map(\.tweet.id))
         let report = try? source.status(now: now)
-        let health = report?.health
+        // A status that cannot be read is shown as no daemon: the page still shows the store.
+        let health = report?.health ?? .notRunning
         let healthText: String
         switch health {
-        case .healthy?: healthText = "daemon running"
-        case .degraded?: healthText = report?.snapshot?.signedOut == true ? "daemon signed out" : "daemon degraded"
-        default: healthText = "daemon not running: showing what is stored"
+        case .healthy: healthText = "daemon running"
+        case .degraded: healthText = report?.snapshot?.signedOut == true ? "daemon signed out" : "daemon degraded"
+        case .notRunning: healthText = "daemon not running: showing what is stored"
         }
         let polls = (report?.feeds ?? []).filter { $0.enabled || $0.stats.tweets > 0 }.map { status in
             PageModel.Poll(feed: status.feed.rawValue, tweets: status.stats.tweets,
@@ -97,7 +98,7 @@ enum ReaderRoutes {
         return PageModel(
             title: title, heading: heading,
             nav: Feed.allCases.map { .init(href: "/\($0.rawValue)", label: $0.rawValue, current: "/\($0.rawValue)" == current) },
-            healthName: health?.name ?? "notRunning", healthText: healthText,
+            healthName: health.name, healthText: healthText,
             healthDetail: report?.heartbeatAge.map { "last heartbeat \(Int($0)) s ago" } ?? "no heartbeat",
             polls: polls, message: nil,
             tweets: items.map { TweetModel($0, links: links[$0.tweet.id] ?? [], avatarHref: $0.avatarPath, now: now) })
@@ -121,7 +122,7 @@ enum ReaderRoutes {
         var limit = pageSize
         if let text = query["limit"] {
             guard let value = Int(text), (1 ... maxLimit).contains(value) else {
-                throw Hummingbird.HTTPError(.badRequest, message: "limit: \(text) is not a whole number from 1 to \(maxLimit)")
+                throw HTTPError(.badRequest, message: "limit: \(text) is not a whole number from 1 to \(maxLimit)")
             }
             limit = value
         }
@@ -141,7 +142,7 @@ enum ReaderRoutes {
 
     static func avatar(_ file: String, _ source: ReaderSource) throws -> Response {
         guard let picture = AvatarFile.read(file, cacheRoot: source.images.root) else {
-            throw Hummingbird.HTTPError(.notFound, message: "no such cached picture")
+            throw HTTPError(.notFound, message: "no such cached picture")
         }
         // Named by the hash of its bytes: a file never changes, so it may be kept a year.
         return Response(status: .ok, headers: [.contentType: picture.contentType, .cacheControl: "public, max-age=31536000, immutable"],
@@ -178,7 +179,7 @@ enum ReaderRoutes {
 
     static func tweetID(_ text: String?, name: String) throws -> TweetID? {
         guard let text else { return nil }
-        guard let id = TweetID(text) else { throw Hummingbird.HTTPError(.badRequest, message: "\(name): \(text) is not a tweet id") }
+        guard let id = TweetID(text) else { throw HTTPError(.badRequest, message: "\(name): \(text) is not a tweet id") }
         return id
     }
 }

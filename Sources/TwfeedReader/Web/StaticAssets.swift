@@ -23,7 +23,7 @@ enum StaticAssets {
         form[role=search] { display: flex; gap: .4rem; margin: .5rem 0; }
         form[role=search] input { flex: 1; padding: .35rem .6rem; border: 1px solid var(--line); border-radius: 999px; background: var(--bg); color: var(--fg); }
         form[role=search] button { padding: .35rem .9rem; border: 0; border-radius: 999px; background: var(--accent); color: #fff; }
-        .health { margin: .2rem 0; font-size: .85rem; } .health-healthy { color: var(--good); } .health-degraded, .health-notRunning { color: var(--bad); }
+        .health { margin: .2rem 0; font-size: .85rem; } .health-healthy { color: var(--good); } .health-degraded, .health-not-running { color: var(--bad); }
         .polls { list-style: none; margin: 0; padding: 0; font-size: .8rem; color: var(--muted); display: flex; flex-wrap: wrap; gap: 0 1rem; }
         .error { color: var(--bad); }
         main { padding: 0 1rem; } h1 { font-size: 1.2rem; margin: .8rem 0; }

@@ -158,11 +158,13 @@ extension StoreReading {
 
     /// Counts by state (kept by triggers in outboxCount) and the age of the oldest
     /// status still to go.
-    package func outboxCounts(now: Date) throws -> ([String: Int], Double?) {
+    package func outboxCounts(now: Date) throws -> ([OutboxState: Int], Double?) {
         try read { db in
-            var counts: [String: Int] = [:]
+            var counts: [OutboxState: Int] = [:]
             for row in try Row.fetchAll(db, sql: ReaderQueries.outboxCounts.sql) {
-                counts[row["state"]] = row["statuses"]
+                // A state this version does not know (a newer twfeed's) is left out, as no status shows it.
+                guard let state = OutboxState(rawValue: row["state"]) else { continue }
+                counts[state] = row["statuses"]
             }
             let oldest = try Double.fetchOne(db, sql: ReaderQueries.outboxOldestWaiting.sql)
             return (counts, oldest.map { now.timeIntervalSince1970 - $0 })

@@ -20,7 +20,8 @@ struct LoginCommand: AsyncParsableCommand {
         try await CommandLineEdge.run {
             let (config, path) = try file.resolve()
             let (consumerKey, consumerSecret) = try consumerPair(path)
-            let flow = PINFlow(config: config, consumerKey: consumerKey, consumerSecret: consumerSecret, transport: CurlTransport())
+            let flow = PINFlow(config: config, consumerKey: consumerKey, consumerSecret: consumerSecret, transport: CurlTransport(),
+                               clock: SystemClock())
             let requestToken = try await flow.requestToken()
             emit("Open this page in a browser, authorize twfeed, and enter the PIN it shows:")
             emit("  " + flow.authorizeURL(requestToken))

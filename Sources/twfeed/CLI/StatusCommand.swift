@@ -21,7 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
             return try StatusReport.collect(config: config, statusPath: StatusSnapshot.readerPath(config: config))
         }
         emit(json ? report.json.serialized : StatusPresenter.table(report))
-        if report.health != .healthy { throw ExitCode(report.health.rawValue) }
+        if report.health != .healthy { throw ExitCode(report.health.exitCode) }
     }
 }
 
@@ -29,7 +29,7 @@ struct StatusCommand: AsyncParsableCommand {
 enum StatusPresenter {
     static func table(_ report: StatusReport) -> String {
         var lines: [String] = []
-        var health = ["healthy", "degraded", "", "not running"][Int(report.health.rawValue)]
+        var health = report.health.label
         if report.running, let snapshot = report.snapshot {
             let uptime = duration(report.now.timeIntervalSince(snapshot.startedAt))
             let beat = duration(report.heartbeatAge ?? 0)
@@ -53,7 +53,7 @@ enum StatusPresenter {
                 + pad(last, 11) + pad(next, 11) + pad(rate, 11) + error)
         }
         let counts = OutboxState.allCases.compactMap { state -> String? in
-            let count = report.outbox[state.rawValue] ?? 0
+            let count = report.outbox[state] ?? 0
             return count > 0 || state == .pending ? "\(count) \(state.rawValue)" : nil
         }
         var outbox = "outbox    " + counts.joined(separator: " · ")

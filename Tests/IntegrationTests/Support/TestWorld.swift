@@ -46,7 +46,7 @@ final class TestWorld: @unchecked Sendable {
 
     /// The daemon as `twfeed run` builds it, in process, with the real libcurl transport.
     func daemon(database: AppDatabase? = nil, clock: any WallClock = SystemClock(),
-                transport: any HTTPTransport = CurlTransport()) throws -> Daemon {
+                transport: any APITransport = CurlTransport()) throws -> Daemon {
         let config = try self.config
         return try Daemon.build(
             config: config, credentials: try Credentials.load(from: config.credentials),
@@ -136,20 +136,6 @@ extension EmulatorFeed {
     init(_ feed: Feed) { self.init(rawValue: feed.rawValue)! }
 }
 
-/// The real transport, with a hook that sees each request before it goes out: tests use
-/// it to break the n-th page of a range.
-final class HookedTransport: HTTPTransport {
-    let inner = CurlTransport()
-    let hook: @Sendable (HTTPRequest) -> Void
-
-    init(hook: @escaping @Sendable (HTTPRequest) -> Void) { self.hook = hook }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        hook(request)
-        return try await inner.send(request)
-    }
-}
-
 import Synchronization
 @testable import TwfeedCore
 @testable import TwfeedStore
@@ -167,7 +153,7 @@ final class NthRequest: Sendable {
         self.action = action
     }
 
-    func see(_ request: HTTPRequest) {
+    func see(_ request: APIRequest) {
         guard request.url.contains(marker) else { return }
         let seen = count.withLock { value -> Int in
             value += 1

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TwfeedKit
+import TwfeedTesting
 @testable import TwfeedCore
 
 struct ImageFetcherTests {
@@ -121,12 +122,12 @@ struct ImageFetcherTests {
             (7, Self.url(7), "too_many_redirects"),
             (8, Self.url(8), "bad_redirect"),
         ]
-        host.answer(Self.url(3)) { _ in HTTPResponse(status: 200, headers: ["content-type": "text/html"], body: Array("<html>".utf8)) }
-        host.answer(Self.url(4)) { _ in HTTPResponse(status: 200, headers: ["content-type": "image/png"], body: Array("GIF89a....".utf8)) }
-        host.answer(Self.url(5)) { _ in throw HTTPError(.responseTooLarge, "response over 5242880 bytes") }
-        host.answer(Self.url(6)) { _ in HTTPResponse(status: 302, headers: ["location": "http://169.254.169.254/latest/meta-data/"]) }
-        host.answer(Self.url(7)) { request in HTTPResponse(status: 301, headers: ["location": request.url]) }
-        host.answer(Self.url(8)) { _ in HTTPResponse(status: 302) }
+        host.answer(Self.url(3)) { _ in APIResponse(status: 200, headers: ["content-type": "text/html"], body: Array("<html>".utf8)) }
+        host.answer(Self.url(4)) { _ in APIResponse(status: 200, headers: ["content-type": "image/png"], body: Array("GIF89a....".utf8)) }
+        host.answer(Self.url(5)) { _ in throw TransportError(.responseTooLarge, "response over 5242880 bytes") }
+        host.answer(Self.url(6)) { _ in APIResponse(status: 302, headers: ["location": "http://169.254.169.254/latest/meta-data/"]) }
+        host.answer(Self.url(7)) { request in APIResponse(status: 301, headers: ["location": request.url]) }
+        host.answer(Self.url(8)) { _ in APIResponse(status: 302) }
         host.image(Self.url(9), body: png, etag: "\"ok\"")
         try fixture.storeAuthors(cases.map { ($0.id, $0.url) } + [(9, Self.url(9))])
         let fetcher = fetcher()
@@ -176,8 +177,8 @@ struct ImageFetcherTests {
 
     @Test func redirectsWithinTheAllowedHostsAreFollowed() async throws {
         defer { fixture.remove() }
-        host.answer(Self.url(1)) { _ in HTTPResponse(status: 302, headers: ["location": "https://cdn.example/a.png"]) }
-        host.answer("https://cdn.example/a.png") { _ in HTTPResponse(status: 307, headers: ["location": "/b.png"]) }
+        host.answer(Self.url(1)) { _ in APIResponse(status: 302, headers: ["location": "https://cdn.example/a.png"]) }
+        host.answer("https://cdn.example/a.png") { _ in APIResponse(status: 307, headers: ["location": "/b.png"]) }
         host.image("https://cdn.example/b.png", body: ImageFixture.png(3), etag: "\"b\"")
         try fixture.storeAuthors([(1, Self.url(1))])
         let cycle = try await fetcher().fetchDue()
@@ -189,7 +190,7 @@ struct ImageFetcherTests {
     @Test func transientFailuresBackOffAndKeepTheFileTheyHave() async throws {
         defer { fixture.remove() }
         let failing = Self.url(1)
-        host.answer(failing) { _ in HTTPResponse(status: 503) }
+        host.answer(failing) { _ in APIResponse(status: 503) }
         try fixture.storeAuthors([(1, failing)])
         let fetcher = fetcher()
         #expect(try await fetcher.fetchDue().failed == 1)
@@ -207,7 +208,7 @@ struct ImageFetcherTests {
         #expect(fixed.failures == 0 && fixed.retryAt == nil && fixed.file != nil)
 
         // A failed revalidation keeps the file on disk and in the row.
-        host.answer(failing) { _ in throw HTTPError(.timeout, "Operation timed out") }
+        host.answer(failing) { _ in throw TransportError(.timeout, "Operation timed out") }
         fixture.clock.advance(by: 8 * 86_400)
         #expect(try await fetcher.fetchDue().failed == 1)
         let kept = try #require(try fixture.database.profileImage(UserID(1)))

@@ -147,7 +147,7 @@ struct OutboxUncertainTests {
     }
 
     @Test func aConnectionRefusedIsDefiniteAndRetriedWithoutALookup() async throws {
-        fixture.api.failNextPost(APIError.transport(HTTPError(.connectionFailed, "Connection refused")))
+        fixture.api.failNextPost(APIError.transport(TransportError(.connectionFailed, "Connection refused")))
         let id = try enqueue("no line")
         try await flushTwice()
         #expect(try item(id).state == .sent)

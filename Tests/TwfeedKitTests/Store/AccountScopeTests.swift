@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedKit
+import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedStore
 

@@ -15,10 +15,10 @@ struct CountersTests {
         }
     }
 
-    func realOutboxCounts(_ database: AppDatabase) throws -> [String: Int] {
+    func realOutboxCounts(_ database: AppDatabase) throws -> [OutboxState: Int] {
         try database.inspect { db in
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT state, count(*) AS n FROM outbox GROUP BY state")
-                .map { ($0["state"] as String, $0["n"] as Int) })
+                .map { (try #require(OutboxState(rawValue: $0["state"] as String)), $0["n"] as Int) })
         }
     }
 
@@ -56,13 +56,13 @@ struct CountersTests {
     @Test func outboxCountsFollowEveryTransitionAndDelete() async throws {
         let database = try await PopulatedStore.make(tweets: 100)
         let (counts, _) = try database.outboxCounts(now: PopulatedStore.start)
-        #expect(counts == ["pending": 5, "sending": 5, "sent": 5, "failed": 5, "expired": 5, "cancelled": 5])
+        #expect(counts == [.pending: 5, .sending: 5, .sent: 5, .failed: 5, .expired: 5, .cancelled: 5])
         let pending = try await database.outboxItems(state: .pending)
         try await database.transitionOutbox(pending[0].id, from: [.pending], to: .sending)
         _ = try database.cancelOutbox(pending[1].id)
         try database.tamper { db in try db.execute(sql: "DELETE FROM outbox WHERE state = 'failed'") }
         let (after, _) = try database.outboxCounts(now: PopulatedStore.start)
-        #expect(after == ["pending": 3, "sending": 6, "sent": 5, "expired": 5, "cancelled": 6])
+        #expect(after == [.pending: 3, .sending: 6, .sent: 5, .expired: 5, .cancelled: 6])
         #expect(after == (try realOutboxCounts(database)).filter { $0.value > 0 })
     }
 
@@ -91,7 +91,7 @@ struct CountersTests {
         #expect(try database.feedStats(.home).tweets == 2)
         #expect(try database.feedStats(.mentions).tweets == 1)
         #expect(try database.feedStats(.retweets).tweets == 0)
-        #expect(try database.outboxCounts(now: Date()).0 == ["sent": 1, "pending": 1])
+        #expect(try database.outboxCounts(now: Date()).0 == [.sent: 1, .pending: 1])
     }
 
     /// The cache's distinct files and their bytes as the rows name them, counted the slow way.

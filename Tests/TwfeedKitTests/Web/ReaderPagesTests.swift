@@ -126,6 +126,18 @@ struct ReaderPagesTests {
         }
     }
 
+    /// The header names the health as `status --json` does, and the style sheet colours
+    /// that very name.
+    @Test func theHeaderShowsNoDaemonInTheColourOfTrouble() async throws {
+        let world = try await ReaderHarness()
+        try await world.withServer { port in
+            let page = try await RawHTTP.request(port: port, "/home").text
+            #expect(page.contains(#"<p class="health health-not-running" title="no heartbeat">daemon not running: showing what is stored</p>"#))
+            let css = try await RawHTTP.request(port: port, "/static/style.css").text
+            #expect(css.contains(".health-not-running { color: var(--bad); }"))
+        }
+    }
+
     @Test func theRootRedirectsHome() async throws {
         let world = try await ReaderHarness()
         try await world.withServer { port in

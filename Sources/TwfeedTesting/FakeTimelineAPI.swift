@@ -1,54 +1,55 @@
 import Foundation
 import Synchronization
-@testable import TwfeedKit
+import TwfeedCore
+import TwfeedKit
 
 /// An in-memory API with v2 paging semantics (exclusive since/until, page tokens),
 /// per-feed rate limits on an injected clock, and scripted failures.
-final class FakeTimelineAPI: TwitterAPI {
-    struct State {
-        var tweets: [Feed: [TweetID]] = [:]
-        var requests: [(feed: Feed, query: TimelineQuery)] = []
-        var failures: [APIError] = []
-        var failOnRequest: [Int: APIError] = [:]
-        var limit = 1000
-        var window = 900.0
-        var used: [Feed: (count: Int, resetAt: Date)] = [:]
-        var meCalls = 0
+package final class FakeTimelineAPI: TwitterAPI {
+    package struct State {
+        package var tweets: [Feed: [TweetID]] = [:]
+        package var requests: [(feed: Feed, query: TimelineQuery)] = []
+        package var failures: [APIError] = []
+        package var failOnRequest: [Int: APIError] = [:]
+        package var limit = 1000
+        package var window = 900.0
+        package var used: [Feed: (count: Int, resetAt: Date)] = [:]
+        package var meCalls = 0
         /// Who the credentials sign in as (`me()`).
-        var account = FakeTimelineAPI.me
-        var posted: [(text: String, replyTo: TweetID?)] = []
-        var postFailures: [APIError] = []
+        package var account = FakeTimelineAPI.me
+        package var posted: [(text: String, replyTo: TweetID?)] = []
+        package var postFailures: [APIError] = []
         /// Accept the status, then fail as if the answer were lost.
-        var loseNextAnswer = false
-        var nextPostID: Int64 = 1_900_000_000_000_000_000
+        package var loseNextAnswer = false
+        package var nextPostID: Int64 = 1_900_000_000_000_000_000
         /// The account's own tweets, as `ownTweets` serves them (posted ones included).
-        var ownTweets: [Tweet] = []
-        var ownTweetsCalls = 0
-        var ownTweetsFailures: [APIError] = []
+        package var ownTweets: [Tweet] = []
+        package var ownTweetsCalls = 0
+        package var ownTweetsFailures: [APIError] = []
         /// This many more reads of the own tweets see none (a timeline that lags).
-        var ownTweetsLagging = 0
+        package var ownTweetsLagging = 0
         /// The API's duplicate check (403 code 187 for a text already posted); off: none.
-        var duplicateCheck = true
+        package var duplicateCheck = true
     }
 
-    let state = Mutex(State())
-    let clock: ManualClock
-    let pageSize: Int
-    let sinceIDSupported: Bool
-    var dialect: TwfeedConfig.Dialect { .v2 }
+    package let state = Mutex(State())
+    package let clock: ManualClock
+    package let pageSize: Int
+    package let sinceIDSupported: Bool
+    package var dialect: TwfeedConfig.Dialect { .v2 }
 
-    init(clock: ManualClock, pageSize: Int = 100, sinceIDSupported: Bool = true) {
+    package init(clock: ManualClock, pageSize: Int = 100, sinceIDSupported: Bool = true) {
         self.clock = clock
         self.pageSize = pageSize
         self.sinceIDSupported = sinceIDSupported
     }
 
-    static let me = Author(id: UserID(42), username: "me", name: "Me")
-    static let firstID: Int64 = 1_850_000_000_000_000_000
+    package static let me = Author(id: UserID(42), username: "me", name: "Me")
+    package static let firstID: Int64 = 1_850_000_000_000_000_000
 
     /// Adds `count` tweets newer than any so far to the feed.
     @discardableResult
-    func add(_ count: Int, to feed: Feed) -> [TweetID] {
+    package func add(_ count: Int, to feed: Feed) -> [TweetID] {
         state.withLock { state in
             let top = state.tweets.values.flatMap { $0 }.max()?.rawValue ?? Self.firstID
             let ids = (1 ... max(count, 1)).prefix(count).map { TweetID(top + Int64($0)) }
@@ -57,26 +58,26 @@ final class FakeTimelineAPI: TwitterAPI {
         }
     }
 
-    var requestCount: Int { state.withLock { $0.requests.count } }
-    var queries: [TimelineQuery] { state.withLock { $0.requests.map(\.query) } }
+    package var requestCount: Int { state.withLock { $0.requests.count } }
+    package var queries: [TimelineQuery] { state.withLock { $0.requests.map(\.query) } }
 
-    func failNext(_ error: APIError) { state.withLock { $0.failures.append(error) } }
-    func fail(onRequest number: Int, _ error: APIError) { state.withLock { $0.failOnRequest[number] = error } }
-    func setLimit(_ limit: Int, window: Double) { state.withLock { $0.limit = limit; $0.window = window } }
+    package func failNext(_ error: APIError) { state.withLock { $0.failures.append(error) } }
+    package func fail(onRequest number: Int, _ error: APIError) { state.withLock { $0.failOnRequest[number] = error } }
+    package func setLimit(_ limit: Int, window: Double) { state.withLock { $0.limit = limit; $0.window = window } }
 
-    func me() async throws -> Author {
+    package func me() async throws -> Author {
         state.withLock { state in
             state.meCalls += 1
             return state.account
         }
     }
 
-    func supportsSinceID(_ feed: Feed) -> Bool { sinceIDSupported }
+    package func supportsSinceID(_ feed: Feed) -> Bool { sinceIDSupported }
 
-    var posted: [String] { state.withLock { $0.posted.map(\.text) } }
-    func failNextPost(_ error: APIError) { state.withLock { $0.postFailures.append(error) } }
+    package var posted: [String] { state.withLock { $0.posted.map(\.text) } }
+    package func failNextPost(_ error: APIError) { state.withLock { $0.postFailures.append(error) } }
 
-    func post(text: String, replyTo: TweetID?) async throws -> TweetID {
+    package func post(text: String, replyTo: TweetID?) async throws -> TweetID {
         try state.withLock { state in
             if !state.postFailures.isEmpty { throw state.postFailures.removeFirst() }
             if state.duplicateCheck, state.posted.contains(where: { $0.text == text }) {
@@ -95,7 +96,7 @@ final class FakeTimelineAPI: TwitterAPI {
         }
     }
 
-    func ownTweets(userID: UserID) async throws -> [Tweet] {
+    package func ownTweets(userID: UserID) async throws -> [Tweet] {
         try state.withLock { state in
             state.ownTweetsCalls += 1
             if !state.ownTweetsFailures.isEmpty { throw state.ownTweetsFailures.removeFirst() }
@@ -104,7 +105,7 @@ final class FakeTimelineAPI: TwitterAPI {
         }
     }
 
-    func timeline(_ feed: Feed, userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
+    package func timeline(_ feed: Feed, userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
         let now = clock.now()
         return try state.withLock { state in
             state.requests.append((feed, query))
@@ -135,30 +136,3 @@ final class FakeTimelineAPI: TwitterAPI {
         }
     }
 }
-
-/// Builds a syncer over an in-memory database, the fake API and a manual clock.
-struct SyncFixture {
-    let clock = ManualClock()
-    let api: FakeTimelineAPI
-    let database: AppDatabase
-    let sink = MemorySink()
-    let logger: Logger
-
-    init(pageSize: Int = 100, sinceIDSupported: Bool = true) throws {
-        api = FakeTimelineAPI(clock: clock, pageSize: pageSize, sinceIDSupported: sinceIDSupported)
-        database = try AppDatabase.inMemory()
-        logger = Logger(label: "test") { [sink] _ in EventLogHandler(level: .debug, format: .logfmt, sink: sink) }
-    }
-
-    func syncer(_ feed: Feed = .home, interval: Double = 120, token: String = "token") -> FeedSyncer {
-        FeedSyncer(
-            feed: feed, api: api,
-            account: AccountResolver(api: api, database: database, accessToken: token, logger: logger),
-            database: database, clock: clock, interval: interval, logger: logger)
-    }
-}
-
-import Logging
-import TwfeedTesting
-@testable import TwfeedCore
-@testable import TwfeedStore

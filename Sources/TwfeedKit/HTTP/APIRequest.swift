@@ -1,0 +1,29 @@
+import Foundation
+
+/// One request to the API or an image host, as a transport sends it. Named for what
+/// twfeed sends, not `APIRequest`, so it never shadows HTTPTypes' type of that name.
+package struct APIRequest: Sendable {
+    package enum Method: String, Sendable { case get = "GET", post = "POST" }
+
+    package var method: Method
+    /// Absolute http(s) URL, query included.
+    package var url: String
+    /// Header names are sent as given; lookups elsewhere are lowercase.
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
+    package var timeoutSeconds: Double
+    /// The transfer is cut off once the body grows past this.
+    package var maxResponseBytes: Int
+
+    package init(
+        method: Method = .get, url: String, headers: [(name: String, value: String)] = [],
+        body: [UInt8] = [], timeoutSeconds: Double = 30, maxResponseBytes: Int = 16 << 20
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeoutSeconds = timeoutSeconds
+        self.maxResponseBytes = maxResponseBytes
+    }
+}

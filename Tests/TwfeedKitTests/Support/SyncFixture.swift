@@ -1,0 +1,28 @@
+import Foundation
+import Logging
+import TwfeedTesting
+@testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
+
+/// Builds a syncer over an in-memory database, the fake API and a manual clock.
+struct SyncFixture {
+    let clock = ManualClock()
+    let api: FakeTimelineAPI
+    let database: AppDatabase
+    let sink = MemorySink()
+    let logger: Logger
+
+    init(pageSize: Int = 100, sinceIDSupported: Bool = true) throws {
+        api = FakeTimelineAPI(clock: clock, pageSize: pageSize, sinceIDSupported: sinceIDSupported)
+        database = try AppDatabase.inMemory()
+        logger = Logger(label: "test") { [sink] _ in EventLogHandler(level: .debug, format: .logfmt, sink: sink) }
+    }
+
+    func syncer(_ feed: Feed = .home, interval: Double = 120, token: String = "token") -> FeedSyncer {
+        FeedSyncer(
+            feed: feed, api: api,
+            account: AccountResolver(api: api, database: database, accessToken: token, logger: logger),
+            database: database, clock: clock, interval: interval, logger: logger)
+    }
+}
