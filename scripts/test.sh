@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 # --browser-test: chromium, its driver and selenium for the reader's browser test.
 bash scripts/setup.sh --browser-test zsh fish mandoc
 
+# Sources/ as `swift format` writes it with the root .swift-format (a second of work).
+bash scripts/format-check
+
 swift build -c release
 swift build --build-tests
 swift test --skip-build

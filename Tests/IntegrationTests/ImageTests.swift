@@ -107,6 +107,7 @@ struct ImageTests {
         world.emulator.changeProfileImageBytes(ofUser: a)
         let newURL = try #require(world.emulator.changeProfileImageURL(ofUser: b))
         world.emulator.addTweets(to: .home, count: 1, by: b)
+        world.serverFollows(clock)
         try await #require(daemon.syncers.first { $0.feed == .home }).poll()
         let changed = try await fetcher.fetchDue()
         #expect(changed.fetched == 1 && changed.requests == 1)

@@ -53,6 +53,7 @@ struct RetweetOldTweetTests {
         #expect(position >= 100, "below v1.1's first page")
         #expect(try !daemon.database.memberIDs(.retweets).map(\.description).contains(old), "the regular poll cannot reach it")
         clock.advance(by: 24 * 3600)
+        world.serverFollows(clock)
         #expect(try await retweets.poll().complete)
         #expect(try daemon.database.memberIDs(.retweets).map(\.description).contains(old))
         #expect(world.sink.events("poll.full_walk").count == 2)

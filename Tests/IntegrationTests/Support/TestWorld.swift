@@ -11,6 +11,13 @@ final class TestWorld: @unchecked Sendable {
     let sandbox: Sandbox
     let sink = MemorySink()
     var folder: String { sandbox.folder }
+
+    /// Sets the emulator's clock to the daemon's manual one: time a test lets pass for
+    /// the daemon passes for the server too. The signature carries the daemon's clock,
+    /// and the API refuses a timestamp minutes away from its own (401, code 135).
+    func serverFollows(_ clock: ManualClock) {
+        emulator.setClockSkew(seconds: clock.now().timeIntervalSinceNow)
+    }
     var emulator: Emulator { sandbox.emulator }
     var dialect: String { sandbox.dialect }
     var configPath: String { sandbox.configPath }
