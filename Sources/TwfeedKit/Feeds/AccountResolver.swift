@@ -38,7 +38,11 @@ package actor AccountResolver {
         lookup = task
         defer { lookup = nil }
         // Shutdown cancels the pollers waiting here; the request must stop with them.
-        let id = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        let id = try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
         cached = id
         return id
     }

@@ -9,7 +9,8 @@ struct PostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "post",
         abstract: "Validate a status and queue it; the daemon sends it when it can.",
-        discussion: "Works offline and with the daemon stopped. Exit 65 when the status is empty or too long.")
+        discussion: "Works offline and with the daemon stopped. Exit 65 when the status is empty or too long."
+    )
 
     @OptionGroup var options: GlobalOptions
 
@@ -39,13 +40,15 @@ struct PostCommand: AsyncParsableCommand {
             if json {
                 // `valid` is twitter-text's verdict; `postable` adds twfeed's own rule
                 // (no blank statuses), and the exit status follows it.
-                emit(JSONValue.object([
-                    "weightedLength": .number(String(length.weightedLength)),
-                    "valid": .bool(length.valid),
-                    "permillage": .number(String(length.permillage)),
-                    "maxWeightedLength": .number(String(length.maxWeightedLength)),
-                    "postable": .bool(postable),
-                ]).serialized)
+                emit(
+                    JSONValue.object([
+                        "weightedLength": .number(String(length.weightedLength)),
+                        "valid": .bool(length.valid),
+                        "permillage": .number(String(length.permillage)),
+                        "maxWeightedLength": .number(String(length.maxWeightedLength)),
+                        "postable": .bool(postable),
+                    ]).serialized
+                )
             } else {
                 emit("\(length.weightedLength)/\(length.maxWeightedLength) characters: \(postable ? "valid" : "not valid")")
             }
