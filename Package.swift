@@ -63,6 +63,7 @@ let package = Package(
             name: "TwfeedCore",
             dependencies: [
                 "TwfeedBase",
+                "TwfeedBilling",
                 "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -73,6 +74,7 @@ let package = Package(
             name: "TwfeedStore",
             dependencies: [
                 "TwfeedCore",
+                "TwfeedBilling",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -82,6 +84,7 @@ let package = Package(
         .target(
             name: "TwfeedReader",
             dependencies: [
+                "TwfeedBilling",
                 "TwfeedCore",
                 "TwfeedStore",
                 "TwfeedBase",
@@ -98,6 +101,7 @@ let package = Package(
         .target(
             name: "TwfeedKit",
             dependencies: [
+                "TwfeedBilling",
                 "TwfeedBase",
                 "TwfeedCore",
                 "TwfeedStore",
@@ -137,6 +141,7 @@ let package = Package(
         .executableTarget(
             name: "twfeed",
             dependencies: [
+                "TwfeedBilling",
                 "TwfeedBase",
                 "TwfeedCore",
                 "TwfeedStore",

@@ -44,6 +44,8 @@ package struct StatusReport: Sendable {
     package var countsFrom: String = "database"
     /// The signed-in account whose feeds are counted, nil before the first lookup.
     package var account: StatusSnapshot.Counts.AccountName?
+    /// What the API charged, from the ledger.
+    package var spend: SpendCounts?
 
     /// A heartbeat older than this reads as a hung daemon.
     package static let staleAfter: Double = StatusSnapshot.heartbeatInterval * 3
@@ -104,7 +106,7 @@ package struct StatusReport: Sendable {
             oldestPendingAgeSeconds: counts.oldestPendingAt.map { max(0, now.timeIntervalSince($0)) },
             imageFiles: counts.imageFiles, imageBytes: counts.imageBytes,
             databasePath: counts.databasePath, databaseBytes: counts.databaseBytes, countsFrom: countsFrom,
-            account: counts.account)
+            account: counts.account, spend: counts.spend)
     }
 
     /// Whether this user may open the database: it exists, and it is theirs. Opening
@@ -168,6 +170,16 @@ package struct StatusReport: Sendable {
             "outbox": .object(outboxObject),
             "images": .object(["files": int(imageFiles), "bytes": .number(String(imageBytes))]),
             "database": .object(["path": .string(databasePath), "bytes": .number(String(databaseBytes))]),
+            "billing": billingJSON,
+        ])
+    }
+
+    /// `"billing"`: from the ledger; without one (no database to read), nothing spent.
+    var billingJSON: JSONValue {
+        if let spend { return spend.billingJSON }
+        return .object([
+            "state": .string("ok"), "since": .null, "until": .null, "detail": .null,
+            "todayUSD": .number("0"), "cycleSpentUSD": .number("0"), "budgetUSD": .null,
         ])
     }
 }
