@@ -173,7 +173,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TwfeedKitTests",
-            dependencies: ["TwfeedBase", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
+            dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
@@ -190,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator", "TwfeedSandbox",
+            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator", "TwfeedSandbox",
                            "TwfeedTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]

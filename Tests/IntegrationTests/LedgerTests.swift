@@ -3,6 +3,7 @@ import Testing
 import TwfeedBilling
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedReader
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedStore
@@ -57,5 +58,17 @@ struct LedgerIntegrationTests {
         let report = try JSONValue.parse(status.stdout.trimmingCharacters(in: .newlines))
         #expect(report["billing"]?["state"] == .string("ok"))
         #expect(try MicroUSD(parsingJSON: report["billing"]?["cycleSpentUSD"]?.double as Any) == ours)
+
+        // /metrics reads the same ledger at scrape time.
+        let config = try world.config
+        let collected = try StatusReport.collect(config: config, statusPath: StatusSnapshot.readerPath(config: config))
+        let metrics = try PrometheusText(parsing: String(decoding: TwfeedMetrics().exposition(
+            stored: .init(report: collected, up: false)), as: UTF8.self))
+        let bySource = BillingSource.allCases.compactMap { metrics.value("twfeed_api_spend_usd_total", ["source": $0.rawValue]) }
+        #expect(bySource.count == BillingSource.allCases.count)
+        #expect(abs(bySource.reduce(0, +) - ours.usd) < 1e-9)
+        #expect(metrics.value("twfeed_api_resources_total", ["kind": "post_create_url"]) == 1)
+        #expect(metrics.value("twfeed_api_cycle_spend_usd").map { abs($0 - ours.usd) < 1e-9 } == true)
+        #expect(metrics.value("twfeed_api_budget_usd") == nil, "no budget, no gauge")
     }
 }

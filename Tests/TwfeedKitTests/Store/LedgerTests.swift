@@ -5,6 +5,8 @@ import TwfeedBilling
 @testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedStore
+import TwfeedReader
+import TwfeedTesting
 
 /// The ledger (v11): what the API charged per UTC day, source and kind, deduplicated as
 /// the API does (a resource once per UTC day per kind), recorded in the same transaction
@@ -134,5 +136,37 @@ struct LedgerTests {
         #expect(try terms.postPricing(text: "thanks", replyTo: TweetID(11), database: database).kind == .postCreateSummoned)
         #expect(try terms.postPricing(text: "thanks", replyTo: TweetID(12), database: database).kind == .postCreate)
         #expect(try terms.postPricing(text: "see example.com", replyTo: TweetID(11), database: database).kind == .postCreateWithURL)
+    }
+}
+
+/// The spend metrics are read from the ledger at scrape time; the budget gauge is there
+/// only with a budget.
+struct SpendMetricsTests {
+    @Test func theBudgetGaugeFollowsTheConfigAndTheTotalsTheLedger() async throws {
+        let database = try AppDatabase.inMemory()
+        var bill = BillableAnswer(source: .home)
+        bill.read(.postRead, [1, 2, 3])
+        try await database.recordSpend(bill, prices: .published, now: LedgerTests.noon)
+        var config = TwfeedConfig(environment: ["HOME": "/home/ada"])
+        config.api.budget.monthlyUSD = MicroUSD(micros: 10_000_000)
+        let spend = try SpendCounts.read(config: config, database: database, now: LedgerTests.noon)
+        #expect(spend.cycleStart == "2026-11-01" && spend.cycleEnd == "2026-12-01")
+        #expect(spend.today == MicroUSD(micros: 15_000) && spend.cycle == MicroUSD(micros: 15_000))
+        var stored = TwfeedMetrics.StoredCounts()
+        stored.spend = spend
+        let metrics = try PrometheusText(parsing: String(decoding: TwfeedMetrics().exposition(stored: stored), as: UTF8.self))
+        #expect(metrics.value("twfeed_api_spend_usd_total", ["source": "home"]) == 0.015)
+        #expect(metrics.value("twfeed_api_spend_usd_total", ["source": "outbox"]) == 0)
+        #expect(metrics.value("twfeed_api_resources_total", ["kind": "post_read"]) == 3)
+        #expect(metrics.value("twfeed_api_cycle_spend_usd") == 0.015)
+        #expect(metrics.value("twfeed_api_budget_usd") == 10)
+        #expect(spend.billingJSON["budgetUSD"] == .number("10"))
+        #expect(spend.billingJSON["todayUSD"] == .number("0.015"))
+
+        let usage = try UsageReport.read(config: config, database: database, now: LedgerTests.noon, days: 3)
+        #expect(usage.days.map(\.day) == ["2026-11-18", "2026-11-17", "2026-11-16"])
+        #expect(usage.json["cycle"]?["leftUSD"] == .number("9.985"))
+        #expect(usage.json["days"]?.array?.first?["sources"]?["home"]?["postReads"] == .number("3"))
+        #expect(usage.table.contains("home"))
     }
 }
