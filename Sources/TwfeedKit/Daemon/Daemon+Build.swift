@@ -40,7 +40,8 @@ extension Daemon {
         }
         let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: dependencies.transport,
                                         clock: dependencies.clock)
-        let account = AccountResolver(api: api, database: database, accessToken: credentials.accessToken ?? "", logger: logger)
+        let account = AccountResolver(api: api, database: database, accessToken: credentials.accessToken ?? "", logger: logger,
+                                      clock: dependencies.clock, terms: BillingTerms(config.api))
         var services: [any Service] = []
         var syncers: [FeedSyncer] = []
         let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
@@ -49,7 +50,8 @@ extension Daemon {
         for feed in config.enabledFeeds {
             let syncer = FeedSyncer(
                 feed: feed, api: api, account: account, database: database, clock: dependencies.clock,
-                interval: config.feeds[feed]!.intervalSeconds, fullWalkHours: config.feeds[feed]!.fullWalkHours, logger: logger)
+                interval: config.feeds[feed]!.intervalSeconds, fullWalkHours: config.feeds[feed]!.fullWalkHours, logger: logger,
+                terms: BillingTerms(config.api))
             syncers.append(syncer)
             services.append(FeedPoller(syncer: syncer, database: database, clock: dependencies.clock, logger: logger,
                                        checkIn: watchdog.checkIn(.poll(feed)), metrics: dependencies.metrics,
@@ -59,7 +61,8 @@ extension Daemon {
         let flusher = OutboxFlusher(
             api: api, database: database, clock: dependencies.clock, doorbell: doorbell,
             flushInterval: config.outbox.flushIntervalSeconds, maxAgeHours: config.outbox.maxAgeHours,
-            logger: logger, checkIn: watchdog.checkIn(.outbox), metrics: dependencies.metrics)
+            logger: logger, checkIn: watchdog.checkIn(.outbox), metrics: dependencies.metrics,
+            terms: BillingTerms(config.api))
         services.append(flusher)
         if config.images.enabled {
             let images = ImageServices.make(config: config, database: database, clock: dependencies.clock, logger: logger)

@@ -48,9 +48,11 @@ extension OutboxFlusher {
         }
         let now = clock.now()
         if let tweet = found {
-            try await database.transitionOutbox(item.id, from: [state], to: .sent, changes: [
+            // The settled post was created (and charged) by an earlier attempt.
+            let bill = try terms.postBill(for: item, database: database)
+            try database.transitionOutbox(item.id, from: [state], to: .sent, changes: [
                 .sentTweetID(tweet.id), .sentAt(now), .lastError(nil), .nextAttemptAt(nil),
-            ])
+            ], bill: bill, prices: terms.prices, now: now)
             try await database.storeOwnTweet(tweet, now: now)
             metrics?.statusSent()
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "sent", "tweet_id": "\(tweet.id)"])

@@ -25,7 +25,8 @@ extension StatusSnapshot.Counts {
             at: now, feeds: feeds, outbox: outbox, oldestPendingAt: oldestAge.map { now.addingTimeInterval(-$0) },
             imageFiles: files, imageBytes: bytes, databasePath: path,
             databaseBytes: Self.fileSize(path) + Self.fileSize(path + "-wal"),
-            account: try database.account().map { AccountName(id: $0.userID, username: $0.username) })
+            account: try database.account().map { AccountName(id: $0.userID, username: $0.username) },
+            spend: try SpendCounts.read(config: config, database: database, now: now))
     }
 
     static func fileSize(_ path: String) -> Int64 {

@@ -116,6 +116,7 @@ extension AppDatabase {
         INSERT INTO userSearch (userSearch, rank) VALUES ('automerge', 0);
         """),
         ("v10: image cache counts", imageCacheCounts),
+        ("v11: the ledger", ledgerSchema),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given
