@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,10 @@ public enum Timestamp {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         // Floor division: before 1970 the second is the one below, not the one toward zero.
         var (seconds, millis) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        if millis < 0 { seconds -= 1; millis += 1000 }
+        if millis < 0 {
+            seconds -= 1
+            millis += 1000
+        }
         let parts = brokenDown(time_t(seconds))
         return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(millis), 3))Z"
@@ -40,7 +44,7 @@ public enum Timestamp {
         let parts = brokenDown(time_t(seconds))
         func digits(_ value: Int32, _ width: Int) {
             var divisor: Int32 = 1
-            for _ in 1 ..< width { divisor *= 10 }
+            for _ in 1..<width { divisor *= 10 }
             var value = value
             while divisor > 0 {
                 out.append(UInt8(48 + value / divisor))
@@ -48,12 +52,18 @@ public enum Timestamp {
                 divisor /= 10
             }
         }
-        digits(parts.tm_year + 1900, 4); out.append(UInt8(ascii: "-"))
-        digits(parts.tm_mon + 1, 2); out.append(UInt8(ascii: "-"))
-        digits(parts.tm_mday, 2); out.append(UInt8(ascii: "T"))
-        digits(parts.tm_hour, 2); out.append(UInt8(ascii: ":"))
-        digits(parts.tm_min, 2); out.append(UInt8(ascii: ":"))
-        digits(parts.tm_sec, 2); out.append(UInt8(ascii: "Z"))
+        digits(parts.tm_year + 1900, 4)
+        out.append(UInt8(ascii: "-"))
+        digits(parts.tm_mon + 1, 2)
+        out.append(UInt8(ascii: "-"))
+        digits(parts.tm_mday, 2)
+        out.append(UInt8(ascii: "T"))
+        digits(parts.tm_hour, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(parts.tm_min, 2)
+        out.append(UInt8(ascii: ":"))
+        digits(parts.tm_sec, 2)
+        out.append(UInt8(ascii: "Z"))
     }
 
     /// v1.1's spelling: `Wed Oct 10 20:19:24 +0000 2018`.
@@ -72,23 +82,23 @@ public enum Timestamp {
         func number(_ range: Range<Int>) -> Int32? {
             var value: Int32 = 0
             for index in range {
-                guard index < bytes.count, (48 ... 57).contains(bytes[index]) else { return nil }
+                guard index < bytes.count, (48...57).contains(bytes[index]) else { return nil }
                 value = value * 10 + Int32(bytes[index] - 48)
             }
             return value
         }
         func separator(_ index: Int, _ ascii: Unicode.Scalar) -> Bool { bytes[index] == UInt8(ascii: ascii) }
-        guard let year = number(0 ..< 4), separator(4, "-"), let month = number(5 ..< 7), separator(7, "-"),
-              let day = number(8 ..< 10), separator(10, "T"), let hour = number(11 ..< 13), separator(13, ":"),
-              let minute = number(14 ..< 16), separator(16, ":"), let second = number(17 ..< 19),
-              (1 ... 12).contains(month), (1 ... 31).contains(day), hour < 24, minute < 60, second < 61
+        guard let year = number(0..<4), separator(4, "-"), let month = number(5..<7), separator(7, "-"),
+            let day = number(8..<10), separator(10, "T"), let hour = number(11..<13), separator(13, ":"),
+            let minute = number(14..<16), separator(16, ":"), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
         var fraction = 0.0
         if separator(19, ".") {
             index = 20
             var scale = 0.1
-            while index < bytes.count, (48 ... 57).contains(bytes[index]) {
+            while index < bytes.count, (48...57).contains(bytes[index]) {
                 fraction += Double(bytes[index] - 48) * scale
                 scale /= 10
                 index += 1
@@ -103,7 +113,8 @@ public enum Timestamp {
         let parts = text.split(separator: " ")
         guard parts.count == 6 else { return nil }
         guard let monthIndex = months.firstIndex(of: String(parts[1])), let day = Int32(parts[2]),
-              let year = Int32(parts[5]) else { return nil }
+            let year = Int32(parts[5])
+        else { return nil }
         let clock = parts[3].split(separator: ":")
         guard clock.count == 3, let hour = Int32(clock[0]), let minute = Int32(clock[1]), let second = Int32(clock[2]) else {
             return nil

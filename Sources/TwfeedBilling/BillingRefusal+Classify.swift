@@ -18,8 +18,8 @@ extension BillingRefusal {
     /// credits (402) and for the spend cap (403).
     package static func classify(status: Int, body: [UInt8]) -> BillingRefusal? {
         guard (400..<500).contains(status), !body.isEmpty, body.count <= maxBodyBytes,
-              let parsed = try? JSONSerialization.jsonObject(with: Data(body)),
-              let object = parsed as? [String: Any]
+            let parsed = try? JSONSerialization.jsonObject(with: Data(body)),
+            let object = parsed as? [String: Any]
         else { return nil }
 
         let title = (object["title"] as? String).map(squeezed)
@@ -29,7 +29,8 @@ extension BillingRefusal {
         let detail = oneLine(rawDetail, limit: detailLimit)
 
         if title == "spendcapreached" || problem == "spend-cap-reached"
-            || (problem == "credits" && status != 402 && title != "creditsdepleted") {
+            || (problem == "credits" && status != 402 && title != "creditsdepleted")
+        {
             return .spendCapReached(resetDate: resetDate(object["reset_date"], detail: rawDetail), detail: detail)
         }
         if title == "creditsdepleted" || problem == "credits" {

@@ -24,7 +24,7 @@ package enum BillingRefusal: Hashable, Sendable {
     package var detail: String {
         switch self {
         case .creditsDepleted(let detail), .spendCapReached(_, let detail),
-             .usageCapExceeded(_, let detail), .notPermitted(_, let detail):
+            .usageCapExceeded(_, let detail), .notPermitted(_, let detail):
             detail
         }
     }

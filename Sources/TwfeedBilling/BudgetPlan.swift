@@ -34,8 +34,13 @@ package struct BudgetPlan: Hashable, Sendable {
     /// - Parameters:
     ///   - spentBeforeToday: spent in this cycle on the UTC days before today's.
     ///   - spentToday: spent since 00:00 UTC today.
-    package init(monthlyBudget budget: MicroUSD?, cycle billingCycle: BillingCycle,
-                 spentBeforeToday: MicroUSD, spentToday: MicroUSD, now: Date) {
+    package init(
+        monthlyBudget budget: MicroUSD?,
+        cycle billingCycle: BillingCycle,
+        spentBeforeToday: MicroUSD,
+        spentToday: MicroUSD,
+        now: Date
+    ) {
         self.budget = budget
         self.now = now
         self.spentBeforeToday = spentBeforeToday
@@ -87,8 +92,12 @@ package struct BudgetPlan: Hashable, Sendable {
     /// `usersPerPost` users (its author in `includes.users`, and the authors of what it
     /// references) and `referencedPostsPerPost` posts in `includes.tweets`.
     /// nil without a budget, or when such a post costs nothing: no limit.
-    package func affordablePosts(reads kind: BillableKind = .postRead, usersPerPost: Int = 1,
-                                 referencedPostsPerPost: Int = 0, prices: Prices) -> ReadAllowance? {
+    package func affordablePosts(
+        reads kind: BillableKind = .postRead,
+        usersPerPost: Int = 1,
+        referencedPostsPerPost: Int = 0,
+        prices: Prices
+    ) -> ReadAllowance? {
         guard let leftToday else { return nil }
         let users = Swift.max(usersPerPost, 0)
         let referenced = Swift.max(referencedPostsPerPost, 0)

@@ -46,7 +46,9 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// `YYYY-MM-DD`, the key of a day in the ledger and in `usage --json`.
     package var description: String {
-        let y = String(year), m = String(month), d = String(day)
+        let y = String(year)
+        let m = String(month)
+        let d = String(day)
         return String(repeating: "0", count: Swift.max(0, 4 - y.count)) + y
             + "-" + (m.count < 2 ? "0" : "") + m
             + "-" + (d.count < 2 ? "0" : "") + d

@@ -14,8 +14,14 @@ package struct ResourceCount: Hashable, Sendable {
 
     package static let zero = ResourceCount()
 
-    package init(postReads: Int = 0, ownedReads: Int = 0, userReads: Int = 0,
-                 posts: Int = 0, postsWithURL: Int = 0, postsSummoned: Int = 0) {
+    package init(
+        postReads: Int = 0,
+        ownedReads: Int = 0,
+        userReads: Int = 0,
+        posts: Int = 0,
+        postsWithURL: Int = 0,
+        postsSummoned: Int = 0
+    ) {
         self.postReads = postReads
         self.ownedReads = ownedReads
         self.userReads = userReads

@@ -12,12 +12,17 @@ final class EmulatorCore: Sendable {
     init(configuration: EmulatorConfiguration) {
         self.configuration = configuration
         let skew = EmulatorState.skew(configuration.clockSkewSeconds)
-        let store = TweetStore(seed: configuration.seed, tweetsPerFeed: configuration.tweetsPerFeed,
-                               now: configuration.clock().addingTimeInterval(skew), extraUsers: configuration.extraUsers)
+        let store = TweetStore(
+            seed: configuration.seed,
+            tweetsPerFeed: configuration.tweetsPerFeed,
+            now: configuration.clock().addingTimeInterval(skew),
+            extraUsers: configuration.extraUsers
+        )
         var initial = EmulatorState(
             store: store,
             limiter: RateLimiter(windowSeconds: configuration.rateLimitWindowSeconds),
-            tokens: TokenRegistry(configured: configuration.credentials))
+            tokens: TokenRegistry(configured: configuration.credentials)
+        )
         initial.clockSkewSeconds = skew
         initial.clock = configuration.clock
         initial.duplicateWindowSeconds = max(0, EmulatorState.finite(configuration.duplicateWindowSeconds))
@@ -26,7 +31,8 @@ final class EmulatorCore: Sendable {
         verifier = OAuthVerifier(
             consumerKey: configuration.credentials.consumerKey,
             consumerSecret: configuration.credentials.consumerSecret,
-            timestampTolerance: max(0, configuration.timestampToleranceSeconds))
+            timestampTolerance: max(0, configuration.timestampToleranceSeconds)
+        )
         // liboauth sets NSS up on its first call, unguarded. Our own calls are serialized,
         // but a client in the same process (twfeed's integration tests) signs behind its
         // own lock: make that first call here, before any server thread exists.
@@ -56,21 +62,28 @@ final class EmulatorCore: Sendable {
 
     /// The answer before delivery faults: a fault that replaces the answer, or auth, rate
     /// limit and the route's own handler.
-    private func answer(_ route: Route, _ request: EmulatorRequest, fault: Fault?, now: Date,
-                        state: inout EmulatorState) -> EmulatorResponse {
+    private func answer(
+        _ route: Route,
+        _ request: EmulatorRequest,
+        fault: Fault?,
+        now: Date,
+        state: inout EmulatorState
+    ) -> EmulatorResponse {
         let dialect = route.dialect
-        let claimedToken = request.header("authorization").flatMap(OAuthHeader.init)?["oauth_token"]
+        let claimedToken =
+            request.header("authorization").flatMap(OAuthHeader.init)?["oauth_token"]
             ?? configuration.credentials.accessToken
         let peek = route.rateLimited.map { state.limiter.peek($0, dialect, token: claimedToken, now: now) }
 
         // Faults that answer in place of the emulator (the request is not processed).
         switch fault {
         case .status(let code)?:
-            var response: EmulatorResponse = if case .profileImage = route {
-                .text(code, EmulatorResponse.reason(code) + "\n")
-            } else {
-                ErrorBody.status(code, dialect)
-            }
+            var response: EmulatorResponse =
+                if case .profileImage = route {
+                    .text(code, EmulatorResponse.reason(code) + "\n")
+                } else {
+                    ErrorBody.status(code, dialect)
+                }
             if let peek { response.headers += peek.headers }
             return response
         case .rateLimited?:
@@ -122,8 +135,14 @@ final class EmulatorCore: Sendable {
         // The signed API: verify, count against the rate limit, then answer.
         guard let endpoint = route.rateLimited else { return ErrorBody.notFound(dialect) }
         let tokens = state.tokens
-        let verified = verifier.verify(request, defaultHost: state.authority, requireToken: true,
-                                       tokenSecret: { tokens.accessSecret($0) }, nonces: &state.nonces, now: now)
+        let verified = verifier.verify(
+            request,
+            defaultHost: state.authority,
+            requireToken: true,
+            tokenSecret: { tokens.accessSecret($0) },
+            nonces: &state.nonces,
+            now: now
+        )
         let token: String
         switch verified {
         case .success(let result):
@@ -147,7 +166,8 @@ final class EmulatorCore: Sendable {
         var response: EmulatorResponse
         if !limit.allowed {
             // v1.1 reports an exhausted posting limit as 403 code 185, not as a 429.
-            response = endpoint == .post && dialect == .v1_1
+            response =
+                endpoint == .post && dialect == .v1_1
                 ? ErrorBody.v11(403, code: 185, message: "User is over daily status update limit.")
                 : ErrorBody.tooManyRequests(dialect)
         } else {
@@ -205,7 +225,7 @@ final class EmulatorCore: Sendable {
             if !(200..<300).contains(response.status) { response.status = 200 }
             response.body = Array("{\"data\":[{\"id\":\"1\",\"text\":<html><body>502 Bad Gateway</body></html>".utf8)
         case .status, .rateLimited, .authFailure, .rateLimitedWithoutHeaders, .rateLimitedWithPastReset,
-             .badRateLimitHeader:
+            .badRateLimitHeader:
             break
         }
     }

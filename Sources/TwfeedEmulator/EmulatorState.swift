@@ -36,10 +36,17 @@ struct EmulatorState {
 
     mutating func record(_ request: EmulatorRequest, route: Route, status: Int, fault: Fault?, now: Date) {
         if records.count >= Self.maxRecords { records.removeFirst(Self.maxRecords / 10) }
-        records.append(EmulatorRequestRecord(
-            method: request.method, path: request.path, query: request.rawQuery, status: status,
-            endpoint: route.endpointName, dialect: route.rateLimited == nil ? nil : route.dialect,
-            fault: fault?.controlName, date: now))
+        records.append(
+            EmulatorRequestRecord(
+                method: request.method,
+                path: request.path,
+                query: request.rawQuery,
+                status: status,
+                endpoint: route.endpointName,
+                dialect: route.rateLimited == nil ? nil : route.dialect,
+                fault: fault?.controlName,
+                date: now
+            )
+        )
     }
 }
-

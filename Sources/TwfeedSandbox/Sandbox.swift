@@ -34,10 +34,15 @@ package final class Sandbox: Sendable {
     ///   - configure: further emulator settings, applied after `tweetsPerFeed`.
     ///   - apiKeys: extra keys of the config's `api` object.
     ///   - config: extra top-level config keys; each replaces the whole key.
-    package init(folder: String, dialect: String = "v2", tweetsPerFeed: Int,
-                configure: (inout EmulatorConfiguration) -> Void = { _ in },
-                apiKeys: [String: JSONValue] = [:], config: [String: JSONValue] = [:],
-                configMode: mode_t = 0o644) throws {
+    package init(
+        folder: String,
+        dialect: String = "v2",
+        tweetsPerFeed: Int,
+        configure: (inout EmulatorConfiguration) -> Void = { _ in },
+        apiKeys: [String: JSONValue] = [:],
+        config: [String: JSONValue] = [:],
+        configMode: mode_t = 0o644
+    ) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = EmulatorConfiguration()
         configuration.tweetsPerFeed = tweetsPerFeed
@@ -99,7 +104,11 @@ package final class Sandbox: Sendable {
 extension Credentials {
     /// The emulator's key pairs, as twfeed's credentials file holds them.
     package init(_ emulator: EmulatorCredentials) {
-        self.init(consumerKey: emulator.consumerKey, consumerSecret: emulator.consumerSecret,
-                  accessToken: emulator.accessToken, accessTokenSecret: emulator.accessTokenSecret)
+        self.init(
+            consumerKey: emulator.consumerKey,
+            consumerSecret: emulator.consumerSecret,
+            accessToken: emulator.accessToken,
+            accessTokenSecret: emulator.accessTokenSecret
+        )
     }
 }

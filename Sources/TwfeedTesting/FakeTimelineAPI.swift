@@ -52,7 +52,7 @@ package final class FakeTimelineAPI: TwitterAPI {
     package func add(_ count: Int, to feed: Feed) -> [TweetID] {
         state.withLock { state in
             let top = state.tweets.values.flatMap { $0 }.max()?.rawValue ?? Self.firstID
-            let ids = (1 ... max(count, 1)).prefix(count).map { TweetID(top + Int64($0)) }
+            let ids = (1...max(count, 1)).prefix(count).map { TweetID(top + Int64($0)) }
             state.tweets[feed, default: []].append(contentsOf: ids)
             return ids
         }
@@ -63,7 +63,12 @@ package final class FakeTimelineAPI: TwitterAPI {
 
     package func failNext(_ error: APIError) { state.withLock { $0.failures.append(error) } }
     package func fail(onRequest number: Int, _ error: APIError) { state.withLock { $0.failOnRequest[number] = error } }
-    package func setLimit(_ limit: Int, window: Double) { state.withLock { $0.limit = limit; $0.window = window } }
+    package func setLimit(_ limit: Int, window: Double) {
+        state.withLock {
+            $0.limit = limit
+            $0.window = window
+        }
+    }
 
     package func me() async throws -> Author {
         state.withLock { state in
@@ -100,7 +105,10 @@ package final class FakeTimelineAPI: TwitterAPI {
         let tweets: [Tweet] = try state.withLock { state in
             state.ownTweetsCalls += 1
             if !state.ownTweetsFailures.isEmpty { throw state.ownTweetsFailures.removeFirst() }
-            if state.ownTweetsLagging > 0 { state.ownTweetsLagging -= 1; return [] }
+            if state.ownTweetsLagging > 0 {
+                state.ownTweetsLagging -= 1
+                return []
+            }
             return state.ownTweets.sorted { $0.id > $1.id }
         }
         return TimelinePage(tweets: tweets, authors: tweets.isEmpty ? [] : [Self.me], nextPageToken: nil)
@@ -132,8 +140,11 @@ package final class FakeTimelineAPI: TwitterAPI {
                 Tweet(id: id, authorID: UserID(7), createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "tweet \(id)")
             }
             return TimelinePage(
-                tweets: tweets, authors: [Author(id: UserID(7), username: "someone", name: "Some One")],
-                nextPageToken: next, rateLimit: rateLimit)
+                tweets: tweets,
+                authors: [Author(id: UserID(7), username: "someone", name: "Some One")],
+                nextPageToken: next,
+                rateLimit: rateLimit
+            )
         }
     }
 }

@@ -26,7 +26,8 @@ package struct PrometheusText: Sendable {
                 let parts = line.split(separator: " ", maxSplits: 3)
                 if parts.count >= 2, parts[1] == "TYPE" {
                     guard parts.count == 4, Self.isName(parts[2]),
-                          ["counter", "gauge", "histogram", "summary", "untyped"].contains(parts[3]) else { throw fail("bad TYPE") }
+                        ["counter", "gauge", "histogram", "summary", "untyped"].contains(parts[3])
+                    else { throw fail("bad TYPE") }
                     guard types[String(parts[2])] == nil else { throw fail("second TYPE for a family") }
                     types[String(parts[2])] = String(parts[3])
                 }
@@ -70,7 +71,7 @@ package struct PrometheusText: Sendable {
             }
             guard rest.first == " " else { throw fail("no space before the value") }
             let fields = rest.dropFirst().split(separator: " ")
-            guard (1 ... 2).contains(fields.count), let value = Self.number(fields[0]) else { throw fail("bad value") }
+            guard (1...2).contains(fields.count), let value = Self.number(fields[0]) else { throw fail("bad value") }
             if fields.count == 2, Int64(fields[1]) == nil { throw fail("bad timestamp") }
             samples.append(Sample(name: String(name), labels: labels, value: value))
         }
@@ -79,9 +80,9 @@ package struct PrometheusText: Sendable {
             for series in Set(buckets.map { $0.labels.filter { $0.key != "le" } }) {
                 let own = buckets.filter { $0.labels.filter { $0.key != "le" } == series }
                 guard own.contains(where: { $0.labels["le"] == "+Inf" }),
-                      samples.contains(where: { $0.name == family + "_sum" && $0.labels == series }),
-                      let count = samples.first(where: { $0.name == family + "_count" && $0.labels == series }),
-                      own.first(where: { $0.labels["le"] == "+Inf" })?.value == count.value
+                    samples.contains(where: { $0.name == family + "_sum" && $0.labels == series }),
+                    let count = samples.first(where: { $0.name == family + "_count" && $0.labels == series }),
+                    own.first(where: { $0.labels["le"] == "+Inf" })?.value == count.value
                 else { throw Failure(description: "histogram \(family)\(series) lacks +Inf, _sum or a matching _count") }
             }
         }

@@ -23,19 +23,33 @@ package enum RawHTTP {
     /// The blocking socket work runs on a thread of its own, never on the cooperative
     /// pool, where the server under test answers (two cores: two blocked pool threads
     /// would starve it).
-    package static func request(port: Int, _ path: String, method: String = "GET", host: String? = nil,
-                               headers: [String: String] = [:], body: String = "") async throws -> Response {
+    package static func request(
+        port: Int,
+        _ path: String,
+        method: String = "GET",
+        host: String? = nil,
+        headers: [String: String] = [:],
+        body: String = ""
+    ) async throws -> Response {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    try requestBlocking(port: port, path, method: method, host: host, headers: headers, body: body)
-                })
+                continuation.resume(
+                    with: Result {
+                        try requestBlocking(port: port, path, method: method, host: host, headers: headers, body: body)
+                    }
+                )
             }
         }
     }
 
-    static func requestBlocking(port: Int, _ path: String, method: String, host: String?,
-                                headers: [String: String], body: String) throws -> Response {
+    static func requestBlocking(
+        port: Int,
+        _ path: String,
+        method: String,
+        host: String?,
+        headers: [String: String],
+        body: String
+    ) throws -> Response {
         var lines = ["\(method) \(path) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")", "Connection: close"]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { lines.append("\(name): \(value)") }
         if !body.isEmpty || method == "POST" { lines.append("Content-Length: \(body.utf8.count)") }
@@ -82,7 +96,8 @@ package enum RawHTTP {
         let head = String(decoding: raw[..<end], as: UTF8.self).lowercased()
         if method == "HEAD" { return true }
         if let line = head.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-           let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) {
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        {
             return raw.count - (end + 4) >= length
         }
         if head.contains("transfer-encoding: chunked") {
@@ -93,7 +108,7 @@ package enum RawHTTP {
 
     static func headerEnd(_ raw: [UInt8]) -> Int? {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        return raw.count < 4 ? nil : (0 ... raw.count - 4).first(where: { Array(raw[$0 ..< $0 + 4]) == separator })
+        return raw.count < 4 ? nil : (0...raw.count - 4).first(where: { Array(raw[$0..<$0 + 4]) == separator })
     }
 
     static func parse(_ raw: [UInt8], method: String) throws -> Response {
@@ -117,11 +132,11 @@ package enum RawHTTP {
         var out: [UInt8] = []
         var index = 0
         while index < bytes.count {
-            guard let lineEnd = (index ..< bytes.count - 1).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
-                  let size = Int(String(decoding: bytes[index ..< lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16)
+            guard let lineEnd = (index..<bytes.count - 1).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
+                let size = Int(String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16)
             else { throw Failure(description: "bad chunk") }
             if size == 0 { break }
-            out += bytes[(lineEnd + 2) ..< (lineEnd + 2 + size)]
+            out += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
             index = lineEnd + 2 + size + 2
         }
         return out

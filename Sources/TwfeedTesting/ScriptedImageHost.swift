@@ -25,8 +25,14 @@ package final class ScriptedImageHost: APITransport {
             if request.headers.contains(where: { $0.name == "If-None-Match" && $0.value == etag }) {
                 return APIResponse(status: 304, headers: ["etag": etag])
             }
-            return APIResponse(status: 200, headers: ["content-type": contentType, "etag": etag,
-                                                       "last-modified": "Sat, 21 Nov 2026 10:00:00 GMT"], body: body)
+            return APIResponse(
+                status: 200,
+                headers: [
+                    "content-type": contentType, "etag": etag,
+                    "last-modified": "Sat, 21 Nov 2026 10:00:00 GMT",
+                ],
+                body: body
+            )
         }
     }
 

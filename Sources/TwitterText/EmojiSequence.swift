@@ -31,7 +31,8 @@ enum EmojiSequence {
         var end = first.end
         var joined = false
         while end + 1 < units.count, units[end] == zeroWidthJoiner,
-              let next = element(in: units, at: end + 1) {
+            let next = element(in: units, at: end + 1)
+        {
             end = next.end
             joined = true
         }
@@ -69,7 +70,8 @@ enum EmojiSequence {
             end += 1
             isEmojiPresentation = true
         } else if unicodeScalar.properties.isEmojiModifierBase, let next,
-                  Unicode.Scalar(next.value)?.properties.isEmojiModifier == true {
+            Unicode.Scalar(next.value)?.properties.isEmojiModifier == true
+        {
             end += next.length
             isEmojiPresentation = true
         } else if value < 0x1100 && !isEmojiPresentation {

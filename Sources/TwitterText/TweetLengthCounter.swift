@@ -37,7 +37,8 @@ public enum TweetLengthCounter {
                 weighted += configuration.defaultWeight
                 last = emoji[nextEmoji].upperBound - 1
             } else if UTF16.isLeadSurrogate(units[index]), index + 1 < units.count,
-                      UTF16.isTrailSurrogate(units[index + 1]) {
+                UTF16.isTrailSurrogate(units[index + 1])
+            {
                 let scalar = 0x10000 + ((Int(units[index]) - 0xD800) << 10) + (Int(units[index + 1]) - 0xDC00)
                 weighted += weight(of: scalar, configuration)
                 last = index + 1

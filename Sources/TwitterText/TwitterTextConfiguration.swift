@@ -61,10 +61,12 @@ public struct TwitterTextConfiguration: Sendable, Equatable, Decodable {
         ranges = try container.decode([WeightRange].self, forKey: .ranges)
         // A file is outside input: reject it here rather than trap in the counter.
         guard scale > 0, maxWeightedTweetLength > 0 else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "scale and maxWeightedTweetLength must be positive"
-            ))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "scale and maxWeightedTweetLength must be positive"
+                )
+            )
         }
     }
 

@@ -32,8 +32,14 @@ struct Bench {
             }
             return
         }
-        if CommandLine.arguments.contains("--page-cost") { try await PageCost.run(); return }
-        if CommandLine.arguments.contains("--images") { try await ImageCost.run(folder: "\(folder)/images"); return }
+        if CommandLine.arguments.contains("--page-cost") {
+            try await PageCost.run()
+            return
+        }
+        if CommandLine.arguments.contains("--images") {
+            try await ImageCost.run(folder: "\(folder)/images")
+            return
+        }
         if CommandLine.arguments.contains("--cache-cost") {
             try await CacheCost.run(folder: "\(folder)/cache-cost", arguments: CommandLine.arguments)
             return
@@ -41,9 +47,21 @@ struct Bench {
         print("twfeed-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
         for dialect in ["v2", "v1.1"] {
             let result = try await backfill(dialect: dialect, folder: "\(folder)/\(dialect)")
-            print(String(format: "backfill %-4@  %5d tweets in %6.3f s over %3d requests = %7.0f tweets/s | raw SQLite insert of the same rows %8.0f tweets/s (ratio %.2f) | idle poll: %d requests for %d feeds",
-                         dialect, result.stored, result.seconds, result.requests, result.rate, result.rawRate,
-                         result.rate / result.rawRate, result.idleRequests, result.feeds))
+            print(
+                String(
+                    format:
+                        "backfill %-4@  %5d tweets in %6.3f s over %3d requests = %7.0f tweets/s | raw SQLite insert of the same rows %8.0f tweets/s (ratio %.2f) | idle poll: %d requests for %d feeds",
+                    dialect,
+                    result.stored,
+                    result.seconds,
+                    result.requests,
+                    result.rate,
+                    result.rawRate,
+                    result.rate / result.rawRate,
+                    result.idleRequests,
+                    result.feeds
+                )
+            )
         }
         try await posting(folder: "\(folder)/post")
     }
@@ -52,8 +70,12 @@ struct Bench {
 
     /// A world: emulator, config file, credentials (the daemon's database goes in the same folder).
     static func world(dialect: String, folder: String, tweets: Int) throws -> (Emulator, TwfeedConfig, Credentials) {
-        let sandbox = try Sandbox(folder: folder, dialect: dialect, tweetsPerFeed: tweets,
-                                  config: ["outbox": .object(["flushIntervalSeconds": .number("60")])])
+        let sandbox = try Sandbox(
+            folder: folder,
+            dialect: dialect,
+            tweetsPerFeed: tweets,
+            config: ["outbox": .object(["flushIntervalSeconds": .number("60")])]
+        )
         do {
             return (sandbox.emulator, try sandbox.config, try sandbox.credentials)
         } catch {
@@ -100,9 +122,17 @@ struct Bench {
         for feed in Feed.allCases {
             let items = try database.feedItems(feed, limit: 10_000)
             for chunk in stride(from: 0, to: items.count, by: 100) {
-                let slice = items[chunk ..< min(chunk + 100, items.count)]
-                pages.append((feed, TimelinePage(
-                    tweets: slice.map(\.tweet), authors: slice.compactMap(\.author), nextPageToken: nil)))
+                let slice = items[chunk..<min(chunk + 100, items.count)]
+                pages.append(
+                    (
+                        feed,
+                        TimelinePage(
+                            tweets: slice.map(\.tweet),
+                            authors: slice.compactMap(\.author),
+                            nextPageToken: nil
+                        )
+                    )
+                )
             }
         }
         let raw = try AppDatabase.open(path: "\(folder)/raw.sqlite")
@@ -119,8 +149,14 @@ struct Bench {
         for syncer in daemon.syncers { try await syncer.poll() }
         let idle = emulator.requests.count - before
 
-        return Backfill(stored: stored, seconds: seconds, requests: requests, rawSeconds: rawSeconds,
-                        idleRequests: idle, feeds: daemon.syncers.count)
+        return Backfill(
+            stored: stored,
+            seconds: seconds,
+            requests: requests,
+            rawSeconds: rawSeconds,
+            idleRequests: idle,
+            feeds: daemon.syncers.count
+        )
     }
 
     static func posting(folder: String) async throws {
@@ -137,12 +173,18 @@ struct Bench {
         let runs = 20
         var baseline: [Double] = []
         var post: [Double] = []
-        for index in 0 ..< runs {
+        for index in 0..<runs {
             baseline.append(try time(binary, ["--version"]))
             post.append(try time(binary, ["post", "--config", configPath, "bench status \(index) while stopped"]))
         }
-        print(String(format: "post     median %5.1f ms wall (process start alone: %5.1f ms), %d runs, daemon stopped",
-                     median(post) * 1000, median(baseline) * 1000, runs))
+        print(
+            String(
+                format: "post     median %5.1f ms wall (process start alone: %5.1f ms), %d runs, daemon stopped",
+                median(post) * 1000,
+                median(baseline) * 1000,
+                runs
+            )
+        )
 
         // Enqueue to emulator with the daemon running.
         let daemonProcess = Process()
@@ -150,11 +192,14 @@ struct Bench {
         daemonProcess.arguments = ["run", "--config", configPath]
         daemonProcess.standardError = FileHandle.nullDevice
         try daemonProcess.run()
-        defer { daemonProcess.terminate(); daemonProcess.waitUntilExit() }
+        defer {
+            daemonProcess.terminate()
+            daemonProcess.waitUntilExit()
+        }
         // Wait for the statuses queued above to drain: the daemon is up.
         while emulator.postedStatuses.count < runs { try await Task.sleep(for: .milliseconds(20)) }
         var latencies: [Double] = []
-        for index in 0 ..< 10 {
+        for index in 0..<10 {
             let text = "bench status \(index) while running"
             let started = DispatchTime.now()
             _ = try time(binary, ["post", "--config", configPath, text])
@@ -163,8 +208,13 @@ struct Bench {
             }
             latencies.append(elapsed(since: started))
         }
-        print(String(format: "post     enqueue to emulator with the daemon running: median %5.1f ms, max %5.1f ms (10 statuses)",
-                     median(latencies) * 1000, latencies.max()! * 1000))
+        print(
+            String(
+                format: "post     enqueue to emulator with the daemon running: median %5.1f ms, max %5.1f ms (10 statuses)",
+                median(latencies) * 1000,
+                latencies.max()! * 1000
+            )
+        )
     }
 
     static func time(_ binary: String, _ arguments: [String]) throws -> Double {

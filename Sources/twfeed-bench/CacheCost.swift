@@ -25,7 +25,7 @@ enum CacheCost {
         }
         // Interleaved, run by run, so drift in the machine's load touches both alike.
         var status: [Int: [Double]] = [:]
-        for _ in 0 ..< runs {
+        for _ in 0..<runs {
             for files in cacheSizes {
                 let run = try ProcessTimer.run(twfeed, ["status", "--json", "--config", configs[files]!.config])
                 guard run.status == 0 || run.status == 3 else { throw BenchError("twfeed status exited \(run.status)") }
@@ -41,10 +41,13 @@ enum CacheCost {
             server.standardOutput = FileHandle.nullDevice
             server.standardError = FileHandle.nullDevice
             try server.run()
-            defer { server.terminate(); server.waitUntilExit() }
+            defer {
+                server.terminate()
+                server.waitUntilExit()
+            }
             try await waitForReader(port: port)
             _ = try await RawHTTP.request(port: port, "/home")  // templates and the store warm
-            for _ in 0 ..< runs {
+            for _ in 0..<runs {
                 let started = DispatchTime.now()
                 let page = try await RawHTTP.request(port: port, "/home")
                 guard page.status == 200 else { throw BenchError("/home answered \(page.status)") }
@@ -57,7 +60,8 @@ enum CacheCost {
         for row in rows {
             print(String(format: "| %d files | %.1f ms | %.1f ms |", row.files, row.status * 1000, row.home * 1000))
         }
-        let status50k = rows[1].status - rows[0].status, home50k = rows[1].home - rows[0].home
+        let status50k = rows[1].status - rows[0].status
+        let home50k = rows[1].home - rows[0].home
         print(String(format: "| 50,000 − 50 | %+.1f ms | %+.1f ms |", status50k * 1000, home50k * 1000))
     }
 
@@ -69,7 +73,7 @@ enum CacheCost {
         try manager.createDirectory(atPath: "\(folder)/images", withIntermediateDirectories: true)
         try manager.copyItem(atPath: archive, toPath: "\(folder)/twfeed.sqlite")
         let bytes = Data(repeating: 0x42, count: 2_048)
-        for index in 0 ..< files {
+        for index in 0..<files {
             let name = String(format: "%064x", index)
             let shard = "\(folder)/images/\(name.suffix(2))"
             if !manager.fileExists(atPath: shard) { try manager.createDirectory(atPath: shard, withIntermediateDirectories: false) }
@@ -77,16 +81,18 @@ enum CacheCost {
         }
         let port = try LoopbackSocket.freePort()
         let config = "\(folder)/config.json"
-        try Data("""
+        try Data(
+            """
             {"credentials": "\(folder)/credentials.json",
              "storage": {"database": "\(folder)/twfeed.sqlite", "imageCache": "\(folder)/images"},
              "http": {"listen": "127.0.0.1:\(port)"}}
-            """.utf8).write(to: URL(fileURLWithPath: config))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: config))
         return (config, port)
     }
 
     static func waitForReader(port: Int) async throws {
-        for _ in 0 ..< 200 {
+        for _ in 0..<200 {
             if (try? await RawHTTP.request(port: port, "/healthz")) != nil { return }
             try await Task.sleep(for: .milliseconds(50))
         }

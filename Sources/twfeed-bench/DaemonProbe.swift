@@ -46,7 +46,7 @@ final class DaemonProbe {
             if poll(&descriptor, 1, 20) > 0 {
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 let count = recv(notifyFD, &buffer, buffer.count, 0)
-                if count > 0, String(decoding: buffer[0 ..< count], as: UTF8.self).split(separator: "\n").contains("READY=1") {
+                if count > 0, String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") {
                     startToReady = Bench.elapsed(since: started)
                     return
                 }
@@ -93,7 +93,10 @@ final class DaemonProbe {
         var quietSince = DispatchTime.now()
         while Bench.elapsed(since: started) < limit {
             let count = sandbox.emulator.requests.count
-            if count != last { last = count; quietSince = .now() }
+            if count != last {
+                last = count
+                quietSince = .now()
+            }
             if Bench.elapsed(since: quietSince) >= quiet { return }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -4,9 +4,18 @@ import Foundation
 /// issue's target for the line. Figures measured once (not per size) sit in the first
 /// size's column.
 enum MarkdownTable {
-    static func render(sizes: [Int], rows: [TableBench.SizeRow], runs: Int, backfill: Bench.Backfill,
-                       memory: (rss: Int, pss: Int), ready: Double, readyRuns: Int,
-                       growth: PollGrowth.Result, prune: PruneProbe.Result?, searchWord: String) -> String {
+    static func render(
+        sizes: [Int],
+        rows: [TableBench.SizeRow],
+        runs: Int,
+        backfill: Bench.Backfill,
+        memory: (rss: Int, pss: Int),
+        ready: Double,
+        readyRuns: Int,
+        growth: PollGrowth.Result,
+        prune: PruneProbe.Result?,
+        searchWord: String
+    ) -> String {
         var lines: [String] = []
         lines.append("| measure | " + sizes.map { "\(count($0)) tweets" }.joined(separator: " | ") + " | target |")
         lines.append("|---|" + sizes.map { _ in "---|" }.joined() + "---|")
@@ -14,8 +23,10 @@ enum MarkdownTable {
             lines.append("| \(name) | " + rows.map(cell).joined(separator: " | ") + " | \(target) |")
         }
         func once(_ name: String, _ value: String, target: String) {
-            lines.append("| \(name) | \(value) | " + sizes.dropFirst().map { _ in "" }.joined(separator: " | ")
-                         + (sizes.count > 1 ? " | " : "") + "\(target) |")
+            lines.append(
+                "| \(name) | \(value) | " + sizes.dropFirst().map { _ in "" }.joined(separator: " | ")
+                    + (sizes.count > 1 ? " | " : "") + "\(target) |"
+            )
         }
         perSize("`twfeed --version` (the process floor), median of \(runs)", target: "") { ms($0.floor) }
         perSize("`feed home --limit 50 --json`", target: "floor + 15 ms") { overFloor($0.feed, $0) }
@@ -25,19 +36,28 @@ enum MarkdownTable {
             $0.dumpRate.map { "\(count(Int($0))) tweets/s" } ?? "> 60 s"
         }
         perSize("database bytes per tweet", target: "") { String(format: "%.0f", $0.bytesPerTweet) }
-        once("backfill from the emulator (v2, \(count(backfill.stored)) tweets) / raw `storePage` insert of the same rows",
-             "\(count(Int(backfill.rate)))/s / \(count(Int(backfill.rawRate)))/s = **\(String(format: "%.2f", backfill.rate / backfill.rawRate))**",
-             target: "≥ 0.50")
-        once("daemon idle VmRSS / PSS (after backfill, settled)",
-             String(format: "%.1f MiB / %.1f MiB", Double(memory.rss) / 1024, Double(memory.pss) / 1024),
-             target: "≤ 30 MiB / ≤ 15 MiB")
-        once("RSS growth of the poll loop (\(count(growth.requests)) requests in \(String(format: "%.0f", growth.seconds)) s)",
-             String(format: "%.2f MiB per 100,000 requests", growth.kibPer100k / 1024), target: "< 1 MiB")
+        once(
+            "backfill from the emulator (v2, \(count(backfill.stored)) tweets) / raw `storePage` insert of the same rows",
+            "\(count(Int(backfill.rate)))/s / \(count(Int(backfill.rawRate)))/s = **\(String(format: "%.2f", backfill.rate / backfill.rawRate))**",
+            target: "≥ 0.50"
+        )
+        once(
+            "daemon idle VmRSS / PSS (after backfill, settled)",
+            String(format: "%.1f MiB / %.1f MiB", Double(memory.rss) / 1024, Double(memory.pss) / 1024),
+            target: "≤ 30 MiB / ≤ 15 MiB"
+        )
+        once(
+            "RSS growth of the poll loop (\(count(growth.requests)) requests in \(String(format: "%.0f", growth.seconds)) s)",
+            String(format: "%.2f MiB per 100,000 requests", growth.kibPer100k / 1024),
+            target: "< 1 MiB"
+        )
         once("start to READY=1 (median of \(readyRuns))", ms(ready), target: "≤ 100 ms")
         if let prune {
-            once("longest wait for the write lock while pruning (\(count(prune.tweetsBefore - prune.tweetsAfter)) of \(count(prune.tweetsBefore)) tweets, \(count(prune.locks)) locks taken)",
-                 ms(prune.longestWait) + String(format: "; file %.1f → %.1f MB", Double(prune.bytesBefore) / 1e6, Double(prune.bytesAfter) / 1e6),
-                 target: "≤ 50 ms")
+            once(
+                "longest wait for the write lock while pruning (\(count(prune.tweetsBefore - prune.tweetsAfter)) of \(count(prune.tweetsBefore)) tweets, \(count(prune.locks)) locks taken)",
+                ms(prune.longestWait) + String(format: "; file %.1f → %.1f MB", Double(prune.bytesBefore) / 1e6, Double(prune.bytesAfter) / 1e6),
+                target: "≤ 50 ms"
+            )
         } else {
             once("longest wait for the write lock while pruning", "n/a (no retention in this build)", target: "≤ 50 ms")
         }

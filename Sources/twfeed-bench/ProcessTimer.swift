@@ -27,7 +27,10 @@ enum ProcessTimer {
         let finished = ManagedFlag()
         let victim = pid
         DispatchQueue.global().asyncAfter(deadline: .now() + budget) {
-            if !finished.isSet { finished.timedOut = true; kill(victim, SIGKILL) }
+            if !finished.isSet {
+                finished.timedOut = true
+                kill(victim, SIGKILL)
+            }
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -41,7 +44,7 @@ enum ProcessTimer {
     /// budget (then it is not repeated).
     static func median(_ binary: String, _ arguments: [String], runs: Int, budget: Double = 60) throws -> Double? {
         var times: [Double] = []
-        for _ in 0 ..< runs {
+        for _ in 0..<runs {
             let run = try run(binary, arguments, budget: budget)
             if run.timedOut { return nil }
             guard run.status == 0 else {

@@ -27,8 +27,10 @@ enum PruneProbe {
         try FileManager.default.copyItem(atPath: archive, toPath: copy)
         let logPath = "\(folder)/twfeed.log"
         try sandbox.writeConfig([
-            "storage": .object(["database": .string(copy), "imageCache": .string(sandbox.imageCachePath),
-                                "keepDays": .number("\(keepDays)")]),
+            "storage": .object([
+                "database": .string(copy), "imageCache": .string(sandbox.imageCachePath),
+                "keepDays": .number("\(keepDays)"),
+            ]),
             "log": .object(["file": .string(logPath), "level": .string("info")]),
         ])
         let bytesBefore = SyntheticArchive.fileBytes(copy)
@@ -46,11 +48,15 @@ enum PruneProbe {
         var done = false
         // Until `prune.done`, then until the log has been still for 2 s (a prune may
         // log more than once).
-        var lastLog = "", stillSince = DispatchTime.now()
+        var lastLog = ""
+        var stillSince = DispatchTime.now()
         while Bench.elapsed(since: started) < timeout {
             Thread.sleep(forTimeInterval: 0.1)
             let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            if log != lastLog { lastLog = log; stillSince = .now() }
+            if log != lastLog {
+                lastLog = log
+                stillSince = .now()
+            }
             done = log.contains("prune.done")
             if done, Bench.elapsed(since: stillSince) >= 2 { break }
         }
@@ -59,8 +65,14 @@ enum PruneProbe {
         guard done else { return nil }
         // The pruner's own account of its transactions, beside the probe's figure.
         for line in lastLog.split(separator: "\n") where line.contains("prune.") { TableBench.progress(String(line)) }
-        return Result(longestWait: longest, locks: locks, bytesBefore: bytesBefore,
-                      bytesAfter: SyntheticArchive.fileBytes(copy), tweetsBefore: tweetsBefore, tweetsAfter: try count(copy))
+        return Result(
+            longestWait: longest,
+            locks: locks,
+            bytesBefore: bytesBefore,
+            bytesAfter: SyntheticArchive.fileBytes(copy),
+            tweetsBefore: tweetsBefore,
+            tweetsAfter: try count(copy)
+        )
     }
 
     static func count(_ path: String) throws -> Int {
@@ -84,10 +96,16 @@ final class WriteLockProbe: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             // A second writer on the same file, as another process would be: each write
             // transaction waits in SQLite's busy handler while the pruner holds the lock.
-            guard let database = try? AppDatabase.open(path: path) else { finished.signal(); return }
+            guard let database = try? AppDatabase.open(path: path) else {
+                finished.signal()
+                return
+            }
             while lock.withLock({ running }) {
                 guard let waited = try? database.writeLockWait() else { break }
-                lock.withLock { longest = max(longest, waited); locks += 1 }
+                lock.withLock {
+                    longest = max(longest, waited)
+                    locks += 1
+                }
                 usleep(5_000)
             }
             finished.signal()

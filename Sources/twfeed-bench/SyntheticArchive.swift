@@ -35,8 +35,16 @@ enum SyntheticArchive {
             let started = DispatchTime.now()
             try await build(size: size, path: partial)
             try FileManager.default.moveItem(atPath: partial, toPath: path)
-            FileHandle.standardError.write(Data(String(format: "bench: built %d tweets in %.1f s: %@\n",
-                                                        size, Bench.elapsed(since: started), path).utf8))
+            FileHandle.standardError.write(
+                Data(
+                    String(
+                        format: "bench: built %d tweets in %.1f s: %@\n",
+                        size,
+                        Bench.elapsed(since: started),
+                        path
+                    ).utf8
+                )
+            )
         }
         let database = try AppDatabase.open(path: path)
         let (tweets, home) = (try database.storedTweetCount(), try database.feedStats(.home).tweets)
@@ -76,8 +84,11 @@ enum SyntheticArchive {
             try await database.storePage(page, feed: feed, state: state, now: Date())
         }
         // As a daemon's database is: its search index merged (every 15 minutes there).
-        try await SearchIndexMerger(database: database, clock: SystemClock(),
-                                    logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }).mergeAll()
+        try await SearchIndexMerger(
+            database: database,
+            clock: SystemClock(),
+            logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+        ).mergeAll()
     }
 }
 
@@ -110,11 +121,16 @@ struct TweetGenerator {
         random = SeededRandom(seed: UInt64(size))
         let authorCount = max(200, min(5_000, size / 200))
         var authors: [Author] = []
-        for index in 0 ..< authorCount {
+        for index in 0..<authorCount {
             let first = ["anna", "ben", "chloé", "dmitri", "emeka", "fatima", "gus", "hana", "ivan", "jo"][index % 10]
-            authors.append(Author(id: UserID(Int64(2_000 + index)), username: "\(first.replacingOccurrences(of: "é", with: "e"))_\(index)",
-                                  name: "\(first.capitalized) \(["Smith", "García", "Müller", "Okafor", "Tanaka"][index % 5])",
-                                  profileImageURL: "https://pbs.twimg.com/profile_images/\(index)/photo_normal.png"))
+            authors.append(
+                Author(
+                    id: UserID(Int64(2_000 + index)),
+                    username: "\(first.replacingOccurrences(of: "é", with: "e"))_\(index)",
+                    name: "\(first.capitalized) \(["Smith", "García", "Müller", "Okafor", "Tanaka"][index % 5])",
+                    profileImageURL: "https://pbs.twimg.com/profile_images/\(index)/photo_normal.png"
+                )
+            )
         }
         self.authors = authors
         // A year up to now, evenly: the newest tweets are minutes old.
@@ -159,15 +175,22 @@ struct TweetGenerator {
             if recent.count > 64 { recent.removeFirst(32) }
         }
         authorsUsed[Int(Self.me.id.rawValue)] = Self.me
-        return (feed, TimelinePage(tweets: tweets.reversed(), referencedTweets: referenced,
-                                   authors: Array(authorsUsed.values), nextPageToken: nil))
+        return (
+            feed,
+            TimelinePage(
+                tweets: tweets.reversed(),
+                referencedTweets: referenced,
+                authors: Array(authorsUsed.values),
+                nextPageToken: nil
+            )
+        )
     }
 
     /// 6 to 40 words: 30 to 280 characters, about 120 on average.
     private mutating func sentence(mention: String) -> String {
         var text = mention
         let count = 6 + Int(random.next() % 20) + (random.next() % 4 == 0 ? Int(random.next() % 15) : 0)
-        for index in 0 ..< count {
+        for index in 0..<count {
             if index > 0 { text += " " }
             text += Self.words[Int(random.next() % UInt64(Self.words.count))]
         }
@@ -176,8 +199,13 @@ struct TweetGenerator {
         return String(text.prefix(280))
     }
 
-    private mutating func makeTweet(author: Author, text: String, inReplyTo: TweetID? = nil,
-                                    retweetOf: TweetID? = nil, quoted: TweetID? = nil) -> Tweet {
+    private mutating func makeTweet(
+        author: Author,
+        text: String,
+        inReplyTo: TweetID? = nil,
+        retweetOf: TweetID? = nil,
+        quoted: TweetID? = nil
+    ) -> Tweet {
         nextID += 1 + Int64(random.next() % 4_096)
         let id = TweetID(nextID)
         let createdAt = Date(timeIntervalSince1970: start + Double(stored) * step)
@@ -193,7 +221,16 @@ struct TweetGenerator {
             "public_metrics":{"retweet_count":\(random.next() % 50),"reply_count":\(random.next() % 20),\
             "like_count":\(random.next() % 500),"quote_count":\(random.next() % 5)},"lang":"en"}
             """
-        return Tweet(id: id, authorID: author.id, createdAt: createdAt, text: text, inReplyToID: inReplyTo,
-                     retweetOfID: retweetOf, quotedID: quoted, conversationID: inReplyTo ?? id, rawJSON: raw)
+        return Tweet(
+            id: id,
+            authorID: author.id,
+            createdAt: createdAt,
+            text: text,
+            inReplyToID: inReplyTo,
+            retweetOfID: retweetOf,
+            quotedID: quoted,
+            conversationID: inReplyTo ?? id,
+            rawJSON: raw
+        )
     }
 }

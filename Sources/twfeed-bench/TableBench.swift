@@ -52,8 +52,15 @@ enum TableBench {
             let archive = try await SyntheticArchive.database(size: options.sizes.last!, cache: options.cache)
             guard let prune = try PruneProbe.measure(binary: twfeed, archive: archive.path, folder: "\(folder)/prune", keepDays: 180)
             else { throw BenchError("no prune.done") }
-            print(String(format: "longest write-lock wait while pruning %d of %d tweets: %.1f ms (%d locks taken)",
-                         prune.tweetsBefore - prune.tweetsAfter, prune.tweetsBefore, prune.longestWait * 1000, prune.locks))
+            print(
+                String(
+                    format: "longest write-lock wait while pruning %d of %d tweets: %.1f ms (%d locks taken)",
+                    prune.tweetsBefore - prune.tweetsAfter,
+                    prune.tweetsBefore,
+                    prune.longestWait * 1000,
+                    prune.locks
+                )
+            )
             return
         }
         let searchExists = try hasCommand(twfeed, "search")
@@ -65,8 +72,15 @@ enum TableBench {
             let archive = try await SyntheticArchive.database(size: size, cache: options.cache)
             archives.append(archive)
             progress("timing commands at \(size)")
-            rows.append(try commands(twfeed: twfeed, archive: archive, folder: "\(folder)/size-\(size)",
-                                     searchExists: searchExists, options: options))
+            rows.append(
+                try commands(
+                    twfeed: twfeed,
+                    archive: archive,
+                    folder: "\(folder)/size-\(size)",
+                    searchExists: searchExists,
+                    options: options
+                )
+            )
         }
 
         progress("backfill from the emulator and the raw insert")
@@ -80,33 +94,55 @@ enum TableBench {
         let memory = daemon.memory()
         daemon.stop()
         var readyTimes = [daemon.startToReady]
-        for _ in 1 ..< min(options.runs, 5) {
+        for _ in 1..<min(options.runs, 5) {
             let again = try DaemonProbe(binary: twfeed, configPath: sandbox.configPath, folder: sandbox.folder)
             readyTimes.append(again.startToReady)
             again.stop()
         }
         progress("RSS growth over \(options.pollRequests) poll requests (at most \(Int(options.pollSeconds)) s)")
-        let growth = try PollGrowth.measure(bench: bench, folder: "\(folder)/polls",
-                                            requests: options.pollRequests, seconds: options.pollSeconds)
+        let growth = try PollGrowth.measure(
+            bench: bench,
+            folder: "\(folder)/polls",
+            requests: options.pollRequests,
+            seconds: options.pollSeconds
+        )
         let pruneArchive = archives.last(where: { $0.tweets <= 100_000 }) ?? archives[0]
         progress("pruning a copy of the \(pruneArchive.tweets)-tweet archive (keepDays 180)")
         let prune = try PruneProbe.measure(binary: twfeed, archive: pruneArchive.path, folder: "\(folder)/prune", keepDays: 180)
 
-        print(MarkdownTable.render(sizes: archives.map(\.tweets), rows: rows, runs: options.runs, backfill: backfill,
-                                   memory: memory, ready: Bench.median(readyTimes), readyRuns: readyTimes.count,
-                                   growth: growth, prune: prune, searchWord: SyntheticArchive.searchWord))
+        print(
+            MarkdownTable.render(
+                sizes: archives.map(\.tweets),
+                rows: rows,
+                runs: options.runs,
+                backfill: backfill,
+                memory: memory,
+                ready: Bench.median(readyTimes),
+                readyRuns: readyTimes.count,
+                growth: growth,
+                prune: prune,
+                searchWord: SyntheticArchive.searchWord
+            )
+        )
     }
 
     /// The reader commands against one archive, interleaved run by run so drift in the
     /// machine's load spreads over all of them alike.
-    static func commands(twfeed: String, archive: SyntheticArchive.Built, folder: String,
-                         searchExists: Bool, options: Options) throws -> SizeRow {
+    static func commands(
+        twfeed: String,
+        archive: SyntheticArchive.Built,
+        folder: String,
+        searchExists: Bool,
+        options: Options
+    ) throws -> SizeRow {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let config = "\(folder)/config.json"
-        try Data("""
+        try Data(
+            """
             {"credentials": "\(folder)/credentials.json",
              "storage": {"database": "\(archive.path)", "imageCache": "\(folder)/images"}}
-            """.utf8).write(to: URL(fileURLWithPath: config))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: config))
         var commands: [(String, [String])] = [
             ("floor", ["--version"]),
             ("feed", ["feed", "home", "--limit", "50", "--json", "--config", config]),
@@ -117,20 +153,34 @@ enum TableBench {
         }
         var times: [String: [Double]] = [:]
         var overBudget: Set<String> = []
-        for _ in 0 ..< options.runs {
+        for _ in 0..<options.runs {
             for (name, arguments) in commands where !overBudget.contains(name) {
                 let run = try ProcessTimer.run(twfeed, arguments, budget: options.budget)
-                if run.timedOut { overBudget.insert(name); continue }
+                if run.timedOut {
+                    overBudget.insert(name)
+                    continue
+                }
                 // `status` exits 3 when the daemon is not running (LSB), as here.
-                guard run.status == 0 || (name == "status" && run.status == 3) else { throw BenchError("twfeed \(arguments.joined(separator: " ")) exited \(run.status)") }
+                guard run.status == 0 || (name == "status" && run.status == 3) else {
+                    throw BenchError("twfeed \(arguments.joined(separator: " ")) exited \(run.status)")
+                }
                 times[name, default: []].append(run.seconds)
             }
         }
         func median(_ name: String) -> Double? { times[name].map(Bench.median) }
-        var row = SizeRow(floor: median("floor"), feed: median("feed"), status: median("status"),
-                          search: median("search"), searchExists: searchExists)
-        let dump = try ProcessTimer.median(twfeed, ["feed", "home", "--limit", "\(archive.homeTweets)", "--json", "--config", config],
-                                           runs: 3, budget: options.budget)
+        var row = SizeRow(
+            floor: median("floor"),
+            feed: median("feed"),
+            status: median("status"),
+            search: median("search"),
+            searchExists: searchExists
+        )
+        let dump = try ProcessTimer.median(
+            twfeed,
+            ["feed", "home", "--limit", "\(archive.homeTweets)", "--json", "--config", config],
+            runs: 3,
+            budget: options.budget
+        )
         row.dumpRate = dump.map { Double(archive.homeTweets) / $0 }
         row.bytesPerTweet = Double(archive.bytes) / Double(archive.tweets)
         return row

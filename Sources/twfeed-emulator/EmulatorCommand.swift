@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import TwfeedEmulator
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -128,8 +129,10 @@ struct EmulatorCommand: AsyncParsableCommand {
         }
         // Written straight to the file descriptor: `print` buffers when stdout is a pipe.
         FileHandle.standardOutput.write(Data((emulator.baseURL + "\n").utf8))
-        printError("twfeed-emulator: serving v2 at \(emulator.baseURL)/2/, v1.1 at \(emulator.baseURL)/1.1/; "
-            + "consumer key \(settings.credentials.consumerKey); Ctrl-C stops")
+        printError(
+            "twfeed-emulator: serving v2 at \(emulator.baseURL)/2/, v1.1 at \(emulator.baseURL)/1.1/; "
+                + "consumer key \(settings.credentials.consumerKey); Ctrl-C stops"
+        )
 
         let signal = await Self.waitForTermination()
         printError("twfeed-emulator: \(signal), stopping")

@@ -1,6 +1,6 @@
 import Foundation
-import TwfeedBilling
 import Logging
+import TwfeedBilling
 
 /// Finds, reads and validates `config.json`.
 ///
@@ -98,7 +98,10 @@ private struct Reader {
     }
 
     func number(
-        _ value: JSONValue, _ keyPath: String, minimum: Double, maximum: Double = .greatestFiniteMagnitude
+        _ value: JSONValue,
+        _ keyPath: String,
+        minimum: Double,
+        maximum: Double = .greatestFiniteMagnitude
     ) throws -> Double {
         guard let number = value.double else { throw fail(keyPath, "must be a number, not \(value.typeName)") }
         guard number >= minimum, number <= maximum else {
@@ -145,8 +148,13 @@ private struct Reader {
     }
 
     /// A string naming one of a closed set; else `unknown <noun> "<text>" (use <choices>)`.
-    func choice<T>(_ value: JSONValue, _ keyPath: String, noun: String, choices: String,
-                   _ parse: (String) -> T?) throws -> T {
+    func choice<T>(
+        _ value: JSONValue,
+        _ keyPath: String,
+        noun: String,
+        choices: String,
+        _ parse: (String) -> T?
+    ) throws -> T {
         let text = try string(value, keyPath)
         guard let result = parse(text) else { throw fail(keyPath, "unknown \(noun) \"\(text)\" (use \(choices))") }
         return result
@@ -161,15 +169,25 @@ private struct Reader {
         var config = TwfeedConfig(environment: environment)
         let top = try object(root, "", allowed: ["api", "credentials", "feeds", "storage", "images", "outbox", "log", "http"])
         if let api = top["api"] {
-            let fields = try object(api, "api", allowed: ["dialect", "baseURL", "timeoutSeconds", "ownsApp", "prices", "budget", "creditsRecheckMinutes"])
+            let fields = try object(
+                api,
+                "api",
+                allowed: ["dialect", "baseURL", "timeoutSeconds", "ownsApp", "prices", "budget", "creditsRecheckMinutes"]
+            )
             if let value = fields["dialect"] {
-                config.api.dialect = try choice(value, "api.dialect", noun: "dialect", choices: #""v2" or "v1.1""#,
-                                                TwfeedConfig.Dialect.init(rawValue:))
+                config.api.dialect = try choice(
+                    value,
+                    "api.dialect",
+                    noun: "dialect",
+                    choices: #""v2" or "v1.1""#,
+                    TwfeedConfig.Dialect.init(rawValue:)
+                )
             }
             if let value = fields["baseURL"], value != .null {
                 let text = try string(value, "api.baseURL")
                 guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                      scheme == "http" || scheme == "https", url.host != nil else {
+                    scheme == "http" || scheme == "https", url.host != nil
+                else {
                     throw fail("api.baseURL", "\"\(text)\" is not an http(s) URL")
                 }
                 guard url.query == nil, url.path.isEmpty || url.path == "/" else {
@@ -192,8 +210,12 @@ private struct Reader {
                 }
             }
             if let value = fields["creditsRecheckMinutes"] {
-                config.api.creditsRecheckMinutes = try integer(value, "api.creditsRecheckMinutes",
-                                                               minimum: 1, maximum: 24 * 60)
+                config.api.creditsRecheckMinutes = try integer(
+                    value,
+                    "api.creditsRecheckMinutes",
+                    minimum: 1,
+                    maximum: 24 * 60
+                )
             }
         }
         if let value = top["credentials"] {
@@ -204,13 +226,22 @@ private struct Reader {
             for feed in Feed.allCases {
                 guard let value = fields[feed.rawValue] else { continue }
                 let keyPath = "feeds.\(feed.rawValue)"
-                let settings = try object(value, keyPath, allowed: feed == .retweets
-                    ? ["enabled", "intervalSeconds", "fullWalkHours"] : ["enabled", "intervalSeconds"])
+                let settings = try object(
+                    value,
+                    keyPath,
+                    allowed: feed == .retweets
+                        ? ["enabled", "intervalSeconds", "fullWalkHours"] : ["enabled", "intervalSeconds"]
+                )
                 if let enabled = settings["enabled"] {
                     config.feeds[feed]?.enabled = try bool(enabled, "\(keyPath).enabled")
                 }
                 if let interval = settings["intervalSeconds"] {
-                    config.feeds[feed]?.intervalSeconds = try number(interval, "\(keyPath).intervalSeconds", minimum: 15, maximum: Limits.intervalSeconds)
+                    config.feeds[feed]?.intervalSeconds = try number(
+                        interval,
+                        "\(keyPath).intervalSeconds",
+                        minimum: 15,
+                        maximum: Limits.intervalSeconds
+                    )
                 }
                 if let hours = settings["fullWalkHours"] {
                     config.feeds[feed]?.fullWalkHours = try integer(hours, "\(keyPath).fullWalkHours", minimum: 1, maximum: Limits.fullWalkHours)
@@ -230,10 +261,14 @@ private struct Reader {
             }
         }
         if let images = top["images"] {
-            let fields = try object(images, "images", allowed: [
-                "enabled", "size", "maxCacheMB", "revalidateDays", "allowedHosts", "allowInsecureLoopback",
-                "concurrency", "timeoutSeconds",
-            ])
+            let fields = try object(
+                images,
+                "images",
+                allowed: [
+                    "enabled", "size", "maxCacheMB", "revalidateDays", "allowedHosts", "allowInsecureLoopback",
+                    "concurrency", "timeoutSeconds",
+                ]
+            )
             if let value = fields["enabled"] { config.images.enabled = try bool(value, "images.enabled") }
             if let value = fields["size"] {
                 // The sizes are `ImagePolicy.Size`'s: listed there only.
@@ -277,13 +312,22 @@ private struct Reader {
         if let log = top["log"] {
             let fields = try object(log, "log", allowed: ["level", "format", "file"])
             if let value = fields["level"] {
-                config.log.level = try choice(value, "log.level", noun: "level",
-                                              choices: "trace, debug, info, notice, warning, error or critical",
-                                              Logger.Level.init(configName:))
+                config.log.level = try choice(
+                    value,
+                    "log.level",
+                    noun: "level",
+                    choices: "trace, debug, info, notice, warning, error or critical",
+                    Logger.Level.init(configName:)
+                )
             }
             if let value = fields["format"] {
-                config.log.format = try choice(value, "log.format", noun: "format", choices: "logfmt or json",
-                                               TwfeedConfig.Log.Format.init(rawValue:))
+                config.log.format = try choice(
+                    value,
+                    "log.format",
+                    noun: "format",
+                    choices: "logfmt or json",
+                    TwfeedConfig.Log.Format.init(rawValue:)
+                )
             }
             if let value = fields["file"], value != .null {
                 config.log.file = ConfigLoader.expand(try string(value, "log.file"), environment)
@@ -301,8 +345,11 @@ private struct Reader {
                 }
             }
             if let listen = config.http.listen, !listen.isLoopback, !config.http.allowRemote {
-                throw fail("http.listen", "\"\(listen)\" is not a loopback address: the pages show your private timeline; "
-                    + "set http.allowRemote to true to serve them to the network")
+                throw fail(
+                    "http.listen",
+                    "\"\(listen)\" is not a loopback address: the pages show your private timeline; "
+                        + "set http.allowRemote to true to serve them to the network"
+                )
             }
         }
         return config

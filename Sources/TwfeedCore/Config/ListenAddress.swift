@@ -24,7 +24,7 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
                 throw ParseError(reason: "is not [IPv6]:PORT")
             }
-            hostPart = text[text.index(after: text.startIndex) ..< close]
+            hostPart = text[text.index(after: text.startIndex)..<close]
             portPart = text[text.index(close, offsetBy: 2)...]
         } else {
             guard let colon = text.lastIndex(of: ":") else { throw ParseError(reason: "has no port (use HOST:PORT, e.g. 127.0.0.1:8765)") }
@@ -32,7 +32,7 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             portPart = text[text.index(after: colon)...]
             guard !hostPart.contains(":") else { throw ParseError(reason: "is ambiguous: write an IPv6 address in brackets, [::1]:8765") }
         }
-        guard let port = Int(portPart), (0 ... 65_535).contains(port), portPart.allSatisfy(\.isASCII) else {
+        guard let port = Int(portPart), (0...65_535).contains(port), portPart.allSatisfy(\.isASCII) else {
             throw ParseError(reason: "has no valid port (0-65535)")
         }
         let host = String(hostPart)
@@ -53,9 +53,10 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
     package static func isIPv4(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigitCharacter) && Int(part)! <= 255
-        }
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigitCharacter) && Int(part)! <= 255
+            }
     }
 
     static func isIPv6(_ text: String) -> Bool {
@@ -64,6 +65,6 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-private extension Character {
-    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+extension Character {
+    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
 }

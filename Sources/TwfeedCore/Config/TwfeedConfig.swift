@@ -4,7 +4,10 @@ import TwfeedBilling
 
 /// Everything `config.json` can say, with INTERFACE.md's defaults.
 package struct TwfeedConfig: Sendable, Equatable {
-    package enum Dialect: String, Sendable, Equatable { case v2, v1_1 = "v1.1" }
+    package enum Dialect: String, Sendable, Equatable {
+        case v2
+        case v1_1 = "v1.1"
+    }
 
     package struct API: Sendable, Equatable {
         package var dialect: Dialect = .v2
@@ -111,7 +114,8 @@ package struct TwfeedConfig: Sendable, Equatable {
         let home = environment["HOME"] ?? NSHomeDirectory()
         let state = environment["STATE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) }
         let cache = environment["CACHE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) }
-        credentials = environment["CREDENTIALS_DIRECTORY"].map { "\($0)/credentials.json" }
+        credentials =
+            environment["CREDENTIALS_DIRECTORY"].map { "\($0)/credentials.json" }
             ?? "\(home)/.config/twfeed/credentials.json"
         storage = Storage(
             database: state.map { "\($0)/twfeed.sqlite" } ?? "\(home)/.local/share/twfeed/twfeed.sqlite",

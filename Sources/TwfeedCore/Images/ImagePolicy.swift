@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which image URLs the daemon may fetch, and which variant of a profile picture it wants.
 ///
 /// Image URLs come from remote data, so this is the fetcher's first line of defence:
@@ -9,7 +11,9 @@
 package struct ImagePolicy: Sendable, Equatable {
     /// `images.size`: the variant wanted, named by the host's file-name suffix.
     package enum Size: String, Sendable, CaseIterable {
-        case normal, bigger, large = "400x400", original
+        case normal, bigger
+        case large = "400x400"
+        case original
 
         /// The suffix the URL gets (`_normal`); none for the original.
         var suffix: String { self == .original ? "" : "_\(rawValue)" }
@@ -32,8 +36,11 @@ package struct ImagePolicy: Sendable, Equatable {
     }
 
     package init(_ images: TwfeedConfig.Images) {
-        self.init(allowedHosts: images.allowedHosts, allowInsecureLoopback: images.allowInsecureLoopback,
-                  size: Size(rawValue: images.size) ?? .normal)
+        self.init(
+            allowedHosts: images.allowedHosts,
+            allowInsecureLoopback: images.allowInsecureLoopback,
+            size: Size(rawValue: images.size) ?? .normal
+        )
     }
 
     /// What the refusals depend on, stored with each: a refused picture is tried again
@@ -100,8 +107,9 @@ package struct ImagePolicy: Sendable, Equatable {
     /// letters, digits, `-` and `.` (or an IPv6 literal in brackets).
     static func parse(_ url: String) -> Checked? {
         guard url.utf8.count <= 2048,
-              url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }),
-              let schemeEnd = url.range(of: "://") else { return nil }
+            url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }),
+            let schemeEnd = url.range(of: "://")
+        else { return nil }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }
         var rest = url[schemeEnd.upperBound...]
@@ -116,7 +124,7 @@ package struct ImagePolicy: Sendable, Equatable {
         var portText: Substring?
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[authority.index(after: authority.startIndex) ..< close]
+            host = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
             if !after.isEmpty {
                 guard after.hasPrefix(":") else { return nil }
@@ -131,12 +139,14 @@ package struct ImagePolicy: Sendable, Equatable {
                 host = authority
             }
             guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }),
-                  !host.hasPrefix("."), !host.hasPrefix("-") else { return nil }
+                !host.hasPrefix("."), !host.hasPrefix("-")
+            else { return nil }
         }
         var port: Int?
         if let portText {
             guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCII),
-                  let number = Int(portText), (1 ... 65535).contains(number) else { return nil }
+                let number = Int(portText), (1...65535).contains(number)
+            else { return nil }
             port = number
         }
         var lowered = host.lowercased()
@@ -158,5 +168,3 @@ package struct ImagePolicy: Sendable, Equatable {
         return nil
     }
 }
-
-import Foundation

@@ -83,7 +83,10 @@ package final class ImageStore: Sendable {
             do {
                 // Private like the database: which accounts one follows is the user's business.
                 try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    atPath: folder,
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700]
+                )
             } catch {
                 throw TwfeedError(.io, "\(folder): cannot create the image cache folder: \(error.localizedDescription)")
             }
@@ -214,7 +217,7 @@ package final class ImageStore: Sendable {
     }
 
     private static func isLowerHex(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a") ... UInt8(ascii: "f")).contains(byte)
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 
     /// `ab/cd/<64 hex>.<ext>`, with `abcd` the hash's first digits.

@@ -1,6 +1,9 @@
+import Foundation
+
 /// The image formats the cache keeps, each with the extension its files get.
 package enum ImageFormat: String, Sendable, CaseIterable {
-    case jpeg = "jpg", png, gif, webp
+    case jpeg = "jpg"
+    case png, gif, webp
 
     /// The media types that announce it.
     package var mediaTypes: [String] {
@@ -18,7 +21,7 @@ package enum ImageFormat: String, Sendable, CaseIterable {
     /// The format whose magic bytes start `bytes`, if any.
     package static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + magic.count && Array(bytes[offset ..< offset + magic.count]) == magic
+            bytes.count >= offset + magic.count && Array(bytes[offset..<offset + magic.count]) == magic
         }
         if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
@@ -42,7 +45,8 @@ package enum ImageValidator {
 
     package static func validate(contentType: String?, body: [UInt8]) -> Result<ImageFormat, Rejection> {
         guard let contentType else { return .failure(.contentType) }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first
+        let mediaType =
+            contentType.split(separator: ";", maxSplits: 1).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard let declared = ImageFormat.allCases.first(where: { $0.mediaTypes.contains(mediaType) }) else {
             return .failure(.contentType)
@@ -52,5 +56,3 @@ package enum ImageValidator {
         return .success(declared)
     }
 }
-
-import Foundation

@@ -32,18 +32,23 @@ package struct RateLimit: Sendable, Equatable {
     /// Reads the three headers (and `Date`); nil unless all three are present and in range.
     package init?(headers: [String: String]) {
         guard let limit = headers["x-rate-limit-limit"].flatMap(Self.count),
-              let remaining = headers["x-rate-limit-remaining"].flatMap(Self.count),
-              let reset = headers["x-rate-limit-reset"].flatMap(Self.epoch)
+            let remaining = headers["x-rate-limit-remaining"].flatMap(Self.count),
+            let reset = headers["x-rate-limit-reset"].flatMap(Self.epoch)
         else { return nil }
-        self.init(limit: limit, remaining: remaining, resetAt: reset,
-                  serverDate: headers["date"].flatMap(HTTPDate.parse))
+        self.init(
+            limit: limit,
+            remaining: remaining,
+            resetAt: reset,
+            serverDate: headers["date"].flatMap(HTTPDate.parse)
+        )
     }
 
     /// A count header: a plain non-negative integer up to `maxCount`.
     static func count(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 9, trimmed.utf8.allSatisfy({ (48 ... 57).contains($0) }),
-              let value = Int(trimmed), value <= maxCount else { return nil }
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 9, trimmed.utf8.allSatisfy({ (48...57).contains($0) }),
+            let value = Int(trimmed), value <= maxCount
+        else { return nil }
         return value
     }
 
@@ -51,8 +56,9 @@ package struct RateLimit: Sendable, Equatable {
     static func epoch(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 20,
-              trimmed.utf8.allSatisfy({ (48 ... 57).contains($0) || $0 == UInt8(ascii: ".") }),
-              let value = Double(trimmed), value.isFinite, value > 0, value < maxEpoch else { return nil }
+            trimmed.utf8.allSatisfy({ (48...57).contains($0) || $0 == UInt8(ascii: ".") }),
+            let value = Double(trimmed), value.isFinite, value > 0, value < maxEpoch
+        else { return nil }
         return Date(timeIntervalSince1970: value)
     }
 
@@ -63,7 +69,8 @@ package struct RateLimit: Sendable, Equatable {
         let reference = serverDate ?? now
         let wait = resetAt.timeIntervalSince(reference)
         guard wait.isFinite, abs(wait) <= Self.maxResetDistance, remaining >= 0, remaining <= Self.maxCount,
-              limit >= 0, limit <= Self.maxCount else { return nil }
+            limit >= 0, limit <= Self.maxCount
+        else { return nil }
         return RateLimit(limit: limit, remaining: remaining, resetAt: now.addingTimeInterval(wait))
     }
 
@@ -87,12 +94,14 @@ enum HTTPDate {
         guard text.utf8.count <= 40 else { return nil }
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
-              let day = Int32(parts[1]), (1 ... 31).contains(day),
-              let month = months.firstIndex(of: String(parts[2])),
-              let year = Int32(parts[3]), (1970 ... 2200).contains(year) else { return nil }
+            let day = Int32(parts[1]), (1...31).contains(day),
+            let month = months.firstIndex(of: String(parts[2])),
+            let year = Int32(parts[3]), (1970...2200).contains(year)
+        else { return nil }
         let clock = parts[4].split(separator: ":")
         guard clock.count == 3, let hour = Int32(clock[0]), let minute = Int32(clock[1]), let second = Int32(clock[2]),
-              (0 ... 23).contains(hour), (0 ... 59).contains(minute), (0 ... 60).contains(second) else { return nil }
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
         var broken = tm()
         broken.tm_year = year - 1900
         broken.tm_mon = Int32(month)

@@ -28,8 +28,11 @@ package struct TimelinePage: Sendable {
     package var rateLimit: RateLimit?
 
     package init(
-        tweets: [Tweet], referencedTweets: [Tweet] = [], authors: [Author],
-        nextPageToken: String?, rateLimit: RateLimit? = nil
+        tweets: [Tweet],
+        referencedTweets: [Tweet] = [],
+        authors: [Author],
+        nextPageToken: String?,
+        rateLimit: RateLimit? = nil
     ) {
         self.tweets = tweets
         self.referencedTweets = referencedTweets

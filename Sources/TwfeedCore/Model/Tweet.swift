@@ -15,9 +15,15 @@ package struct Tweet: Sendable, Equatable {
     package var rawJSON: String
 
     package init(
-        id: TweetID, authorID: UserID, createdAt: Date, text: String,
-        inReplyToID: TweetID? = nil, retweetOfID: TweetID? = nil, quotedID: TweetID? = nil,
-        conversationID: TweetID? = nil, rawJSON: String = "{}"
+        id: TweetID,
+        authorID: UserID,
+        createdAt: Date,
+        text: String,
+        inReplyToID: TweetID? = nil,
+        retweetOfID: TweetID? = nil,
+        quotedID: TweetID? = nil,
+        conversationID: TweetID? = nil,
+        rawJSON: String = "{}"
     ) {
         self.id = id
         self.authorID = authorID

@@ -22,10 +22,21 @@ package struct OutboxItem: Sendable, Equatable {
     /// When the earliest attempt that may have gone out started (`OutboxChange.uncertainSince`).
     package var uncertainSince: Date?
 
-    package init(id: Int64, text: String, replyToID: TweetID?, state: OutboxState, attempts: Int,
-                 createdAt: Date, queuedAt: Date, nextAttemptAt: Date? = nil, lastError: String? = nil,
-                 sentTweetID: TweetID? = nil, sentAt: Date? = nil, lastAttemptAt: Date? = nil,
-                 uncertainSince: Date? = nil) {
+    package init(
+        id: Int64,
+        text: String,
+        replyToID: TweetID?,
+        state: OutboxState,
+        attempts: Int,
+        createdAt: Date,
+        queuedAt: Date,
+        nextAttemptAt: Date? = nil,
+        lastError: String? = nil,
+        sentTweetID: TweetID? = nil,
+        sentAt: Date? = nil,
+        lastAttemptAt: Date? = nil,
+        uncertainSince: Date? = nil
+    ) {
         self.id = id
         self.text = text
         self.replyToID = replyToID

@@ -70,7 +70,10 @@ package struct SearchQuery: Sendable, Equatable {
         }
         if terms.isEmpty && authors.isEmpty {
             let blank = query.allSatisfy(\.isWhitespace)
-            throw TwfeedError(.usage, blank ? "search: empty query" : "search: nothing to search for in \(Self.quoted(query)) (words need a letter or digit)")
+            throw TwfeedError(
+                .usage,
+                blank ? "search: empty query" : "search: nothing to search for in \(Self.quoted(query)) (words need a letter or digit)"
+            )
         }
         self.init(terms: terms, authors: authors)
     }
@@ -94,7 +97,7 @@ package struct SearchQuery: Sendable, Equatable {
         text.unicodeScalars.contains { scalar in
             switch scalar.properties.generalCategory {
             case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                 .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+                .decimalNumber, .letterNumber, .otherNumber, .privateUse:
                 true
             default:
                 false

@@ -33,7 +33,7 @@ package struct Backoff: Sendable, Equatable {
     package static let outbox = Backoff(base: 30, cap: 3600, jitter: .added(0.2))
 
     /// The wait after `failures` consecutive failures; `random` in 0...1.
-    package func delay(afterFailures failures: Int, random: Double = Double.random(in: 0 ... 1)) -> Double {
+    package func delay(afterFailures failures: Int, random: Double = Double.random(in: 0...1)) -> Double {
         let exponent = Double(max(0, min(failures - 1, 30)))
         let full = min(cap, base * pow(2, exponent))
         switch jitter {

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Wakes a sleeping service early. A ring while nobody waits is remembered, so a
@@ -58,5 +59,3 @@ package final class Doorbell: Sendable {
         }
     }
 }
-
-import Foundation

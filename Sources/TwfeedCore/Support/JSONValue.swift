@@ -138,10 +138,10 @@ package enum JSONValue: Sendable, Equatable {
         var value = value
         value.withUTF8 { bytes in
             var runStart = 0
-            for index in 0 ..< bytes.count {
+            for index in 0..<bytes.count {
                 let byte = bytes[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< index]))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 switch byte {
                 case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
                 case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
@@ -156,7 +156,7 @@ package enum JSONValue: Sendable, Equatable {
                 }
                 runStart = index + 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart ..< bytes.count]))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -190,10 +190,16 @@ private struct Parser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
         }
     }
@@ -205,7 +211,10 @@ private struct Parser {
         index += 1
         var object: [String: JSONValue] = [:]
         skipWhitespace()
-        if peek(UInt8(ascii: "}")) { index += 1; return .object(object) }
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            return .object(object)
+        }
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a quoted key") }
@@ -216,8 +225,14 @@ private struct Parser {
             skipWhitespace()
             object[key] = try parseValue()
             skipWhitespace()
-            if peek(UInt8(ascii: ",")) { index += 1; continue }
-            if peek(UInt8(ascii: "}")) { index += 1; return .object(object) }
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            if peek(UInt8(ascii: "}")) {
+                index += 1
+                return .object(object)
+            }
             throw error("expected ',' or '}' in object")
         }
     }
@@ -229,13 +244,22 @@ private struct Parser {
         index += 1
         var array: [JSONValue] = []
         skipWhitespace()
-        if peek(UInt8(ascii: "]")) { index += 1; return .array(array) }
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            return .array(array)
+        }
         while true {
             skipWhitespace()
             array.append(try parseValue())
             skipWhitespace()
-            if peek(UInt8(ascii: ",")) { index += 1; continue }
-            if peek(UInt8(ascii: "]")) { index += 1; return .array(array) }
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+                continue
+            }
+            if peek(UInt8(ascii: "]")) {
+                index += 1
+                return .array(array)
+            }
             throw error("expected ',' or ']' in array")
         }
     }
@@ -250,11 +274,11 @@ private struct Parser {
         }
         guard index < bytes.count else { throw error("unterminated string") }
         if bytes[index] == UInt8(ascii: "\"") {
-            let result = String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)
+            let result = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             index += 1
             return result
         }
-        var buffer = Array(bytes[start ..< index])
+        var buffer = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -282,11 +306,12 @@ private struct Parser {
             case UInt8(ascii: "t"): buffer.append(9)
             case UInt8(ascii: "u"):
                 var code = try parseHex4()
-                if (0xD800 ... 0xDBFF).contains(code), index + 1 < bytes.count,
-                   bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                if (0xD800...0xDBFF).contains(code), index + 1 < bytes.count,
+                    bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                {
                     index += 2
                     let low = try parseHex4()
-                    if (0xDC00 ... 0xDFFF).contains(low) {
+                    if (0xDC00...0xDFFF).contains(low) {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                 }
@@ -303,13 +328,13 @@ private struct Parser {
     mutating func parseHex4() throws -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("short \\u escape") }
         var value: UInt32 = 0
-        for _ in 0 ..< 4 {
+        for _ in 0..<4 {
             let byte = bytes[index]
             let digit: UInt32
             switch byte {
-            case UInt8(ascii: "0") ... UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
             default: throw error("invalid \\u escape")
             }
             value = value << 4 | digit
@@ -322,7 +347,7 @@ private struct Parser {
         let start = index
         if peek(UInt8(ascii: "-")) { index += 1 }
         var digits = 0
-        while index < bytes.count, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[index]) {
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
             index += 1
             digits += 1
         }
@@ -330,7 +355,7 @@ private struct Parser {
         if peek(UInt8(ascii: ".")) {
             index += 1
             var fraction = 0
-            while index < bytes.count, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[index]) {
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
                 index += 1
                 fraction += 1
             }
@@ -340,13 +365,13 @@ private struct Parser {
             index += 1
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
             var exponent = 0
-            while index < bytes.count, (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[index]) {
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
                 index += 1
                 exponent += 1
             }
             if exponent == 0 { throw error("invalid number") }
         }
-        return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self))
+        return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
 
     mutating func expectWord(_ word: String) throws {
@@ -375,11 +400,11 @@ private struct Parser {
     func error(_ reason: String) -> JSONValue.ParseError {
         var line = 1
         var lineStart = 0
-        for position in 0 ..< min(index, bytes.count) where bytes[position] == UInt8(ascii: "\n") {
+        for position in 0..<min(index, bytes.count) where bytes[position] == UInt8(ascii: "\n") {
             line += 1
             lineStart = position + 1
         }
-        let column = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart ..< min(index, bytes.count)]), as: UTF8.self).count + 1
+        let column = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<min(index, bytes.count)]), as: UTF8.self).count + 1
         return JSONValue.ParseError(line: line, column: column, reason: reason)
     }
 }

@@ -140,10 +140,13 @@ struct BillingLedger {
         enter(day: today)
         let bounds = cycleBounds ?? BillingCalendar.cycle(containing: today, startDay: cycleStartDay)
         return EmulatorBill(
-            total: total, cycle: cycle,
-            cycleStart: BillingCalendar.label(bounds.start), nextCycleStart: BillingCalendar.label(bounds.end),
+            total: total,
+            cycle: cycle,
+            cycleStart: BillingCalendar.label(bounds.start),
+            nextCycleStart: BillingCalendar.label(bounds.end),
             creditsMicros: creditsMicros,
             days: days.sorted { $0.key > $1.key }.map { EmulatorBill.Day(day: BillingCalendar.label($0.key), tally: $0.value) },
-            byEndpoint: byEndpoint)
+            byEndpoint: byEndpoint
+        )
     }
 }

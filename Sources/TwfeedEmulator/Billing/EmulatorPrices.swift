@@ -12,8 +12,14 @@ public struct EmulatorPrices: Sendable, Equatable {
     public var postCreateWithURL: Double
     public var postCreateSummoned: Double
 
-    public init(postRead: Double = 0.005, ownedRead: Double = 0.001, userRead: Double = 0.010,
-                postCreate: Double = 0.015, postCreateWithURL: Double = 0.200, postCreateSummoned: Double = 0.010) {
+    public init(
+        postRead: Double = 0.005,
+        ownedRead: Double = 0.001,
+        userRead: Double = 0.010,
+        postCreate: Double = 0.015,
+        postCreateWithURL: Double = 0.200,
+        postCreateSummoned: Double = 0.010
+    ) {
         self.postRead = postRead
         self.ownedRead = ownedRead
         self.userRead = userRead

@@ -64,7 +64,8 @@ struct BillingSettingsUpdate {
             cycleStartDay = Int(number)
         }
         if let value = object["notEnrolled"] {
-            let expected = "an object of endpoint (\(EmulatorEndpoint.allCases.map(\.rawValue).joined(separator: "|"))) "
+            let expected =
+                "an object of endpoint (\(EmulatorEndpoint.allCases.map(\.rawValue).joined(separator: "|"))) "
                 + "to \(EmulatorRefusal.allCases.map(\.rawValue).joined(separator: "|")) or null"
             guard let map = value as? [String: Any] else { throw .badValue(key: "notEnrolled", expected: expected) }
             for (name, reason) in map.sorted(by: { $0.key < $1.key }) {
@@ -88,7 +89,8 @@ struct BillingSettingsUpdate {
             guard let map = value as? [String: Any] else { throw .badValue(key: "prices", expected: expected) }
             for (name, price) in map.sorted(by: { $0.key < $1.key }) {
                 guard let kind = EmulatorResourceKind.allCases.first(where: { $0.priceKey == name }),
-                      let number = Self.number(price), number >= 0, MicroDollars.from(usd: number) != nil else {
+                    let number = Self.number(price), number >= 0, MicroDollars.from(usd: number) != nil
+                else {
                     throw .badValue(key: "prices", expected: expected)
                 }
                 prices.append((kind, number))

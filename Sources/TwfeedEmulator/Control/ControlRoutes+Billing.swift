@@ -16,10 +16,13 @@ extension ControlRoutes {
         } catch {
             return .json(400, .object([("error", .string(error.description))]))
         }
-        return .json(200, core.state.withLock { state in
-            update.apply(to: &state.billing, today: BillingCalendar.day(state.now))
-            return billingSettings(state.billing)
-        })
+        return .json(
+            200,
+            core.state.withLock { state in
+                update.apply(to: &state.billing, today: BillingCalendar.day(state.now))
+                return billingSettings(state.billing)
+            }
+        )
     }
 
     /// `GET /_emulator/billing`.
@@ -35,14 +38,24 @@ extension ControlRoutes {
             ("spendCapUSD", money(ledger.spendCapMicros)),
             ("usageCapPostReads", ledger.usageCapPostReads.map(EmulatorJSON.int) ?? .null),
             ("cycleStartDay", .int(ledger.cycleStartDay)),
-            ("notEnrolled", .object(EmulatorEndpoint.allCases.compactMap { endpoint in
-                ledger.refusals[endpoint].map { (endpoint.rawValue, .string($0.rawValue)) }
-            })),
+            (
+                "notEnrolled",
+                .object(
+                    EmulatorEndpoint.allCases.compactMap { endpoint in
+                        ledger.refusals[endpoint].map { (endpoint.rawValue, .string($0.rawValue)) }
+                    }
+                )
+            ),
             ("repliesRequireSummons", .bool(ledger.repliesRequireSummons)),
             ("ownsApp", .bool(ledger.ownsApp)),
-            ("prices", .object(EmulatorResourceKind.allCases.map { kind in
-                (kind.priceKey, MicroDollars.json(ledger.prices.micros(kind)))
-            })),
+            (
+                "prices",
+                .object(
+                    EmulatorResourceKind.allCases.map { kind in
+                        (kind.priceKey, MicroDollars.json(ledger.prices.micros(kind)))
+                    }
+                )
+            ),
         ])
     }
 
@@ -55,12 +68,22 @@ extension ControlRoutes {
             ("nextCycleStart", .string(bill.nextCycleStart)),
             ("cyclePostReads", .int(bill.cycle.postReads)),
             ("total", tallyJSON(bill.total)),
-            ("days", .array(bill.days.map { day in
-                .object([("day", .string(day.day))] + tallyMembers(day.tally))
-            })),
-            ("byEndpoint", .object(EmulatorEndpoint.allCases.compactMap { endpoint in
-                bill.byEndpoint[endpoint].map { (endpoint.rawValue, tallyJSON($0)) }
-            })),
+            (
+                "days",
+                .array(
+                    bill.days.map { day in
+                        .object([("day", .string(day.day))] + tallyMembers(day.tally))
+                    }
+                )
+            ),
+            (
+                "byEndpoint",
+                .object(
+                    EmulatorEndpoint.allCases.compactMap { endpoint in
+                        bill.byEndpoint[endpoint].map { (endpoint.rawValue, tallyJSON($0)) }
+                    }
+                )
+            ),
             ("settings", settings),
         ])
     }

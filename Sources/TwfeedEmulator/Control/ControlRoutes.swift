@@ -1,6 +1,6 @@
 import Foundation
-import TwfeedBase
 import Synchronization
+import TwfeedBase
 
 /// Unsigned routes under `/_emulator/` for the demo and for tests that run the daemon as
 /// a subprocess (and so cannot call `Emulator` directly). They are not API requests: they
@@ -36,14 +36,24 @@ enum ControlRoutes {
         let parts = request.path.split(separator: "/").map(String.init).dropFirst()  // drop "_emulator"
         switch (request.method, Array(parts)) {
         case ("GET", []), ("HEAD", []):
-            return .json(200, .object([("routes", .array([
-                "GET /_emulator/truth/:feed?dialect=v2|v1.1", "POST /_emulator/tweets", "POST /_emulator/faults",
-                "DELETE /_emulator/faults", "POST /_emulator/rate-limits", "GET /_emulator/stats",
-                "GET /_emulator/pin?oauth_token=...", "POST /_emulator/images", "DELETE /_emulator/images",
-                "GET /_emulator/clock", "POST /_emulator/clock", "POST /_emulator/duplicate-window",
-                "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "GET /_emulator/bill",
-                "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
-            ].map(EmulatorJSON.string)))]))
+            return .json(
+                200,
+                .object([
+                    (
+                        "routes",
+                        .array(
+                            [
+                                "GET /_emulator/truth/:feed?dialect=v2|v1.1", "POST /_emulator/tweets", "POST /_emulator/faults",
+                                "DELETE /_emulator/faults", "POST /_emulator/rate-limits", "GET /_emulator/stats",
+                                "GET /_emulator/pin?oauth_token=...", "POST /_emulator/images", "DELETE /_emulator/images",
+                                "GET /_emulator/clock", "POST /_emulator/clock", "POST /_emulator/duplicate-window",
+                                "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "GET /_emulator/bill",
+                                "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
+                            ].map(EmulatorJSON.string)
+                        )
+                    )
+                ])
+            )
         case ("GET", let path) where path.count == 2 && path[0] == "truth":
             guard let feed = EmulatorFeed(rawValue: path[1]) else { return error(404, "unknown feed \(path[1])") }
             let dialectName = request.query("dialect") ?? "v2"
@@ -53,7 +63,8 @@ enum ControlRoutes {
             return ids(core.groundTruth(feed, dialect: dialect))
         case ("POST", ["tweets"]):
             guard let body = JSONBody.object(request.body), let feedName = body["feed"] as? String,
-                  let feed = EmulatorFeed(rawValue: feedName) else {
+                let feed = EmulatorFeed(rawValue: feedName)
+            else {
                 return error(400, "expected {\"feed\":\"home|mentions|retweets\",\"count\":N}")
             }
             if body["text"] != nil || body["authorName"] != nil {
@@ -64,11 +75,19 @@ enum ControlRoutes {
             return ids(core.addTweets(to: feed, count: count))
         case ("POST", ["faults"]):
             guard let body = JSONBody.object(request.body), let name = body["fault"] as? String ?? (body["fault"] as? NSNumber)?.stringValue,
-                  let fault = Fault(controlName: name, seconds: (body["seconds"] as? NSNumber)?.doubleValue,
-                                    value: body["value"] as? String, header: body["header"] as? String) else {
-                return error(400, "expected {\"fault\":\"503|500|slow|reset|truncated|malformed|429|auth|accept-then-reset|"
-                    + "429-no-headers|429-past-reset|bad-header|429-bad-header\",\"times\":1,\"path\":\"...\",\"seconds\":5,"
-                    + "\"value\":\"inf\",\"header\":\"limit|remaining|reset|all\"}")
+                let fault = Fault(
+                    controlName: name,
+                    seconds: (body["seconds"] as? NSNumber)?.doubleValue,
+                    value: body["value"] as? String,
+                    header: body["header"] as? String
+                )
+            else {
+                return error(
+                    400,
+                    "expected {\"fault\":\"503|500|slow|reset|truncated|malformed|429|auth|accept-then-reset|"
+                        + "429-no-headers|429-past-reset|bad-header|429-bad-header\",\"times\":1,\"path\":\"...\",\"seconds\":5,"
+                        + "\"value\":\"inf\",\"header\":\"limit|remaining|reset|all\"}"
+                )
             }
             let times = (body["times"] as? NSNumber)?.intValue ?? 1
             core.inject(fault, times: times, pathContains: body["path"] as? String)
@@ -78,7 +97,8 @@ enum ControlRoutes {
             return .json(200, .object([("ok", .bool(true))]))
         case ("POST", ["rate-limits"]):
             guard let body = JSONBody.object(request.body), let endpoint = body["endpoint"] as? String,
-                  let limit = (body["limit"] as? NSNumber)?.intValue else {
+                let limit = (body["limit"] as? NSNumber)?.intValue
+            else {
                 return error(400, "expected {\"endpoint\":\"home|mentions|retweets|post|me\",\"limit\":N}")
             }
             core.setRateLimit(limit, for: endpoint)
@@ -92,14 +112,16 @@ enum ControlRoutes {
             return clock(core)
         case ("POST", ["clock"]):
             guard let body = JSONBody.object(request.body), let skew = (body["skewSeconds"] as? NSNumber)?.doubleValue,
-                  skew.isFinite else {
+                skew.isFinite
+            else {
                 return error(400, "expected {\"skewSeconds\":N}")
             }
             core.state.withLock { $0.clockSkewSeconds = EmulatorState.skew(skew) }
             return clock(core)
         case ("POST", ["duplicate-window"]):
             guard let body = JSONBody.object(request.body), let seconds = (body["seconds"] as? NSNumber)?.doubleValue,
-                  seconds.isFinite, seconds >= 0 else {
+                seconds.isFinite, seconds >= 0
+            else {
                 return error(400, "expected {\"seconds\":N} (0 or more; 0 turns the duplicate check off)")
             }
             core.state.withLock { $0.duplicateWindowSeconds = seconds }
@@ -154,7 +176,8 @@ enum ControlRoutes {
     }
 
     private static func images(_ request: EmulatorRequest, core: EmulatorCore) -> EmulatorResponse {
-        let usage = "expected {\"user\":\"<id>\",\"action\":\"change-url|change-bytes|bad\",\"bad\":\"\(BadImage.controlNames.joined(separator: "|"))\",\"seconds\":30} (or \"path\" instead of \"user\" for bad)"
+        let usage =
+            "expected {\"user\":\"<id>\",\"action\":\"change-url|change-bytes|bad\",\"bad\":\"\(BadImage.controlNames.joined(separator: "|"))\",\"seconds\":30} (or \"path\" instead of \"user\" for bad)"
         guard let body = JSONBody.object(request.body), let action = body["action"] as? String else { return error(400, usage) }
         let user = (body["user"] as? String).flatMap(UInt64.init)
         switch action {
@@ -167,7 +190,8 @@ enum ControlRoutes {
             return .json(200, .object([("ok", .bool(true))]))
         case "bad":
             guard let name = body["bad"] as? String,
-                  let bad = BadImage(controlName: name, seconds: (body["seconds"] as? NSNumber)?.doubleValue) else {
+                let bad = BadImage(controlName: name, seconds: (body["seconds"] as? NSNumber)?.doubleValue)
+            else {
                 return error(400, usage)
             }
             let path = body["path"] as? String

@@ -10,4 +10,3 @@ public struct PostedStatus: Sendable, Equatable {
     public let dialect: EmulatorDialect
     public let createdAt: Date
 }
-

@@ -74,8 +74,9 @@ enum StatusTextRules {
     private static func weight(of character: Character) -> Int {
         let scalars = character.unicodeScalars
         if let first = scalars.first,
-           first.properties.isEmojiPresentation
-            || (scalars.count > 1 && scalars.contains { $0.properties.isEmoji && $0.value > 0xFF }) {
+            first.properties.isEmojiPresentation
+                || (scalars.count > 1 && scalars.contains { $0.properties.isEmoji && $0.value > 0xFF })
+        {
             return 2
         }
         return scalars.reduce(0) { sum, scalar in

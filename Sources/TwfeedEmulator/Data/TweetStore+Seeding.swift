@@ -28,7 +28,7 @@ extension TweetStore {
 
         // Home and mentions get a margin for the tweets deleted below.
         let target = perFeed + perFeed / 10 + 5
-        while (home.count < target || mentions.count < target || retweetedMine.count < perFeed), step < limit {
+        while home.count < target || mentions.count < target || retweetedMine.count < perFeed, step < limit {
             step += 1
             clock += Double(Int.random(in: 20...600, using: &rng))
             let roll = Int.random(in: 0..<100, using: &rng)
@@ -40,8 +40,11 @@ extension TweetStore {
                 othersRecent.append(id)
                 home.append(id)
             case 40..<46:
-                if let retweet = createRetweet(by: rng.pick(followed), of: rng.pick(Array(othersRecent.suffix(30))),
-                                               at: Self.date(clock)) {
+                if let retweet = createRetweet(
+                    by: rng.pick(followed),
+                    of: rng.pick(Array(othersRecent.suffix(30))),
+                    at: Self.date(clock)
+                ) {
                     home.append(retweet.id)
                 }
             case 46..<58:
@@ -74,8 +77,13 @@ extension TweetStore {
                 let author = rng.pick(followed)
                 let missing = 1_849_000_000_000_000_000 + UInt64.random(in: 0..<1_000_000_000, using: &rng)
                 let (text, urls) = TweetCorpus.otherText(&rng)
-                let tweet = createTweet(author: author, text: text, urls: urls, at: Self.date(clock),
-                                        replyTo: (missing, rng.pick(others)))
+                let tweet = createTweet(
+                    author: author,
+                    text: text,
+                    urls: urls,
+                    at: Self.date(clock),
+                    replyTo: (missing, rng.pick(others))
+                )
                 home.append(tweet.id)
             default:
                 othersRecent.append(createOtherOriginal(by: rng.pick(unfollowed), at: clock))
@@ -85,7 +93,8 @@ extension TweetStore {
         // About 2% of others' unreferenced tweets were deleted after they reached a timeline.
         for id in Set(home.suffix(perFeed * 2) + mentions.suffix(perFeed * 2)).sorted() {
             guard let tweet = tweets[id], tweet.authorID != Self.accountID, !referenced.contains(id),
-                  rng.chance(0.02) else { continue }
+                rng.chance(0.02)
+            else { continue }
             markDeleted(id)
         }
         // Each feed keeps its newest `perFeed` visible tweets (plus the deleted slots among them).
@@ -156,12 +165,23 @@ extension TweetStore {
         let id: UInt64
         if roll < 4, !myRecentOriginals.isEmpty {
             let target = rng.pick(Array(myRecentOriginals.suffix(15)))
-            id = createTweet(author: author, text: "\(me) \(body)", at: Self.date(clock),
-                             replyTo: (target, Self.accountID)).id
+            id =
+                createTweet(
+                    author: author,
+                    text: "\(me) \(body)",
+                    at: Self.date(clock),
+                    replyTo: (target, Self.accountID)
+                ).id
         } else if roll < 5, let target = myRecentOriginals.last {
             let link = TweetCorpus.statusLink(&rng, username: Self.accountUsername, id: target)
-            id = createTweet(author: author, text: "\(body.capitalizedFirst) \(me) \(link.url)", urls: [link],
-                             at: Self.date(clock), quoting: target).id
+            id =
+                createTweet(
+                    author: author,
+                    text: "\(body.capitalizedFirst) \(me) \(link.url)",
+                    urls: [link],
+                    at: Self.date(clock),
+                    quoting: target
+                ).id
         } else if roll < 7 {
             id = createTweet(author: author, text: "Hey \(me), \(body)", at: Self.date(clock)).id
         } else {

@@ -143,8 +143,13 @@ struct TweetStore: Sendable {
     /// Creates and stores a tweet (ids and dates only grow).
     @discardableResult
     mutating func createTweet(
-        author: UInt64, text: String, urls: [TweetURL] = [], at date: Date,
-        replyTo: (tweet: UInt64, user: UInt64)? = nil, retweetOf: UInt64? = nil, quoting: UInt64? = nil
+        author: UInt64,
+        text: String,
+        urls: [TweetURL] = [],
+        at date: Date,
+        replyTo: (tweet: UInt64, user: UInt64)? = nil,
+        retweetOf: UInt64? = nil,
+        quoting: UInt64? = nil
     ) -> StoredTweet {
         let id = nextID(gapSeconds: date.timeIntervalSince(lastDate))
         lastDate = max(lastDate, date)
@@ -154,11 +159,18 @@ struct TweetStore: Sendable {
         let conversation = replyTo.flatMap { tweets[$0.tweet]?.conversationID } ?? replyTo?.tweet ?? id
         let shortText = StatusTextRules.truncated(text, limit: 140)
         let tweet = StoredTweet(
-            id: id, createdAt: date, authorID: author, text: text, urls: urls,
+            id: id,
+            createdAt: date,
+            authorID: author,
+            text: text,
+            urls: urls,
             rendered: RenderedText(raw: text, urls: urls, resolveUser: resolve),
             shortened: shortText.map { RenderedText(raw: $0, urls: urls, resolveUser: resolve) },
-            inReplyToTweetID: replyTo?.tweet, inReplyToUserID: replyTo?.user,
-            retweetedID: retweetOf, quotedID: quoting, conversationID: conversation,
+            inReplyToTweetID: replyTo?.tweet,
+            inReplyToUserID: replyTo?.user,
+            retweetedID: retweetOf,
+            quotedID: quoting,
+            conversationID: conversation,
             source: rng.pick(TweetCorpus.sources),
             likeCount: Int(rng.next() % 40)
         )
@@ -182,8 +194,12 @@ struct TweetStore: Sendable {
         guard let source = tweets[original], let originalAuthor = users[source.authorID] else { return nil }
         let full = "RT @\(originalAuthor.username): \(source.text)"
         return createTweet(
-            author: author, text: StatusTextRules.truncated(full, limit: 140) ?? full, urls: source.urls,
-            at: date, retweetOf: original)
+            author: author,
+            text: StatusTextRules.truncated(full, limit: 140) ?? full,
+            urls: source.urls,
+            at: date,
+            retweetOf: original
+        )
     }
 
     mutating func append(_ id: UInt64, to feed: EmulatorFeed) {
@@ -255,8 +271,13 @@ struct TweetStore: Sendable {
     /// only while an earlier status with it is younger than `duplicateWindow` seconds
     /// (0: never), as the real check covers recent posts only. With
     /// `repliesRequireSummons`, a reply must answer a post that summons the account.
-    func validatePost(text: String, replyTo: UInt64?, now: Date, duplicateWindow: Double,
-                      repliesRequireSummons: Bool = false) -> PostRejection? {
+    func validatePost(
+        text: String,
+        replyTo: UInt64?,
+        now: Date,
+        duplicateWindow: Double,
+        repliesRequireSummons: Bool = false
+    ) -> PostRejection? {
         if Self.duplicateKey(text).isEmpty { return .empty }
         if StatusTextRules.weightedLength(text) > 280 { return .tooLong }
         if let target = replyTo, tweets[target] == nil || tweets[target]?.deleted == true {
@@ -264,7 +285,8 @@ struct TweetStore: Sendable {
         }
         if repliesRequireSummons, let target = replyTo, !mayReply(to: target) { return .replyNotPermitted }
         if duplicateWindow > 0, let earlier = myTexts[Self.duplicateKey(text)].flatMap({ tweets[$0] }),
-           now.timeIntervalSince(earlier.createdAt) < duplicateWindow {
+            now.timeIntervalSince(earlier.createdAt) < duplicateWindow
+        {
             return .duplicate
         }
         return nil
@@ -274,8 +296,11 @@ struct TweetStore: Sendable {
     mutating func post(text: String, replyTo: UInt64?, now: Date) -> StoredTweet {
         let target = replyTo.flatMap { tweets[$0] }
         let tweet = createTweet(
-            author: Self.accountID, text: text, at: Self.wholeSeconds(max(now, lastDate)),
-            replyTo: target.map { ($0.id, $0.authorID) })
+            author: Self.accountID,
+            text: text,
+            at: Self.wholeSeconds(max(now, lastDate)),
+            replyTo: target.map { ($0.id, $0.authorID) }
+        )
         append(tweet.id, to: .home)
         if target == nil { myRecentOriginals.append(tweet.id) }
         return tweet
@@ -289,10 +314,15 @@ struct TweetStore: Sendable {
     func publicTweet(_ id: UInt64) -> PublicTweet? {
         guard let tweet = tweets[id], let author = users[tweet.authorID] else { return nil }
         return PublicTweet(
-            id: String(tweet.id), text: tweet.text, authorID: String(author.id),
-            authorUsername: author.username, createdAt: tweet.createdAt,
+            id: String(tweet.id),
+            text: tweet.text,
+            authorID: String(author.id),
+            authorUsername: author.username,
+            createdAt: tweet.createdAt,
             inReplyToID: tweet.inReplyToTweetID.map { String($0) },
             retweetOfID: tweet.retweetedID.map { String($0) },
-            quotedID: tweet.quotedID.map { String($0) }, retweetCount: tweet.retweetCount)
+            quotedID: tweet.quotedID.map { String($0) },
+            retweetCount: tweet.retweetCount
+        )
     }
 }

@@ -23,10 +23,16 @@ extension Fault {
             case .acceptThenReset: [.acceptThenReset]
             case .rateLimitedWithoutHeaders: [.rateLimitedWithoutHeaders]
             case .rateLimitedWithPastReset: [.rateLimitedWithPastReset(secondsAgo: 3600)]
-            case .badRateLimitHeader: [.badRateLimitHeader(value: "inf", header: .all, rateLimited: false),
-                                       .badRateLimitHeader(value: "-5", header: .reset, rateLimited: false)]
-            case .rateLimitedWithBadHeader: [.badRateLimitHeader(value: "inf", header: .reset, rateLimited: true),
-                                             .badRateLimitHeader(value: "99999999999999999999", header: .all, rateLimited: true)]
+            case .badRateLimitHeader:
+                [
+                    .badRateLimitHeader(value: "inf", header: .all, rateLimited: false),
+                    .badRateLimitHeader(value: "-5", header: .reset, rateLimited: false),
+                ]
+            case .rateLimitedWithBadHeader:
+                [
+                    .badRateLimitHeader(value: "inf", header: .reset, rateLimited: true),
+                    .badRateLimitHeader(value: "99999999999999999999", header: .all, rateLimited: true),
+                ]
             }
         }
     }

@@ -117,9 +117,11 @@ struct FaultQueue {
     /// requests (`/2/`, `/1.1/`, `/oauth/`); one with a path hits any request whose path
     /// contains it, profile images included.
     mutating func take(path: String, isAPI: Bool) -> Fault? {
-        guard let index = entries.firstIndex(where: { entry in
-            entry.pathContains.map { path.contains($0) } ?? isAPI
-        }) else { return nil }
+        guard
+            let index = entries.firstIndex(where: { entry in
+                entry.pathContains.map { path.contains($0) } ?? isAPI
+            })
+        else { return nil }
         let fault = entries[index].fault
         entries[index].remaining -= 1
         if entries[index].remaining == 0 { entries.remove(at: index) }

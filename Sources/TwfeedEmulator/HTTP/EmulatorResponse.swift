@@ -109,7 +109,8 @@ struct EmulatorResponse: Sendable {
         let parts = text.split(separator: " ")
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard parts.count == 6, parts[5] == "GMT", let day = Int32(parts[1]),
-              let month = months.firstIndex(of: String(parts[2])), let year = Int32(parts[3]) else { return nil }
+            let month = months.firstIndex(of: String(parts[2])), let year = Int32(parts[3])
+        else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int32($0) }
         guard clock.count == 3 else { return nil }
         var broken = tm()

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,11 +51,20 @@ struct HTTPRequestReader {
         var headers: [(name: String, value: String)] = []
         for line in lines.dropFirst() where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { return .malformed(400) }
-            headers.append((line[..<colon].trimmingCharacters(in: .whitespaces).lowercased(),
-                            line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            headers.append(
+                (
+                    line[..<colon].trimmingCharacters(in: .whitespaces).lowercased(),
+                    line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                )
+            )
         }
-        var request = EmulatorRequest(method: String(parts[0]).uppercased(), target: String(parts[1]),
-                                  version: String(parts[2]), headers: headers, body: [])
+        var request = EmulatorRequest(
+            method: String(parts[0]).uppercased(),
+            target: String(parts[1]),
+            version: String(parts[2]),
+            headers: headers,
+            body: []
+        )
 
         // Body.
         let chunked = request.header("transfer-encoding")?.lowercased().contains("chunked") == true
@@ -83,7 +93,8 @@ struct HTTPRequestReader {
         var body: [UInt8] = []
         while true {
             guard let line = readLine(), let size = Int(line.split(separator: ";")[0].trimmingCharacters(in: .whitespaces), radix: 16),
-                  size >= 0 else { return nil }
+                size >= 0
+            else { return nil }
             if size == 0 {
                 // Trailer fields, up to the empty line.
                 while let trailer = readLine() { if trailer.isEmpty { return body } }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -152,8 +153,10 @@ final class HTTPServer: Sendable {
     /// Waits on the listener and the wake-up pipe together, so `stop()` can end it
     /// without relying on `close()` interrupting a blocked `accept()` (Linux does not).
     private func acceptLoop(listenFD: Int32, wakeFD: Int32) {
-        var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let ready = poll(&fds, 2, -1)
             if ready < 0 {
@@ -219,8 +222,13 @@ final class HTTPServer: Sendable {
                     if !keepAlive { break loop }
                 case .stallMidBody(let seconds):
                     let half = response.body.count / 2
-                    guard Self.send(fd, response.head(contentLength: response.body.count, keepAlive: keepAlive)
-                                    + (isHead ? [] : Array(response.body.prefix(half)))) else { break loop }
+                    guard
+                        Self.send(
+                            fd,
+                            response.head(contentLength: response.body.count, keepAlive: keepAlive)
+                                + (isHead ? [] : Array(response.body.prefix(half)))
+                        )
+                    else { break loop }
                     if isHead { continue }
                     response.onBodySent?(half)
                     if lifecycle.wait(seconds: seconds) { break loop }
@@ -233,7 +241,8 @@ final class HTTPServer: Sendable {
                     var sent = 0
                     let zeros = [UInt8](repeating: 0, count: 64 << 10)
                     while sent < total, !lifecycle.isStopped {
-                        let chunk = sent < response.body.count
+                        let chunk =
+                            sent < response.body.count
                             ? Array(response.body[sent..<min(response.body.count, sent + zeros.count)])
                             : Array(zeros.prefix(total - sent))
                         guard Self.send(fd, chunk) else { break }

@@ -51,8 +51,10 @@ final class AvatarServer: Sendable {
             var revision = controls.revisions[userID] ?? Revision(number: 0, lastModified: .distantPast)
             revision.number += 1
             // Whole seconds, as HTTP dates have; always later than the previous one.
-            revision.lastModified = max(Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
-                                        revision.lastModified.addingTimeInterval(1))
+            revision.lastModified = max(
+                Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)),
+                revision.lastModified.addingTimeInterval(1)
+            )
             revision.custom = custom
             controls.revisions[userID] = revision
         }
@@ -89,9 +91,12 @@ final class AvatarServer: Sendable {
             return .text(404, "Not Found\n")
         }
         let (revision, bad) = controls.withLock { controls in
-            (controls.revisions[user.id], controls.bad.last { rule in
-                (rule.userID.map { $0 == user.id } ?? true) && (rule.pathContains.map { request.path.contains($0) } ?? true)
-            }?.image)
+            (
+                controls.revisions[user.id],
+                controls.bad.last { rule in
+                    (rule.userID.map { $0 == user.id } ?? true) && (rule.pathContains.map { request.path.contains($0) } ?? true)
+                }?.image
+            )
         }
         if let bad, let response = Self.badAnswer(bad, request: request) { return response }
 
@@ -137,8 +142,11 @@ final class AvatarServer: Sendable {
         let pngMagic: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         switch bad {
         case .wrongType:
-            return .text(200, "<html><body><script>alert(1)</script>not an image</body></html>\n",
-                         contentType: "text/html; charset=utf-8")
+            return .text(
+                200,
+                "<html><body><script>alert(1)</script>not an image</body></html>\n",
+                contentType: "text/html; charset=utf-8"
+            )
         case .mismatchedType:
             return EmulatorResponse(status: 200, headers: [("Content-Type", "image/png")], body: tinyGIF)
         case .oversize:
@@ -148,24 +156,32 @@ final class AvatarServer: Sendable {
             response.delivery = .unsized(totalBytes: 50 << 20)
             return response
         case .redirectDisallowed:
-            return EmulatorResponse(status: 302, headers: [
-                ("Location", "http://169.254.169.254/latest/meta-data/iam/security-credentials/"),
-                ("Content-Type", "text/plain"),
-            ], body: Array("Found\n".utf8))
+            return EmulatorResponse(
+                status: 302,
+                headers: [
+                    ("Location", "http://169.254.169.254/latest/meta-data/iam/security-credentials/"),
+                    ("Content-Type", "text/plain"),
+                ],
+                body: Array("Found\n".utf8)
+            )
         case .redirectLoop:
             let host = request.header("host") ?? "127.0.0.1"
-            return EmulatorResponse(status: 302, headers: [("Location", "http://\(host)\(request.target)"), ("Content-Type", "text/plain")],
-                                body: Array("Found\n".utf8))
+            return EmulatorResponse(
+                status: 302,
+                headers: [("Location", "http://\(host)\(request.target)"), ("Content-Type", "text/plain")],
+                body: Array("Found\n".utf8)
+            )
         case .slow:
             return nil
         }
     }
 
     /// A 1×1 GIF.
-    static let tinyGIF: [UInt8] = Array("GIF89a".utf8) + [
-        0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01, 0x00,
-        0x00, 0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B,
-    ]
+    static let tinyGIF: [UInt8] =
+        Array("GIF89a".utf8) + [
+            0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01, 0x00,
+            0x00, 0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B,
+        ]
 
     /// 6 MB starting like a PNG.
     static let oversizeBody: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: (6 << 20) - 8)
@@ -182,7 +198,8 @@ final class AvatarServer: Sendable {
         for y in 0..<pixels {
             raw.append(0)  // filter: none
             for x in 0..<pixels {
-                let dx = Double(x) + 0.5 - center, dy = Double(y) + 0.5 - center * 0.85
+                let dx = Double(x) + 0.5 - center
+                let dy = Double(y) + 0.5 - center * 0.85
                 raw += (dx * dx + dy * dy) < radius * radius ? foreground : background
             }
         }
@@ -237,7 +254,8 @@ final class AvatarServer: Sendable {
     }
 
     static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in bytes {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521

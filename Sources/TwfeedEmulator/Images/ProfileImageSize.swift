@@ -1,7 +1,9 @@
 /// The size variants of a profile picture, by file-name suffix, as on the real image host:
 /// `_normal` (48 px), `_bigger` (73 px), `_mini` (24 px), `_400x400`, and no suffix for the original.
 enum ProfileImageSize: String, Sendable, CaseIterable {
-    case mini, normal, bigger, large = "400x400", original
+    case mini, normal, bigger
+    case large = "400x400"
+    case original
 
     var pixels: Int {
         switch self {

@@ -22,7 +22,8 @@ struct OAuthHeader {
                 rawValue = String(rawValue.dropFirst().dropLast())
             }
             guard let name = OAuthSignature.percentDecode(rawName),
-                  let value = OAuthSignature.percentDecode(rawValue) else { return nil }
+                let value = OAuthSignature.percentDecode(rawValue)
+            else { return nil }
             if name == "realm" { continue }
             found.append((name, value))
         }

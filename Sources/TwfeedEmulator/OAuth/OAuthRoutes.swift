@@ -8,25 +8,39 @@ enum OAuthRoutes {
 
     static func requestToken(_ request: EmulatorRequest, verifier: OAuthVerifier, state: inout EmulatorState, now: Date) -> EmulatorResponse {
         if case .failure(let failure) = verifier.verify(
-            request, defaultHost: state.authority, requireToken: false,
-            tokenSecret: { _ in nil }, nonces: &state.nonces, now: now) {
+            request,
+            defaultHost: state.authority,
+            requireToken: false,
+            tokenSecret: { _ in nil },
+            nonces: &state.nonces,
+            now: now
+        ) {
             return ErrorBody.unauthorized(.v1_1, failure)
         }
         let issued = state.tokens.issueRequestToken(now: now)
-        return .text(200, "oauth_token=\(OAuthSignature.percentEncode(issued.token))"
-            + "&oauth_token_secret=\(OAuthSignature.percentEncode(issued.secret))&oauth_callback_confirmed=true",
-            contentType: formContentType)
+        return .text(
+            200,
+            "oauth_token=\(OAuthSignature.percentEncode(issued.token))"
+                + "&oauth_token_secret=\(OAuthSignature.percentEncode(issued.secret))&oauth_callback_confirmed=true",
+            contentType: formContentType
+        )
     }
 
     /// The page a user opens in a browser. No sign-in step: the emulator has one account.
     static func authorize(_ request: EmulatorRequest, state: EmulatorState) -> EmulatorResponse {
         guard let token = request.query("oauth_token"), let pin = state.tokens.pin(token) else {
-            return .text(400, """
+            return .text(
+                400,
+                """
                 <!doctype html><html><head><meta charset="utf-8"><title>twfeed emulator</title></head>
                 <body><p>This page is no longer valid: the request token is unknown or was already used.</p></body></html>
-                """, contentType: "text/html; charset=utf-8")
+                """,
+                contentType: "text/html; charset=utf-8"
+            )
         }
-        return .text(200, """
+        return .text(
+            200,
+            """
             <!doctype html>
             <html><head><meta charset="utf-8"><title>twfeed emulator: authorize</title></head>
             <body>
@@ -35,27 +49,40 @@ enum OAuthRoutes {
             <p>Enter this PIN in twfeed to complete the authorization:</p>
             <div id="oauth_pin"><p><kbd><code>\(pin)</code></kbd></p></div>
             </body></html>
-            """, contentType: "text/html; charset=utf-8")
+            """,
+            contentType: "text/html; charset=utf-8"
+        )
     }
 
     static func accessToken(_ request: EmulatorRequest, verifier: OAuthVerifier, state: inout EmulatorState, now: Date) -> EmulatorResponse {
         let tokens = state.tokens
-        let verified = verifier.verify(request, defaultHost: state.authority, requireToken: true,
-                                       tokenSecret: { tokens.requestSecret($0) }, nonces: &state.nonces, now: now)
+        let verified = verifier.verify(
+            request,
+            defaultHost: state.authority,
+            requireToken: true,
+            tokenSecret: { tokens.requestSecret($0) },
+            nonces: &state.nonces,
+            now: now
+        )
         let result: OAuthVerifier.Verified
         switch verified {
         case .success(let value): result = value
         case .failure(let failure): return ErrorBody.unauthorized(.v1_1, failure)
         }
-        let pin = result.header["oauth_verifier"]
+        let pin =
+            result.header["oauth_verifier"]
             ?? (request.formItems + request.queryItems).first { $0.name == "oauth_verifier" }?.value
         guard let requestToken = result.token, let pin,
-              let issued = state.tokens.exchange(requestToken: requestToken, verifier: pin) else {
+            let issued = state.tokens.exchange(requestToken: requestToken, verifier: pin)
+        else {
             return .text(401, "Error processing your OAuth request: Invalid oauth_verifier parameter")
         }
-        return .text(200, "oauth_token=\(OAuthSignature.percentEncode(issued.token))"
-            + "&oauth_token_secret=\(OAuthSignature.percentEncode(issued.secret))"
-            + "&user_id=\(TweetStore.accountID)&screen_name=\(TweetStore.accountUsername)",
-            contentType: formContentType)
+        return .text(
+            200,
+            "oauth_token=\(OAuthSignature.percentEncode(issued.token))"
+                + "&oauth_token_secret=\(OAuthSignature.percentEncode(issued.secret))"
+                + "&user_id=\(TweetStore.accountID)&screen_name=\(TweetStore.accountUsername)",
+            contentType: formContentType
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TwfeedBase
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +32,8 @@ public enum OAuthSignature {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 out.append("%")
@@ -80,7 +81,7 @@ public enum OAuthSignature {
         for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = percentDecode(String(parts[0]), plusAsSpace: true),
-                  let value = percentDecode(parts.count > 1 ? String(parts[1]) : "", plusAsSpace: true)
+                let value = percentDecode(parts.count > 1 ? String(parts[1]) : "", plusAsSpace: true)
             else { return nil }
             pairs.append((name, value))
         }

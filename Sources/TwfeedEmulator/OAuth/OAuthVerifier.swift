@@ -16,15 +16,19 @@ struct OAuthVerifier {
     /// Verifies `request`. `tokenSecret` looks a token up (nil: unknown token);
     /// `requireToken` is false only for `request_token`, which is signed by the consumer alone.
     func verify(
-        _ request: EmulatorRequest, defaultHost: String, requireToken: Bool,
-        tokenSecret: (String) -> String?, nonces: inout NonceCache, now: Date
+        _ request: EmulatorRequest,
+        defaultHost: String,
+        requireToken: Bool,
+        tokenSecret: (String) -> String?,
+        nonces: inout NonceCache,
+        now: Date
     ) -> Result<Verified, OAuthFailure> {
         guard let headerText = request.header("authorization"), let header = OAuthHeader(headerText),
-              let signature = header["oauth_signature"], let nonce = header["oauth_nonce"], !nonce.isEmpty,
-              let timestampText = header["oauth_timestamp"], let timestamp = Double(timestampText),
-              header["oauth_consumer_key"] == consumerKey,
-              header["oauth_signature_method"] == "HMAC-SHA1",
-              header["oauth_version"] == nil || header["oauth_version"] == "1.0"
+            let signature = header["oauth_signature"], let nonce = header["oauth_nonce"], !nonce.isEmpty,
+            let timestampText = header["oauth_timestamp"], let timestamp = Double(timestampText),
+            header["oauth_consumer_key"] == consumerKey,
+            header["oauth_signature_method"] == "HMAC-SHA1",
+            header["oauth_version"] == nil || header["oauth_version"] == "1.0"
         else { return .failure(.couldNotAuthenticate) }
 
         var secret = ""
@@ -44,7 +48,9 @@ struct OAuthVerifier {
             return .failure(.couldNotAuthenticate)
         }
         let expected = OAuthSignature.hmacSHA1(
-            base: base, key: OAuthSignature.signingKey(consumerSecret: consumerSecret, tokenSecret: secret))
+            base: base,
+            key: OAuthSignature.signingKey(consumerSecret: consumerSecret, tokenSecret: secret)
+        )
         guard Self.constantTimeEqual(expected, signature) else { return .failure(.badSignature) }
 
         // Only a correctly signed request uses up its nonce, so garbage cannot block one.
@@ -61,7 +67,8 @@ struct OAuthVerifier {
     static func signatureBaseString(_ request: EmulatorRequest, header: OAuthHeader, defaultHost: String) -> String? {
         let host = request.header("host").flatMap { $0.isEmpty ? nil : $0 } ?? defaultHost
         guard let baseURL = OAuthSignature.normalizedBaseURL("http://\(host)\(request.path)"),
-              let query = OAuthSignature.formDecode(request.rawQuery) else { return nil }
+            let query = OAuthSignature.formDecode(request.rawQuery)
+        else { return nil }
         var parameters = query
         if request.hasFormBody {
             guard let form = OAuthSignature.formDecode(String(decoding: request.body, as: UTF8.self)) else { return nil }
@@ -72,7 +79,8 @@ struct OAuthVerifier {
     }
 
     private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }

@@ -9,9 +9,13 @@ enum ErrorBody {
     }
 
     static func problem(_ status: Int, title: String, detail: String, type: String = "about:blank") -> EmulatorResponse {
-        .json(status, .object([
-            ("title", .string(title)), ("type", .string(type)), ("status", .int(status)), ("detail", .string(detail)),
-        ]), contentType: problemContentType)
+        .json(
+            status,
+            .object([
+                ("title", .string(title)), ("type", .string(type)), ("status", .int(status)), ("detail", .string(detail)),
+            ]),
+            contentType: problemContentType
+        )
     }
 
     static func unauthorized(_ dialect: EmulatorDialect, _ failure: OAuthFailure) -> EmulatorResponse {
@@ -69,11 +73,14 @@ enum ErrorBody {
                 ("message", .string(error.message)),
             ])
         }
-        return .json(400, .object([
-            ("errors", .array(items)),
-            ("title", .string("Invalid Request")),
-            ("detail", .string("One or more parameters to your request was invalid.")),
-            ("type", .string("https://api.twitter.com/2/problems/invalid-request")),
-        ]))
+        return .json(
+            400,
+            .object([
+                ("errors", .array(items)),
+                ("title", .string("Invalid Request")),
+                ("detail", .string("One or more parameters to your request was invalid.")),
+                ("type", .string("https://api.twitter.com/2/problems/invalid-request")),
+            ])
+        )
     }
 }

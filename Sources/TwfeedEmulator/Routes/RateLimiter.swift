@@ -11,9 +11,11 @@ struct RateLimitStatus: Sendable {
     let allowed: Bool
 
     var headers: [(name: String, value: String)] {
-        [("x-rate-limit-limit", String(limit)),
-         ("x-rate-limit-remaining", String(remaining)),
-         ("x-rate-limit-reset", String(reset))]
+        [
+            ("x-rate-limit-limit", String(limit)),
+            ("x-rate-limit-remaining", String(remaining)),
+            ("x-rate-limit-reset", String(reset)),
+        ]
     }
 }
 
@@ -83,19 +85,28 @@ struct RateLimiter {
         let allowed = window.used < limit
         if allowed { window.used += 1 }
         windows[key] = window
-        return RateLimitStatus(limit: limit, remaining: max(0, limit - window.used),
-                               reset: Int(window.endsAt.rounded(.up)), allowed: allowed)
+        return RateLimitStatus(
+            limit: limit,
+            remaining: max(0, limit - window.used),
+            reset: Int(window.endsAt.rounded(.up)),
+            allowed: allowed
+        )
     }
 
     /// The headers without counting a request (for answers refused before counting, e.g. a 401).
     /// With `exhausted`, reports nothing left (an injected 429).
     func peek(_ endpoint: EmulatorEndpoint, _ dialect: EmulatorDialect, token: String, now: Date, exhausted: Bool = false) -> RateLimitStatus {
-        let window = windows[Key(endpoint: endpoint, dialect: dialect, token: token)]
+        let window =
+            windows[Key(endpoint: endpoint, dialect: dialect, token: token)]
             .flatMap { $0.endsAt > now.timeIntervalSince1970 ? $0 : nil }
             ?? Window(used: 0, endsAt: now.timeIntervalSince1970 + windowSeconds)
         let limit = limit(endpoint, dialect)
-        return RateLimitStatus(limit: limit, remaining: exhausted ? 0 : max(0, limit - window.used),
-                               reset: Int(window.endsAt.rounded(.up)), allowed: !exhausted)
+        return RateLimitStatus(
+            limit: limit,
+            remaining: exhausted ? 0 : max(0, limit - window.used),
+            reset: Int(window.endsAt.rounded(.up)),
+            allowed: !exhausted
+        )
     }
 
     private func current(_ key: Key, now: Date) -> Window {

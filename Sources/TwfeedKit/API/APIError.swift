@@ -37,8 +37,14 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// other failure of a post may have come after the server took it.
     package var mayHaveArrived: Bool
 
-    package init(kind: Kind, status: Int, code: Int? = nil, message: String, rateLimit: RateLimit? = nil,
-                mayHaveArrived: Bool = true) {
+    package init(
+        kind: Kind,
+        status: Int,
+        code: Int? = nil,
+        message: String,
+        rateLimit: RateLimit? = nil,
+        mayHaveArrived: Bool = true
+    ) {
         self.kind = kind
         self.status = status
         self.code = code
@@ -80,8 +86,12 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     static func transport(_ error: TransportError) -> APIError {
-        APIError(kind: .transient, status: 0, message: error.description,
-                 mayHaveArrived: error.kind != .connectionFailed && error.kind != .invalidURL)
+        APIError(
+            kind: .transient,
+            status: 0,
+            message: error.description,
+            mayHaveArrived: error.kind != .connectionFailed && error.kind != .invalidURL
+        )
     }
 
     static func malformed(_ detail: String, status: Int, rateLimit: RateLimit?) -> APIError {

@@ -1,4 +1,5 @@
 import TwfeedCore
+
 /// The dialects' page parsers, reachable from the page fuzzers (Fuzz/FuzzV2Page,
 /// Fuzz/FuzzV11Page) without a client: going through one signs every request, which
 /// costs ten times the parse.

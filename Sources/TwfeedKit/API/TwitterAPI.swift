@@ -54,9 +54,11 @@ struct SignedRequester: Sendable {
         let url = baseURL + path + (queryText.isEmpty ? "" : "?" + queryText)
         let authorization = signer.authorizationHeader(method: "GET", url: url)
         let request = APIRequest(
-            method: .get, url: url,
+            method: .get,
+            url: url,
             headers: [("Authorization", authorization), ("Accept", "application/json")],
-            timeoutSeconds: timeoutSeconds)
+            timeoutSeconds: timeoutSeconds
+        )
         return try await send(request)
     }
 
@@ -86,7 +88,7 @@ struct SignedRequester: Sendable {
             if error.kind == .cancelled { throw CancellationError() }
             throw APIError.transport(error)
         }
-        guard (200 ..< 300).contains(response.status) else { throw APIError.from(response) }
+        guard (200..<300).contains(response.status) else { throw APIError.from(response) }
         let rateLimit = RateLimit(headers: response.headers)
         do {
             return (try JSONValue.parse(response.body), rateLimit, response)
@@ -98,11 +100,18 @@ struct SignedRequester: Sendable {
 
 /// Builds the client the config names.
 package enum TwitterAPIFactory {
-    package static func make(config: TwfeedConfig, credentials: Credentials, transport: any APITransport,
-                             clock: any WallClock) -> any TwitterAPI {
+    package static func make(
+        config: TwfeedConfig,
+        credentials: Credentials,
+        transport: any APITransport,
+        clock: any WallClock
+    ) -> any TwitterAPI {
         let requester = SignedRequester(
-            transport: transport, signer: OAuthSigner(credentials: credentials, clock: clock),
-            baseURL: config.api.resolvedBaseURL, timeoutSeconds: config.api.timeoutSeconds)
+            transport: transport,
+            signer: OAuthSigner(credentials: credentials, clock: clock),
+            baseURL: config.api.resolvedBaseURL,
+            timeoutSeconds: config.api.timeoutSeconds
+        )
         switch config.api.dialect {
         case .v2: return V2Client(requester: requester)
         case .v1_1: return V11Client(requester: requester)

@@ -28,9 +28,12 @@ struct V11Client: TwitterAPI {
     }
 
     func ownPosts(userID: UserID) async throws -> TimelinePage {
-        let (body, rateLimit, _) = try await requester.get("/1.1/statuses/user_timeline.json", query: [
-            ("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended"),
-        ])
+        let (body, rateLimit, _) = try await requester.get(
+            "/1.1/statuses/user_timeline.json",
+            query: [
+                ("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended"),
+            ]
+        )
         return try Self.page(body, rateLimit: rateLimit)
     }
 
@@ -73,26 +76,36 @@ struct V11Client: TwitterAPI {
         }
         tweets.sort { $0.id > $1.id }
         let next = tweets.last.map { String($0.id.rawValue - 1) }
-        return TimelinePage(tweets: tweets, referencedTweets: referenced, authors: Array(authors.values),
-                            nextPageToken: next, rateLimit: rateLimit)
+        return TimelinePage(
+            tweets: tweets,
+            referencedTweets: referenced,
+            authors: Array(authors.values),
+            nextPageToken: next,
+            rateLimit: rateLimit
+        )
     }
 
     static func author(_ user: JSONValue) -> Author? {
         guard let id = user["id_str"]?.string.flatMap(UserID.init), let username = user["screen_name"]?.string else { return nil }
-        return Author(id: id, username: username, name: user["name"]?.string ?? username,
-                      profileImageURL: user["profile_image_url_https"]?.string ?? user["profile_image_url"]?.string)
+        return Author(
+            id: id,
+            username: username,
+            name: user["name"]?.string ?? username,
+            profileImageURL: user["profile_image_url_https"]?.string ?? user["profile_image_url"]?.string
+        )
     }
 
     static func tweet(_ status: JSONValue, referenced: inout [Tweet], authors: inout [UserID: Author]) -> Tweet? {
         guard let id = status["id_str"]?.string.flatMap(TweetID.init),
-              let user = status["user"], let author = author(user),
-              let created = status["created_at"]?.string.flatMap(Timestamp.parseTwitterDate)
+            let user = status["user"], let author = author(user),
+            let created = status["created_at"]?.string.flatMap(Timestamp.parseTwitterDate)
         else { return nil }
         authors[author.id] = author
         var text = TextCleaning.unescapeHTML(status["full_text"]?.string ?? status["text"]?.string ?? "")
         var retweetOf: TweetID?
         if let original = status["retweeted_status"], case .object = original,
-           let originalTweet = tweet(original, referenced: &referenced, authors: &authors) {
+            let originalTweet = tweet(original, referenced: &referenced, authors: &authors)
+        {
             retweetOf = originalTweet.id
             referenced.append(originalTweet)
             if let originalAuthor = authors[originalTweet.authorID] {
@@ -101,14 +114,21 @@ struct V11Client: TwitterAPI {
         }
         var quoted = status["quoted_status_id_str"]?.string.flatMap(TweetID.init)
         if let quotedStatus = status["quoted_status"], case .object = quotedStatus,
-           let quotedTweet = tweet(quotedStatus, referenced: &referenced, authors: &authors) {
+            let quotedTweet = tweet(quotedStatus, referenced: &referenced, authors: &authors)
+        {
             quoted = quotedTweet.id
             referenced.append(quotedTweet)
         }
         return Tweet(
-            id: id, authorID: author.id, createdAt: created, text: text,
+            id: id,
+            authorID: author.id,
+            createdAt: created,
+            text: text,
             inReplyToID: status["in_reply_to_status_id_str"]?.string.flatMap(TweetID.init),
-            retweetOfID: retweetOf, quotedID: quoted, conversationID: nil,
-            rawJSON: status.serialized)
+            retweetOfID: retweetOf,
+            quotedID: quoted,
+            conversationID: nil,
+            rawJSON: status.serialized
+        )
     }
 }

@@ -36,7 +36,9 @@ struct V2Client: TwitterAPI {
 
     func ownPosts(userID: UserID) async throws -> TimelinePage {
         let (body, rateLimit, _) = try await requester.get(
-            "/2/users/\(userID)/tweets", query: [("max_results", String(Self.pageSize))] + Self.fields)
+            "/2/users/\(userID)/tweets",
+            query: [("max_results", String(Self.pageSize))] + Self.fields
+        )
         return try Self.page(body, rateLimit: rateLimit)
     }
 
@@ -71,8 +73,13 @@ struct V2Client: TwitterAPI {
         let referenced = included.values.compactMap { tweet(from: $0, included: included, authors: authors) }
         guard let dataValue = body["data"] else {
             // An empty page has no `data`; it may still carry a next_token.
-            return TimelinePage(tweets: [], referencedTweets: referenced, authors: Array(authors.values),
-                                nextPageToken: body["meta"]?["next_token"]?.string, rateLimit: rateLimit)
+            return TimelinePage(
+                tweets: [],
+                referencedTweets: referenced,
+                authors: Array(authors.values),
+                nextPageToken: body["meta"]?["next_token"]?.string,
+                rateLimit: rateLimit
+            )
         }
         guard let data = dataValue.array else { throw APIError.malformed("data is not an array", status: 200, rateLimit: rateLimit) }
         var tweets: [Tweet] = []
@@ -85,20 +92,28 @@ struct V2Client: TwitterAPI {
         }
         tweets.sort { $0.id > $1.id }
         return TimelinePage(
-            tweets: tweets, referencedTweets: referenced, authors: Array(authors.values),
-            nextPageToken: body["meta"]?["next_token"]?.string, rateLimit: rateLimit)
+            tweets: tweets,
+            referencedTweets: referenced,
+            authors: Array(authors.values),
+            nextPageToken: body["meta"]?["next_token"]?.string,
+            rateLimit: rateLimit
+        )
     }
 
     static func author(_ user: JSONValue) -> Author? {
         guard let id = user["id"]?.string.flatMap(UserID.init), let username = user["username"]?.string else { return nil }
-        return Author(id: id, username: username, name: user["name"]?.string ?? username,
-                      profileImageURL: user["profile_image_url"]?.string)
+        return Author(
+            id: id,
+            username: username,
+            name: user["name"]?.string ?? username,
+            profileImageURL: user["profile_image_url"]?.string
+        )
     }
 
     static func tweet(from object: JSONValue, included: [TweetID: JSONValue], authors: [UserID: Author]) -> Tweet? {
         guard let id = object["id"]?.string.flatMap(TweetID.init),
-              let authorID = object["author_id"]?.string.flatMap(UserID.init),
-              let created = object["created_at"]?.string.flatMap(Timestamp.parseISO8601)
+            let authorID = object["author_id"]?.string.flatMap(UserID.init),
+            let created = object["created_at"]?.string.flatMap(Timestamp.parseISO8601)
         else { return nil }
         var text = TextCleaning.unescapeHTML(object["text"]?.string ?? "")
         var replyTo: TweetID?
@@ -121,9 +136,15 @@ struct V2Client: TwitterAPI {
             }
         }
         return Tweet(
-            id: id, authorID: authorID, createdAt: created, text: text,
-            inReplyToID: replyTo, retweetOfID: retweetOf, quotedID: quoted,
+            id: id,
+            authorID: authorID,
+            createdAt: created,
+            text: text,
+            inReplyToID: replyTo,
+            retweetOfID: retweetOf,
+            quotedID: quoted,
             conversationID: object["conversation_id"]?.string.flatMap(TweetID.init),
-            rawJSON: object.serialized)
+            rawJSON: object.serialized
+        )
     }
 }

@@ -48,8 +48,11 @@ package struct OAuthSigner: Sendable {
     ///   - extra: further `oauth_*` parameters (`oauth_callback`, `oauth_verifier`).
     ///   - timestamp: epoch seconds; nil reads the clock (a published test vector gives its own).
     package func authorizationHeader(
-        method: String, url: String, formBody: [(String, String)] = [],
-        extra: [(String, String)] = [], nonce: String = OAuthSigner.makeNonce(),
+        method: String,
+        url: String,
+        formBody: [(String, String)] = [],
+        extra: [(String, String)] = [],
+        nonce: String = OAuthSigner.makeNonce(),
         timestamp: Int? = nil
     ) -> String {
         let timestamp = timestamp ?? Int(clock.now().timeIntervalSince1970)
@@ -66,7 +69,8 @@ package struct OAuthSigner: Sendable {
         let signature = Self.hmacSHA1(base: base, key: signingKey)
         oauth.append(("oauth_signature", signature))
         oauth.sort { $0.0 < $1.0 }
-        return "OAuth " + oauth.map { "\(PercentEncoding.encode($0.0))=\"\(PercentEncoding.encode($0.1))\"" }
+        return "OAuth "
+            + oauth.map { "\(PercentEncoding.encode($0.0))=\"\(PercentEncoding.encode($0.1))\"" }
             .joined(separator: ", ")
     }
 
@@ -122,6 +126,6 @@ package struct OAuthSigner: Sendable {
     package static func makeNonce() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         var generator = SystemRandomNumberGenerator()
-        return String((0 ..< 32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+        return String((0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 }

@@ -29,8 +29,14 @@ package struct PINFlow: Sendable {
     /// The signer's timestamps.
     let clock: any WallClock
 
-    package init(transport: any APITransport, baseURL: String, consumerKey: String, consumerSecret: String,
-                timeoutSeconds: Double = 30, clock: any WallClock) {
+    package init(
+        transport: any APITransport,
+        baseURL: String,
+        consumerKey: String,
+        consumerSecret: String,
+        timeoutSeconds: Double = 30,
+        clock: any WallClock
+    ) {
         self.transport = transport
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.consumerKey = consumerKey
@@ -41,10 +47,21 @@ package struct PINFlow: Sendable {
 
     /// The OAuth endpoints live on the API host for both dialects (`api.x.com/oauth/…`,
     /// `api.twitter.com/oauth/…`).
-    package init(config: TwfeedConfig, consumerKey: String, consumerSecret: String, transport: any APITransport,
-                clock: any WallClock) {
-        self.init(transport: transport, baseURL: config.api.resolvedBaseURL, consumerKey: consumerKey,
-                  consumerSecret: consumerSecret, timeoutSeconds: config.api.timeoutSeconds, clock: clock)
+    package init(
+        config: TwfeedConfig,
+        consumerKey: String,
+        consumerSecret: String,
+        transport: any APITransport,
+        clock: any WallClock
+    ) {
+        self.init(
+            transport: transport,
+            baseURL: config.api.resolvedBaseURL,
+            consumerKey: consumerKey,
+            consumerSecret: consumerSecret,
+            timeoutSeconds: config.api.timeoutSeconds,
+            clock: clock
+        )
     }
 
     /// Step 1.
@@ -70,8 +87,12 @@ package struct PINFlow: Sendable {
     package func accessToken(_ requestToken: RequestToken, pin: String) async throws -> AccessToken {
         let pin = pin.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !pin.isEmpty else { throw TwfeedError(.invalidData, "no PIN entered") }
-        let signer = OAuthSigner(consumerKey: consumerKey, consumerSecret: consumerSecret,
-                                 token: .init(key: requestToken.token, secret: requestToken.secret), clock: clock)
+        let signer = OAuthSigner(
+            consumerKey: consumerKey,
+            consumerSecret: consumerSecret,
+            token: .init(key: requestToken.token, secret: requestToken.secret),
+            clock: clock
+        )
         let fields = try await post("/oauth/access_token", signer: signer, extra: [("oauth_verifier", pin)]) { status in
             status == 401
                 ? TwfeedError(.invalidData, "the PIN was not accepted (HTTP 401): it may be mistyped or expired; run twfeed login again")
@@ -84,21 +105,30 @@ package struct PINFlow: Sendable {
     }
 
     /// A signed POST with an empty body whose answer is a form.
-    private func post(_ path: String, signer: OAuthSigner, extra: [(String, String)],
-                      refusal: (Int) -> TwfeedError?) async throws -> [String: String] {
+    private func post(
+        _ path: String,
+        signer: OAuthSigner,
+        extra: [(String, String)],
+        refusal: (Int) -> TwfeedError?
+    ) async throws -> [String: String] {
         let url = baseURL + path
         let request = APIRequest(
-            method: .post, url: url,
-            headers: [("Authorization", signer.authorizationHeader(method: "POST", url: url, extra: extra)),
-                      ("Content-Type", "application/x-www-form-urlencoded")],
-            timeoutSeconds: timeoutSeconds, maxResponseBytes: 64 << 10)
+            method: .post,
+            url: url,
+            headers: [
+                ("Authorization", signer.authorizationHeader(method: "POST", url: url, extra: extra)),
+                ("Content-Type", "application/x-www-form-urlencoded"),
+            ],
+            timeoutSeconds: timeoutSeconds,
+            maxResponseBytes: 64 << 10
+        )
         let response: APIResponse
         do {
             response = try await transport.send(request)
         } catch let error as TransportError {
             throw TwfeedError(.unavailable, "\(url): \(error.description)")
         }
-        guard (200 ..< 300).contains(response.status) else {
+        guard (200..<300).contains(response.status) else {
             if let error = refusal(response.status) { throw error }
             let code: TwfeedError.Code = response.status >= 500 || response.status == 429 ? .temporary : .unavailable
             throw TwfeedError(code, "\(url): HTTP \(response.status) \(HTTPStatusText.of(response.status))")

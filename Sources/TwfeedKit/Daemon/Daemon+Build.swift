@@ -18,9 +18,13 @@ extension Daemon {
         /// Told the reader's bound address once it listens (`demo --serve`, tests).
         package var onReaderListening: @Sendable (ListenAddress) async -> Void
 
-        package init(transport: any APITransport = CurlTransport(), clock: any WallClock = SystemClock(),
-                    notifier: (any Notifier)? = nil, metrics: TwfeedMetrics = TwfeedMetrics(),
-                    onReaderListening: @escaping @Sendable (ListenAddress) async -> Void = { _ in }) {
+        package init(
+            transport: any APITransport = CurlTransport(),
+            clock: any WallClock = SystemClock(),
+            notifier: (any Notifier)? = nil,
+            metrics: TwfeedMetrics = TwfeedMetrics(),
+            onReaderListening: @escaping @Sendable (ListenAddress) async -> Void = { _ in }
+        ) {
             self.transport = transport
             self.clock = clock
             self.notifier = notifier
@@ -31,17 +35,33 @@ extension Daemon {
 
     /// The signed-in daemon: pollers, the outbox, the image services, and monitoring.
     package static func build(
-        config: TwfeedConfig, credentials: Credentials, database: AppDatabase,
-        dependencies: Dependencies = Dependencies(), statusPath: String? = nil, wakePath: String? = nil,
-        board: StatusBoard? = nil, gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint], logger: Logger
+        config: TwfeedConfig,
+        credentials: Credentials,
+        database: AppDatabase,
+        dependencies: Dependencies = Dependencies(),
+        statusPath: String? = nil,
+        wakePath: String? = nil,
+        board: StatusBoard? = nil,
+        gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        logger: Logger
     ) throws -> Daemon {
         guard credentials.hasAccessToken else {
             throw TwfeedError(.configuration, "\(config.credentials): no access token; run twfeed login")
         }
-        let api = TwitterAPIFactory.make(config: config, credentials: credentials, transport: dependencies.transport,
-                                        clock: dependencies.clock)
-        let account = AccountResolver(api: api, database: database, accessToken: credentials.accessToken ?? "", logger: logger,
-                                      clock: dependencies.clock, terms: BillingTerms(config.api))
+        let api = TwitterAPIFactory.make(
+            config: config,
+            credentials: credentials,
+            transport: dependencies.transport,
+            clock: dependencies.clock
+        )
+        let account = AccountResolver(
+            api: api,
+            database: database,
+            accessToken: credentials.accessToken ?? "",
+            logger: logger,
+            clock: dependencies.clock,
+            terms: BillingTerms(config.api)
+        )
         var services: [any Service] = []
         var syncers: [FeedSyncer] = []
         let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
@@ -49,20 +69,42 @@ extension Daemon {
         let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
         for feed in config.enabledFeeds {
             let syncer = FeedSyncer(
-                feed: feed, api: api, account: account, database: database, clock: dependencies.clock,
-                interval: config.feeds[feed]!.intervalSeconds, fullWalkHours: config.feeds[feed]!.fullWalkHours, logger: logger,
-                terms: BillingTerms(config.api))
+                feed: feed,
+                api: api,
+                account: account,
+                database: database,
+                clock: dependencies.clock,
+                interval: config.feeds[feed]!.intervalSeconds,
+                fullWalkHours: config.feeds[feed]!.fullWalkHours,
+                logger: logger,
+                terms: BillingTerms(config.api)
+            )
             syncers.append(syncer)
-            services.append(FeedPoller(syncer: syncer, database: database, clock: dependencies.clock, logger: logger,
-                                       checkIn: watchdog.checkIn(.poll(feed)), metrics: dependencies.metrics,
-                                       onCycle: { board.record($0, $1) }))
+            services.append(
+                FeedPoller(
+                    syncer: syncer,
+                    database: database,
+                    clock: dependencies.clock,
+                    logger: logger,
+                    checkIn: watchdog.checkIn(.poll(feed)),
+                    metrics: dependencies.metrics,
+                    onCycle: { board.record($0, $1) }
+                )
+            )
         }
         let doorbell = Doorbell()
         let flusher = OutboxFlusher(
-            api: api, database: database, clock: dependencies.clock, doorbell: doorbell,
-            flushInterval: config.outbox.flushIntervalSeconds, maxAgeHours: config.outbox.maxAgeHours,
-            logger: logger, checkIn: watchdog.checkIn(.outbox), metrics: dependencies.metrics,
-            terms: BillingTerms(config.api))
+            api: api,
+            database: database,
+            clock: dependencies.clock,
+            doorbell: doorbell,
+            flushInterval: config.outbox.flushIntervalSeconds,
+            maxAgeHours: config.outbox.maxAgeHours,
+            logger: logger,
+            checkIn: watchdog.checkIn(.outbox),
+            metrics: dependencies.metrics,
+            terms: BillingTerms(config.api)
+        )
         services.append(flusher)
         if config.images.enabled {
             let images = ImageServices.make(config: config, database: database, clock: dependencies.clock, logger: logger)
@@ -72,48 +114,110 @@ extension Daemon {
             services.append(Pruner(database: database, clock: dependencies.clock, keepDays: config.storage.keepDays, logger: logger))
         }
         services.append(SearchIndexMerger(database: database, clock: dependencies.clock, logger: logger))
-        services += monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
-                                       dependencies: dependencies, logger: logger)
-        services += readerServices(config: config, database: database, watchdog: watchdog, statusPath: statusPath,
-                                   dependencies: dependencies, logger: logger)
+        services += monitoringServices(
+            board: board,
+            watchdog: watchdog,
+            statusPath: statusPath,
+            dependencies: dependencies,
+            logger: logger
+        )
+        services += readerServices(
+            config: config,
+            database: database,
+            watchdog: watchdog,
+            statusPath: statusPath,
+            dependencies: dependencies,
+            logger: logger
+        )
         return Daemon(
-            config: config, database: database, services: services, syncers: syncers, flusher: flusher,
-            doorbell: doorbell, wakePath: wakePath, logger: logger, board: board, watchdog: watchdog,
-            statusPath: statusPath, gracefulShutdownSignals: gracefulShutdownSignals)
+            config: config,
+            database: database,
+            services: services,
+            syncers: syncers,
+            flusher: flusher,
+            doorbell: doorbell,
+            wakePath: wakePath,
+            logger: logger,
+            board: board,
+            watchdog: watchdog,
+            statusPath: statusPath,
+            gracefulShutdownSignals: gracefulShutdownSignals
+        )
     }
 
     /// The daemon without an access token: it neither polls nor posts, keeps its status
     /// snapshot (which says so) and waits for credentials.
     package static func signedOut(
-        config: TwfeedConfig, database: AppDatabase, dependencies: Dependencies = Dependencies(),
-        statusPath: String? = nil, board: StatusBoard? = nil,
-        gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint], logger: Logger
+        config: TwfeedConfig,
+        database: AppDatabase,
+        dependencies: Dependencies = Dependencies(),
+        statusPath: String? = nil,
+        board: StatusBoard? = nil,
+        gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        logger: Logger
     ) -> Daemon {
         let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
         board.reconfigure(config: config, database: database, signedOut: true)
         let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
-        let services = monitoringServices(board: board, watchdog: watchdog, statusPath: statusPath,
-                                          dependencies: dependencies, logger: logger)
-            + readerServices(config: config, database: database, watchdog: watchdog, statusPath: statusPath,
-                             dependencies: dependencies, logger: logger)
-        logger.warning("auth.signed_out", metadata: [
-            "credentials": "\(config.credentials)",
-            "hint": "no access token: not polling or posting; run twfeed login, then reload",
-        ])
+        let services =
+            monitoringServices(
+                board: board,
+                watchdog: watchdog,
+                statusPath: statusPath,
+                dependencies: dependencies,
+                logger: logger
+            )
+            + readerServices(
+                config: config,
+                database: database,
+                watchdog: watchdog,
+                statusPath: statusPath,
+                dependencies: dependencies,
+                logger: logger
+            )
+        logger.warning(
+            "auth.signed_out",
+            metadata: [
+                "credentials": "\(config.credentials)",
+                "hint": "no access token: not polling or posting; run twfeed login, then reload",
+            ]
+        )
         return Daemon(
-            config: config, database: database, services: services, syncers: [], flusher: nil,
-            doorbell: Doorbell(), wakePath: nil, logger: logger, board: board, watchdog: watchdog,
-            statusPath: statusPath, gracefulShutdownSignals: gracefulShutdownSignals)
+            config: config,
+            database: database,
+            services: services,
+            syncers: [],
+            flusher: nil,
+            doorbell: Doorbell(),
+            wakePath: nil,
+            logger: logger,
+            board: board,
+            watchdog: watchdog,
+            statusPath: statusPath,
+            gracefulShutdownSignals: gracefulShutdownSignals
+        )
     }
 
     /// The heartbeat (snapshot file and `STATUS=`) and, under a systemd watchdog, the
     /// pinger: what runs whether or not the daemon is signed in.
-    static func monitoringServices(board: StatusBoard, watchdog: Watchdog, statusPath: String?,
-                                   dependencies: Dependencies, logger: Logger) -> [any Service] {
+    static func monitoringServices(
+        board: StatusBoard,
+        watchdog: Watchdog,
+        statusPath: String?,
+        dependencies: Dependencies,
+        logger: Logger
+    ) -> [any Service] {
         var services: [any Service] = []
         if statusPath != nil || dependencies.notifier != nil {
-            services.append(Heartbeat(path: statusPath, board: board, clock: dependencies.clock,
-                                      notifier: dependencies.notifier, logger: logger))
+            services.append(
+                Heartbeat(
+                    path: statusPath,
+                    board: board,
+                    clock: dependencies.clock,
+                    notifier: dependencies.notifier,
+                    logger: logger
+                )
+            )
         }
         if let notifier = dependencies.notifier, let interval = notifier.watchdogInterval {
             services.append(WatchdogPinger(watchdog: watchdog, notifier: notifier, interval: interval, logger: logger))
@@ -122,12 +226,23 @@ extension Daemon {
     }
 
     /// The web reader, when `http.listen` is set: it reads the daemon's own store.
-    static func readerServices(config: TwfeedConfig, database: AppDatabase, watchdog: Watchdog, statusPath: String?,
-                               dependencies: Dependencies, logger: Logger) -> [any Service] {
+    static func readerServices(
+        config: TwfeedConfig,
+        database: AppDatabase,
+        watchdog: Watchdog,
+        statusPath: String?,
+        dependencies: Dependencies,
+        logger: Logger
+    ) -> [any Service] {
         guard let address = config.http.listen else { return [] }
         let source = ReaderSource(
-            database: database.reader, config: config, statusPath: statusPath ?? StatusSnapshot.path(config: config),
-            metrics: dependencies.metrics, loopsProgress: { watchdog.hung().isEmpty }, clock: dependencies.clock)
+            database: database.reader,
+            config: config,
+            statusPath: statusPath ?? StatusSnapshot.path(config: config),
+            metrics: dependencies.metrics,
+            loopsProgress: { watchdog.hung().isEmpty },
+            clock: dependencies.clock
+        )
         return [ReaderServer(source: source, address: address, logger: logger, onListening: dependencies.onReaderListening)]
     }
 }

@@ -33,9 +33,20 @@ package struct Daemon: Service {
     /// Built once, with the services; run once.
     private let group: ServiceGroup
 
-    init(config: TwfeedConfig, database: AppDatabase, services: [any Service], syncers: [FeedSyncer],
-         flusher: OutboxFlusher?, doorbell: Doorbell, wakePath: String?, logger: Logger, board: StatusBoard,
-         watchdog: Watchdog, statusPath: String?, gracefulShutdownSignals: [UnixSignal]) {
+    init(
+        config: TwfeedConfig,
+        database: AppDatabase,
+        services: [any Service],
+        syncers: [FeedSyncer],
+        flusher: OutboxFlusher?,
+        doorbell: Doorbell,
+        wakePath: String?,
+        logger: Logger,
+        board: StatusBoard,
+        watchdog: Watchdog,
+        statusPath: String?,
+        gracefulShutdownSignals: [UnixSignal]
+    ) {
         self.config = config
         self.database = database
         self.services = services
@@ -50,7 +61,8 @@ package struct Daemon: Service {
         var groupConfig = ServiceGroupConfiguration(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: gracefulShutdownSignals,
-            logger: Logger(label: "twfeed.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() }))
+            logger: Logger(label: "twfeed.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
         // The services shut down gracefully within two seconds.
         groupConfig.maximumGracefulShutdownDuration = .seconds(2)
         group = ServiceGroup(configuration: groupConfig)
@@ -99,11 +111,14 @@ package struct Daemon: Service {
     /// `daemon.start`: once per process, by whoever runs it (this service on its own,
     /// or the reload supervisor before its first generation).
     static func logStart(config: TwfeedConfig, logger: Logger) {
-        logger.info("daemon.start", metadata: [
-            "pid": "\(getpid())", "dialect": "\(config.api.dialect.rawValue)",
-            "feeds": "\(config.enabledFeeds.map(\.rawValue).joined(separator: ","))",
-            "database": "\(config.storage.database)",
-        ])
+        logger.info(
+            "daemon.start",
+            metadata: [
+                "pid": "\(getpid())", "dialect": "\(config.api.dialect.rawValue)",
+                "feeds": "\(config.enabledFeeds.map(\.rawValue).joined(separator: ","))",
+                "database": "\(config.storage.database)",
+            ]
+        )
     }
 
     /// `daemon.stop`: the graceful shutdown finished.

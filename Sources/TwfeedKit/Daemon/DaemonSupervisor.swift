@@ -33,8 +33,13 @@ package final class DaemonSupervisor: Sendable {
         /// current; a reload to another database takes that one's lock first.
         package var lock: DatabaseLock?
 
-        package init(config: TwfeedConfig, credentials: Credentials, database: AppDatabase, logs: LogSetup,
-                    lock: DatabaseLock? = nil) {
+        package init(
+            config: TwfeedConfig,
+            credentials: Credentials,
+            database: AppDatabase,
+            logs: LogSetup,
+            lock: DatabaseLock? = nil
+        ) {
             self.config = config
             self.credentials = credentials
             self.database = database
@@ -54,10 +59,14 @@ package final class DaemonSupervisor: Sendable {
     let credentialCheckInterval: Double
     package let board: StatusBoard
 
-    package init(initialConfig: TwfeedConfig, database: AppDatabase?, dependencies: Daemon.Dependencies,
-                environment: [String: String] = ProcessInfo.processInfo.environment,
-                credentialCheckInterval: Double = Heartbeat.interval,
-                loadConfig: @escaping @Sendable () throws -> TwfeedConfig) {
+    package init(
+        initialConfig: TwfeedConfig,
+        database: AppDatabase?,
+        dependencies: Daemon.Dependencies,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        credentialCheckInterval: Double = Heartbeat.interval,
+        loadConfig: @escaping @Sendable () throws -> TwfeedConfig
+    ) {
         self.loadConfig = loadConfig
         self.dependencies = dependencies
         self.environment = environment
@@ -136,9 +145,12 @@ package final class DaemonSupervisor: Sendable {
                 let logger = current.logs.logger
                 switch loadNext(current) {
                 case .failure(let error):
-                    logger.error("daemon.reload_failed", metadata: [
-                        "reason": "\(reason)", "error": "\(error.message)", "kept": "previous configuration",
-                    ])
+                    logger.error(
+                        "daemon.reload_failed",
+                        metadata: [
+                            "reason": "\(reason)", "error": "\(error.message)", "kept": "previous configuration",
+                        ]
+                    )
                 case .success(let next):
                     notifier?.reloading()
                     pending = .reload(next, reason: reason, changed: Self.changes(from: current, to: next))
@@ -185,10 +197,13 @@ package final class DaemonSupervisor: Sendable {
                             failure = error
                             break loop
                         }
-                        current.logs.logger.info("daemon.reload", metadata: [
-                            "pid": "\(getpid())", "reason": "\(reason)", "changed": "\(changed)",
-                            "signed_in": "\(current.credentials.hasAccessToken)",
-                        ])
+                        current.logs.logger.info(
+                            "daemon.reload",
+                            metadata: [
+                                "pid": "\(getpid())", "reason": "\(reason)", "changed": "\(changed)",
+                                "signed_in": "\(current.credentials.hasAccessToken)",
+                            ]
+                        )
                         notifier?.ready()
                         if reloadAgain {
                             reloadAgain = false
@@ -216,19 +231,36 @@ package final class DaemonSupervisor: Sendable {
     }
 
     /// Builds a generation's daemon and starts it.
-    private func start(_ inputs: Inputs, sink: AsyncStream<Event>.Continuation,
-                       tasks: inout ThrowingTaskGroup<Void, any Error>) throws -> Generation {
+    private func start(
+        _ inputs: Inputs,
+        sink: AsyncStream<Event>.Continuation,
+        tasks: inout ThrowingTaskGroup<Void, any Error>
+    ) throws -> Generation {
         let config = inputs.config
         let logger = inputs.logs.logger
         let statusPath = StatusSnapshot.path(config: config, environment: environment)
-        let daemon = inputs.credentials.hasAccessToken
+        let daemon =
+            inputs.credentials.hasAccessToken
             ? try Daemon.build(
-                config: config, credentials: inputs.credentials, database: inputs.database, dependencies: dependencies,
-                statusPath: statusPath, wakePath: WakeSocket.path(config: config, environment: environment), board: board,
-                gracefulShutdownSignals: [], logger: logger)
+                config: config,
+                credentials: inputs.credentials,
+                database: inputs.database,
+                dependencies: dependencies,
+                statusPath: statusPath,
+                wakePath: WakeSocket.path(config: config, environment: environment),
+                board: board,
+                gracefulShutdownSignals: [],
+                logger: logger
+            )
             : Daemon.signedOut(
-                config: config, database: inputs.database, dependencies: dependencies, statusPath: statusPath,
-                board: board, gracefulShutdownSignals: [], logger: logger)
+                config: config,
+                database: inputs.database,
+                dependencies: dependencies,
+                statusPath: statusPath,
+                board: board,
+                gracefulShutdownSignals: [],
+                logger: logger
+            )
         var wakeSocket: WakeSocket?
         do {
             wakeSocket = try daemon.openWakeSocket()

@@ -17,8 +17,14 @@ package actor AccountResolver {
     /// Feeds start together; they share one lookup rather than each asking the API.
     private var lookup: Task<UserID, any Error>?
 
-    package init(api: any TwitterAPI, database: AppDatabase, accessToken: String, logger: Logger,
-                clock: any WallClock = SystemClock(), terms: BillingTerms = BillingTerms()) {
+    package init(
+        api: any TwitterAPI,
+        database: AppDatabase,
+        accessToken: String,
+        logger: Logger,
+        clock: any WallClock = SystemClock(),
+        terms: BillingTerms = BillingTerms()
+    ) {
         self.clock = clock
         self.terms = terms
         self.api = api
@@ -39,15 +45,23 @@ package actor AccountResolver {
             // One user read (`GET /2/users/me`), charged to `account`.
             var bill = BillableAnswer(source: .account)
             bill.read(.userRead, [me.id.rawValue])
-            try await database.saveAccount(Account(userID: me.id, username: me.username, accessToken: tokenKey),
-                                           bill: bill, prices: terms.prices, now: clock.now())
+            try await database.saveAccount(
+                Account(userID: me.id, username: me.username, accessToken: tokenKey),
+                bill: bill,
+                prices: terms.prices,
+                now: clock.now()
+            )
             logger.info("account.resolved", metadata: ["user_id": "\(me.id)", "username": "\(me.username)"])
             return me.id
         }
         lookup = task
         defer { lookup = nil }
         // Shutdown cancels the pollers waiting here; the request must stop with them.
-        let id = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        let id = try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
         cached = id
         return id
     }

@@ -24,9 +24,15 @@ package struct FeedPoller: Service {
     /// Counts each poll's requests and times it (`twfeed_poll_*`).
     let metrics: TwfeedMetrics?
 
-    package init(syncer: FeedSyncer, database: AppDatabase, clock: any WallClock, logger: Logger,
-                checkIn: Watchdog.CheckIn = .unwatched, metrics: TwfeedMetrics? = nil,
-                onCycle: @escaping @Sendable (Feed, PollOutcome) async -> Void = { _, _ in }) {
+    package init(
+        syncer: FeedSyncer,
+        database: AppDatabase,
+        clock: any WallClock,
+        logger: Logger,
+        checkIn: Watchdog.CheckIn = .unwatched,
+        metrics: TwfeedMetrics? = nil,
+        onCycle: @escaping @Sendable (Feed, PollOutcome) async -> Void = { _, _ in }
+    ) {
         self.syncer = syncer
         self.database = database
         self.clock = clock
@@ -40,8 +46,11 @@ package struct FeedPoller: Service {
         checkIn.working()
         defer { checkIn.leave() }
         try await cancelWhenGracefulShutdown {
-            let repaired = try await database.repairSyncState(syncer.feed, now: clock.now(),
-                                                        maxWait: RateLimit.maxResetDistance + syncer.interval)
+            let repaired = try await database.repairSyncState(
+                syncer.feed,
+                now: clock.now(),
+                maxWait: RateLimit.maxResetDistance + syncer.interval
+            )
             if !repaired.isEmpty {
                 logger.warning("sync.repaired", metadata: ["feed": "\(syncer.feed.rawValue)", "fields": "\(repaired.joined(separator: ","))"])
             }
@@ -60,8 +69,12 @@ package struct FeedPoller: Service {
                     let started = clock.monotonicNow()
                     let outcome = try await syncer.poll(onProgress: checkIn.working)
                     next = outcome.nextPollAt
-                    metrics?.pollFinished(syncer.feed, requests: outcome.requests, failure: outcome.error?.kind.metricLabel,
-                                          seconds: clock.monotonicNow() - started)
+                    metrics?.pollFinished(
+                        syncer.feed,
+                        requests: outcome.requests,
+                        failure: outcome.error?.kind.metricLabel,
+                        seconds: clock.monotonicNow() - started
+                    )
                     await onCycle(syncer.feed, outcome)
                 } catch is CancellationError {
                     return

@@ -21,8 +21,12 @@ extension FeedSyncer {
     /// Every page from the newest, upserting, without stopping at a page with nothing
     /// new. Not resumable (the reach is a few pages): one cut short by a rate limit or an
     /// error is done again from the top on the next poll, since `lastFullWalkAt` stays.
-    func fullWalk(_ state: inout SyncState, userID: UserID, outcome: inout PollOutcome,
-                  onProgress: () -> Void) async throws {
+    func fullWalk(
+        _ state: inout SyncState,
+        userID: UserID,
+        outcome: inout PollOutcome,
+        onProgress: () -> Void
+    ) async throws {
         var token: String?
         var top: TweetID?
         while true {
@@ -43,17 +47,24 @@ extension FeedSyncer {
         state.pendingBottom = nil
         state.lastFullWalkAt = clock.now()
         outcome.complete = true
-        logger.info("poll.full_walk", metadata: [
-            "feed": "\(feed.rawValue)", "pages": "\(outcome.pages)", "new": "\(outcome.newTweets)",
-        ])
+        logger.info(
+            "poll.full_walk",
+            metadata: [
+                "feed": "\(feed.rawValue)", "pages": "\(outcome.pages)", "new": "\(outcome.newTweets)",
+            ]
+        )
     }
 
     /// v1.1: the first page without `since_id`, so a tweet newly retweeted that sits
     /// below `since_id` but on the first page is tagged at once. When that page reaches
     /// down to the stored newest id, it was the whole new range: the poll is complete
     /// with this one request. Skipped while a range is in progress or before the first.
-    func rereadFirstPage(_ state: inout SyncState, userID: UserID, outcome: inout PollOutcome,
-                         onProgress: () -> Void) async throws {
+    func rereadFirstPage(
+        _ state: inout SyncState,
+        userID: UserID,
+        outcome: inout PollOutcome,
+        onProgress: () -> Void
+    ) async throws {
         guard state.pendingTop == nil, let newest = state.newestID, rateLimitWait(state, now: clock.now()) == nil
         else { return }
         let page = try await api.timeline(feed, userID: userID, query: TimelineQuery())

@@ -39,9 +39,17 @@ package struct FeedSyncer: Sendable {
     /// A safety net against a server that never stops handing out page tokens.
     var maxPagesPerPoll = 100
 
-    package init(feed: Feed, api: any TwitterAPI, account: AccountResolver, database: AppDatabase,
-                clock: any WallClock, interval: Double, fullWalkHours: Int = 24, logger: Logger,
-                terms: BillingTerms = BillingTerms()) {
+    package init(
+        feed: Feed,
+        api: any TwitterAPI,
+        account: AccountResolver,
+        database: AppDatabase,
+        clock: any WallClock,
+        interval: Double,
+        fullWalkHours: Int = 24,
+        logger: Logger,
+        terms: BillingTerms = BillingTerms()
+    ) {
         self.feed = feed
         self.terms = terms
         self.api = api
@@ -55,8 +63,14 @@ package struct FeedSyncer: Sendable {
 
     /// Stores a page and what the API charged for it, in one transaction.
     func storePage(_ page: TimelinePage, state: SyncState) async throws -> Int {
-        try await database.storePage(page, feed: feed, state: state, now: clock.now(),
-                                     bill: terms.bill(page, feed: feed), prices: terms.prices)
+        try await database.storePage(
+            page,
+            feed: feed,
+            state: state,
+            now: clock.now(),
+            bill: terms.bill(page, feed: feed),
+            prices: terms.prices
+        )
     }
 
     /// Polls once and records the outcome, including when to poll next.
@@ -102,11 +116,14 @@ package struct FeedSyncer: Sendable {
             state.nextPollAt = outcome.complete ? now.addingTimeInterval(interval) : (rateLimitWait(state, now: now) ?? now)
             try await database.saveSyncState(state)
             outcome.nextPollAt = state.nextPollAt
-            logger.info("poll.done", metadata: [
-                "feed": "\(feed.rawValue)", "new": "\(outcome.newTweets)", "pages": "\(outcome.pages)",
-                "requests": "\(outcome.requests)", "complete": "\(outcome.complete)",
-                "ms": "\(Int(now.timeIntervalSince(started) * 1000))",
-            ])
+            logger.info(
+                "poll.done",
+                metadata: [
+                    "feed": "\(feed.rawValue)", "new": "\(outcome.newTweets)", "pages": "\(outcome.pages)",
+                    "requests": "\(outcome.requests)", "complete": "\(outcome.complete)",
+                    "ms": "\(Int(now.timeIntervalSince(started) * 1000))",
+                ]
+            )
         } catch let error as APIError {
             outcome.error = error
             // What was committed stays committed; re-read so the failure is recorded on
@@ -136,15 +153,21 @@ package struct FeedSyncer: Sendable {
                 let delay = (unauthorized ? Backoff.unauthorized : .transient).delay(afterFailures: failed.failures)
                 failed.nextPollAt = now.addingTimeInterval(delay)
                 if unauthorized {
-                    logger.error("auth.failed", metadata: [
-                        "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
-                        "retry_in_s": "\(Int(delay))", "hint": "check the credentials file or run twfeed login",
-                    ])
+                    logger.error(
+                        "auth.failed",
+                        metadata: [
+                            "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
+                            "retry_in_s": "\(Int(delay))", "hint": "check the credentials file or run twfeed login",
+                        ]
+                    )
                 } else {
-                    logger.warning("poll.failed", metadata: [
-                        "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
-                        "failures": "\(failed.failures)", "retry_in_s": "\(Int(delay))",
-                    ])
+                    logger.warning(
+                        "poll.failed",
+                        metadata: [
+                            "feed": "\(feed.rawValue)", "status": "\(error.status)", "error": "\(error.message)",
+                            "failures": "\(failed.failures)", "retry_in_s": "\(Int(delay))",
+                        ]
+                    )
                 }
             }
             try await database.saveSyncState(failed)
@@ -163,8 +186,12 @@ package struct FeedSyncer: Sendable {
     ///
     /// The next page is requested while the current one is being stored, so the
     /// network and SQLite overlap; pages are still committed strictly in order.
-    private func syncRange(_ state: inout SyncState, userID: UserID, outcome: inout PollOutcome,
-                           onProgress: () -> Void) async throws {
+    private func syncRange(
+        _ state: inout SyncState,
+        userID: UserID,
+        outcome: inout PollOutcome,
+        onProgress: () -> Void
+    ) async throws {
         let floor = state.pendingBottom
         let since = state.newestID
         func fetch(_ token: String?) -> Task<TimelinePage, any Error> {
@@ -206,8 +233,12 @@ package struct FeedSyncer: Sendable {
     /// a page that brings nothing new. A walk cut short is marked pending and the next
     /// one goes on below where it stopped, so a first run's interrupted backfill is
     /// completed rather than forgotten.
-    private func walk(_ state: inout SyncState, userID: UserID, outcome: inout PollOutcome,
-                      onProgress: () -> Void) async throws {
+    private func walk(
+        _ state: inout SyncState,
+        userID: UserID,
+        outcome: inout PollOutcome,
+        onProgress: () -> Void
+    ) async throws {
         var token: String?
         var walkTop: TweetID?
         let resumeBelow = state.pendingBottom

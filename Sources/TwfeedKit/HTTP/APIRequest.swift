@@ -3,7 +3,10 @@ import Foundation
 /// One request to the API or an image host, as a transport sends it. Named for what
 /// twfeed sends, not `APIRequest`, so it never shadows HTTPTypes' type of that name.
 package struct APIRequest: Sendable {
-    package enum Method: String, Sendable { case get = "GET", post = "POST" }
+    package enum Method: String, Sendable {
+        case get = "GET"
+        case post = "POST"
+    }
 
     package var method: Method
     /// Absolute http(s) URL, query included.
@@ -16,8 +19,12 @@ package struct APIRequest: Sendable {
     package var maxResponseBytes: Int
 
     package init(
-        method: Method = .get, url: String, headers: [(name: String, value: String)] = [],
-        body: [UInt8] = [], timeoutSeconds: Double = 30, maxResponseBytes: Int = 16 << 20
+        method: Method = .get,
+        url: String,
+        headers: [(name: String, value: String)] = [],
+        body: [UInt8] = [],
+        timeoutSeconds: Double = 30,
+        maxResponseBytes: Int = 16 << 20
     ) {
         self.method = method
         self.url = url

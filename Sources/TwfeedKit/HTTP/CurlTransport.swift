@@ -98,7 +98,11 @@ package final class CurlTransport: APITransport {
                 ccurl_setopt_long(curl, CURLOPT_FORBID_REUSE, 1)
                 ccurl_setopt_long(curl, CURLOPT_POST, 1)
                 ccurl_setopt_off_t(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bodyBuffer.count))
-                ccurl_setopt_pointer(curl, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bodyBuffer.baseAddress ?? UnsafePointer(bitPattern: 1)!))
+                ccurl_setopt_pointer(
+                    curl,
+                    CURLOPT_POSTFIELDS,
+                    UnsafeMutableRawPointer(mutating: bodyBuffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                )
             }
             let context = Unmanaged.passRetained(transfer)
             defer { context.release() }
@@ -166,7 +170,10 @@ final class Transfer: @unchecked Sendable {
 /// What libcurl's body and header callbacks share: the transfer behind the context
 /// pointer and the bytes handed over. Returns 0 (abort) without either, as curl expects.
 private func curlReceive(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?,
+    _ data: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?,
     _ handle: (Transfer, UnsafeBufferPointer<UInt8>) -> Int
 ) -> Int {
     guard let data, let context else { return 0 }
@@ -178,7 +185,10 @@ private func curlReceive(
 }
 
 private func curlWriteBody(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+    _ data: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
 ) -> Int {
     curlReceive(data, size, count, context) { transfer, bytes in
         if transfer.body.count + bytes.count > transfer.request.maxResponseBytes {
@@ -191,7 +201,10 @@ private func curlWriteBody(
 }
 
 private func curlWriteHeader(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+    _ data: UnsafeMutablePointer<CChar>?,
+    _ size: Int,
+    _ count: Int,
+    _ context: UnsafeMutableRawPointer?
 ) -> Int {
     curlReceive(data, size, count, context) { transfer, bytes in
         let line = String(decoding: bytes, as: UTF8.self)
@@ -207,7 +220,11 @@ private func curlWriteHeader(
 }
 
 private func curlProgress(
-    _ context: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t
+    _ context: UnsafeMutableRawPointer?,
+    _: curl_off_t,
+    _: curl_off_t,
+    _: curl_off_t,
+    _: curl_off_t
 ) -> Int32 {
     guard let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()

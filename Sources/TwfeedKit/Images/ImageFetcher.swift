@@ -47,9 +47,16 @@ package struct ImageFetcher: Service {
     /// Rung when the cache has grown past its cap.
     let janitorBell: Doorbell?
 
-    package init(config: TwfeedConfig, database: AppDatabase, store: ImageStore, clock: any WallClock,
-                transport: any APITransport = CurlTransport(), doorbell: Doorbell = Doorbell(),
-                janitorBell: Doorbell? = nil, logger: Logger) {
+    package init(
+        config: TwfeedConfig,
+        database: AppDatabase,
+        store: ImageStore,
+        clock: any WallClock,
+        transport: any APITransport = CurlTransport(),
+        doorbell: Doorbell = Doorbell(),
+        janitorBell: Doorbell? = nil,
+        logger: Logger
+    ) {
         self.store = store
         policy = ImagePolicy(config.images)
         self.database = database
@@ -107,13 +114,17 @@ package struct ImageFetcher: Service {
         try await database.touchImagesFromAuthors()
         let now = clock.now()
         let candidates = try await database.imageCandidates(
-            size: policy.size.rawValue, policy: policy.key, now: now, staleBefore: now.addingTimeInterval(-revalidateSeconds))
+            size: policy.size.rawValue,
+            policy: policy.key,
+            now: now,
+            staleBefore: now.addingTimeInterval(-revalidateSeconds)
+        )
         var cycle = Cycle()
         guard !candidates.isEmpty else { return cycle }
         cycle.candidates = candidates.count
         try await withThrowingTaskGroup(of: Cycle.self) { group in
             var pending = candidates.makeIterator()
-            for _ in 0 ..< concurrency {
+            for _ in 0..<concurrency {
                 guard let candidate = pending.next() else { break }
                 group.addTask { try await process(candidate) }
             }
@@ -122,11 +133,14 @@ package struct ImageFetcher: Service {
                 if let candidate = pending.next() { group.addTask { try await process(candidate) } }
             }
         }
-        logger.info("image.cycle", metadata: [
-            "candidates": "\(cycle.candidates)", "fetched": "\(cycle.fetched)", "not_modified": "\(cycle.notModified)",
-            "rejected": "\(cycle.rejected)", "failed": "\(cycle.failed)", "requests": "\(cycle.requests)",
-            "bytes": "\(cycle.bytes)", "ms": "\(Int(clock.now().timeIntervalSince(now) * 1000))",
-        ])
+        logger.info(
+            "image.cycle",
+            metadata: [
+                "candidates": "\(cycle.candidates)", "fetched": "\(cycle.fetched)", "not_modified": "\(cycle.notModified)",
+                "rejected": "\(cycle.rejected)", "failed": "\(cycle.failed)", "requests": "\(cycle.requests)",
+                "bytes": "\(cycle.bytes)", "ms": "\(Int(clock.now().timeIntervalSince(now) * 1000))",
+            ]
+        )
         if cycle.written > 0, let janitorBell, try await database.imageCacheTotals().bytes > capBytes {
             janitorBell.ring()
         }
@@ -140,14 +154,19 @@ package struct ImageFetcher: Service {
         let started = clock.now()
         let url = policy.variant(of: candidate.sourceURL)
         let subject = AppDatabase.ImageSubject(
-            authorID: candidate.authorID, sourceURL: candidate.sourceURL, size: policy.size.rawValue, url: url,
-            usedAt: candidate.usedAt)
+            authorID: candidate.authorID,
+            sourceURL: candidate.sourceURL,
+            size: policy.size.rawValue,
+            url: url,
+            usedAt: candidate.usedAt
+        )
         var cycle = Cycle()
         // A revalidation when the row is about this very URL and its file is on disk.
         var validators: (etag: String?, lastModified: String?)?
         if let record = candidate.record, record.url == url, record.sourceURL == candidate.sourceURL,
-           record.size == subject.size, record.rejectedReason == nil, let file = record.file, store.exists(file),
-           record.etag != nil || record.lastModified != nil {
+            record.size == subject.size, record.rejectedReason == nil, let file = record.file, store.exists(file),
+            record.etag != nil || record.lastModified != nil
+        {
             validators = (record.etag, record.lastModified)
         }
         let outcome: Outcome
@@ -173,7 +192,13 @@ package struct ImageFetcher: Service {
                     throw error
                 }
                 if let orphan = try await database.recordImageFetched(
-                    subject, file: staged.file, bytes: body.count, etag: etag, lastModified: lastModified, now: now) {
+                    subject,
+                    file: staged.file,
+                    bytes: body.count,
+                    etag: etag,
+                    lastModified: lastModified,
+                    now: now
+                ) {
                     store.remove(orphan)
                 }
                 return written
@@ -182,10 +207,13 @@ package struct ImageFetcher: Service {
             cycle.fetched = 1
             cycle.bytes = body.count
             cycle.written = written ? 1 : 0
-            logger.debug("image.fetched", metadata: [
-                "author_id": "\(candidate.authorID)", "bytes": "\(body.count)", "ms": "\(ms)",
-                "shared": "\(!written)", "revalidated": "\(validators != nil)",
-            ])
+            logger.debug(
+                "image.fetched",
+                metadata: [
+                    "author_id": "\(candidate.authorID)", "bytes": "\(body.count)", "ms": "\(ms)",
+                    "shared": "\(!written)", "revalidated": "\(validators != nil)",
+                ]
+            )
         case .notModified(let etag, let lastModified) where validators != nil:
             try await database.recordImageNotModified(subject, etag: etag, lastModified: lastModified, now: now)
             cycle.notModified = 1
@@ -200,10 +228,13 @@ package struct ImageFetcher: Service {
                 }
             }
             cycle.rejected = 1
-            logger.warning("image.rejected", metadata: [
-                "author_id": "\(candidate.authorID)", "url": "\(Self.shorten(url))", "reason": "\(reason)",
-                "detail": "\(Self.shorten(detail))",
-            ])
+            logger.warning(
+                "image.rejected",
+                metadata: [
+                    "author_id": "\(candidate.authorID)", "url": "\(Self.shorten(url))", "reason": "\(reason)",
+                    "detail": "\(Self.shorten(detail))",
+                ]
+            )
         case .failed(let reason, let detail):
             try await recordFailure(candidate, subject, reason: reason, detail: detail, now: now)
             cycle.failed = 1
@@ -211,21 +242,34 @@ package struct ImageFetcher: Service {
         return cycle
     }
 
-    private func recordFailure(_ candidate: ImageCandidate, _ subject: AppDatabase.ImageSubject, reason: String,
-                               detail: String, now: Date) async throws {
+    private func recordFailure(
+        _ candidate: ImageCandidate,
+        _ subject: AppDatabase.ImageSubject,
+        reason: String,
+        detail: String,
+        now: Date
+    ) async throws {
         let previous = candidate.record.flatMap { $0.url == subject.url && $0.sourceURL == subject.sourceURL ? $0.failures : nil } ?? 0
         let failures = previous + 1
         let delay = Self.retry.delay(afterFailures: failures)
         try await store.withLock {
             if let orphan = try await database.recordImageFailed(
-                subject, error: "\(reason): \(detail)", failures: failures, retryAt: now.addingTimeInterval(delay), now: now) {
+                subject,
+                error: "\(reason): \(detail)",
+                failures: failures,
+                retryAt: now.addingTimeInterval(delay),
+                now: now
+            ) {
                 store.remove(orphan)
             }
         }
-        logger.warning("image.failed", metadata: [
-            "author_id": "\(candidate.authorID)", "url": "\(Self.shorten(subject.url))", "reason": "\(reason)",
-            "detail": "\(Self.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
-        ])
+        logger.warning(
+            "image.failed",
+            metadata: [
+                "author_id": "\(candidate.authorID)", "url": "\(Self.shorten(subject.url))", "reason": "\(reason)",
+                "detail": "\(Self.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
+            ]
+        )
     }
 
     // MARK: HTTP
@@ -248,8 +292,12 @@ package struct ImageFetcher: Service {
             var headers: [(name: String, value: String)] = [("Accept", "image/jpeg, image/png, image/gif, image/webp")]
             if let etag = validators?.etag { headers.append(("If-None-Match", etag)) }
             if let lastModified = validators?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
-            let request = APIRequest(url: current.url, headers: headers, timeoutSeconds: timeoutSeconds,
-                                      maxResponseBytes: Self.maxImageBytes)
+            let request = APIRequest(
+                url: current.url,
+                headers: headers,
+                timeoutSeconds: timeoutSeconds,
+                maxResponseBytes: Self.maxImageBytes
+            )
             requests += 1
             let response: APIResponse
             do {
@@ -267,16 +315,26 @@ package struct ImageFetcher: Service {
             case 200:
                 switch ImageValidator.validate(contentType: response.headers["content-type"], body: response.body) {
                 case .success(let format):
-                    return (.fetched(body: response.body, format: format, etag: response.headers["etag"],
-                                     lastModified: response.headers["last-modified"]), requests)
+                    return (
+                        .fetched(
+                            body: response.body,
+                            format: format,
+                            etag: response.headers["etag"],
+                            lastModified: response.headers["last-modified"]
+                        ), requests
+                    )
                 case .failure(let rejection):
-                    return (.rejected(rejection.rawValue, "Content-Type \(response.headers["content-type"] ?? "none"), \(response.body.count) bytes"), requests)
+                    return (
+                        .rejected(rejection.rawValue, "Content-Type \(response.headers["content-type"] ?? "none"), \(response.body.count) bytes"),
+                        requests
+                    )
                 }
             case 304:
                 return (.notModified(etag: response.headers["etag"], lastModified: response.headers["last-modified"]), requests)
             case 301, 302, 303, 307, 308:
                 guard let location = response.headers["location"],
-                      let target = ImagePolicy.resolve(location: location, against: current) else {
+                    let target = ImagePolicy.resolve(location: location, against: current)
+                else {
                     return (.rejected("bad_redirect", "\(response.status) without a usable Location"), requests)
                 }
                 switch policy.check(target) {

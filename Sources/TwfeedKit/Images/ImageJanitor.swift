@@ -31,8 +31,15 @@ package struct ImageJanitor: Service {
     let fetcherBell: Doorbell?
     let logger: Logger
 
-    package init(store: ImageStore, database: AppDatabase, clock: any WallClock, capBytes: Int64,
-                doorbell: Doorbell = Doorbell(), fetcherBell: Doorbell? = nil, logger: Logger) {
+    package init(
+        store: ImageStore,
+        database: AppDatabase,
+        clock: any WallClock,
+        capBytes: Int64,
+        doorbell: Doorbell = Doorbell(),
+        fetcherBell: Doorbell? = nil,
+        logger: Logger
+    ) {
         self.store = store
         self.database = database
         self.clock = clock
@@ -72,16 +79,22 @@ package struct ImageJanitor: Service {
     package func sweep() async throws -> Report {
         let report = try await store.withLock { try await sweepLocked() }
         if report.missingFiles + report.orphanFiles + report.temporaryFiles > 0 {
-            logger.notice("image.repaired", metadata: [
-                "missing_files": "\(report.missingFiles)", "orphan_files": "\(report.orphanFiles)",
-                "temporary_files": "\(report.temporaryFiles)",
-            ])
+            logger.notice(
+                "image.repaired",
+                metadata: [
+                    "missing_files": "\(report.missingFiles)", "orphan_files": "\(report.orphanFiles)",
+                    "temporary_files": "\(report.temporaryFiles)",
+                ]
+            )
         }
         if report.evictedFiles > 0 {
-            logger.info("image.evicted", metadata: [
-                "files": "\(report.evictedFiles)", "bytes": "\(report.evictedBytes)",
-                "cache_bytes": "\(report.bytes)", "cap_bytes": "\(capBytes)",
-            ])
+            logger.info(
+                "image.evicted",
+                metadata: [
+                    "files": "\(report.evictedFiles)", "bytes": "\(report.evictedBytes)",
+                    "cache_bytes": "\(report.bytes)", "cap_bytes": "\(capBytes)",
+                ]
+            )
         }
         if report.missingFiles > 0 { fetcherBell?.ring() }
         return report

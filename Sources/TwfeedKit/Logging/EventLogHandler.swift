@@ -36,8 +36,11 @@ package struct EventLogHandler: LogHandler {
         if let extra = event.metadata { fields.merge(extra) { $1 } }
         if let error = event.error, fields["error"] == nil { fields["error"] = "\(error)" }
         let line = Self.format(
-            timestamp: Date(), level: event.level, event: event.message.description,
-            fields: fields, format: format
+            timestamp: Date(),
+            level: event.level,
+            event: event.message.description,
+            fields: fields,
+            format: format
         )
         sink.write(redactor.redact(line), level: event.level)
     }
@@ -58,9 +61,17 @@ package struct EventLogHandler: LogHandler {
             return line
         case .json:
             var line = "{"
-            JSONValue.writeString("ts", to: &line); line += ":"; JSONValue.writeString(ts, to: &line)
-            line += ","; JSONValue.writeString("level", to: &line); line += ":"; JSONValue.writeString(levelName(level), to: &line)
-            line += ","; JSONValue.writeString("event", to: &line); line += ":"; JSONValue.writeString(event, to: &line)
+            JSONValue.writeString("ts", to: &line)
+            line += ":"
+            JSONValue.writeString(ts, to: &line)
+            line += ","
+            JSONValue.writeString("level", to: &line)
+            line += ":"
+            JSONValue.writeString(levelName(level), to: &line)
+            line += ","
+            JSONValue.writeString("event", to: &line)
+            line += ":"
+            JSONValue.writeString(event, to: &line)
             for key in keys {
                 line += ","
                 JSONValue.writeString(key, to: &line)

@@ -53,7 +53,7 @@ package struct LogFilter: Sendable, Equatable {
             while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
             let keyStart = index
             while index < text.endIndex, text[index] != "=", text[index] != " " { index = text.index(after: index) }
-            let key = String(text[keyStart ..< index])
+            let key = String(text[keyStart..<index])
             guard index < text.endIndex, text[index] == "=" else { continue }
             index = text.index(after: index)
             var value = ""
@@ -70,7 +70,7 @@ package struct LogFilter: Sendable, Equatable {
             } else {
                 let valueStart = index
                 while index < text.endIndex, text[index] != " " { index = text.index(after: index) }
-                value = String(text[valueStart ..< index])
+                value = String(text[valueStart..<index])
             }
             if !key.isEmpty && pairs[key] == nil { pairs[key] = value }
         }
@@ -134,13 +134,13 @@ package final class LogFileReader {
             guard count > 0 else { break }
             offset += Int64(count)
             var start = 0
-            for index in 0 ..< count where buffer[index] == UInt8(ascii: "\n") {
-                partial.append(contentsOf: buffer[start ..< index])
+            for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
+                partial.append(contentsOf: buffer[start..<index])
                 lines.append(String(decoding: partial, as: UTF8.self))
                 partial.removeAll(keepingCapacity: true)
                 start = index + 1
             }
-            partial.append(contentsOf: buffer[start ..< count])
+            partial.append(contentsOf: buffer[start..<count])
         }
         return lines
     }

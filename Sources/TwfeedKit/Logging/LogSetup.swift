@@ -9,7 +9,11 @@ package struct LogSetup: Sendable {
     /// The log file, when one is configured, for reopening on SIGUSR1.
     package let file: FileSink?
 
-    package init(config: TwfeedConfig.Log, extraSink: (any LogSink)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package init(
+        config: TwfeedConfig.Log,
+        extraSink: (any LogSink)? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         let redactor = Redactor()
         var sinks: [any LogSink] = [StandardErrorSink(environment: environment)]
         var file: FileSink?

@@ -8,7 +8,6 @@ package protocol LogSink: Sendable {
     func write(_ line: String, level: Logger.Level)
 }
 
-
 /// Standard error. Under systemd (`JOURNAL_STREAM` set) each line gets its syslog
 /// priority prefix, so `journalctl -p warning` filters as users expect.
 package struct StandardErrorSink: LogSink {

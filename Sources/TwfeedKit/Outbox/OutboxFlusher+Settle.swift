@@ -23,13 +23,21 @@ extension OutboxFlusher {
     func becomeUncertain(_ item: OutboxItem, error: APIError, now: Date) throws -> Pause {
         let delay = Self.retry.delay(afterFailures: item.attempts)
         let since = item.uncertainSince ?? item.lastAttemptAt ?? now
-        try database.transitionOutbox(item.id, from: [.sending], to: .uncertain, changes: [
-            .nextAttemptAt(now.addingTimeInterval(delay)), .lastError(error.description), .uncertainSince(since),
-        ])
-        logger.warning("outbox.uncertain", metadata: [
-            "id": "\(item.id)", "attempts": "\(item.attempts)", "status": "\(error.status)",
-            "error": "\(error.message)", "settle_in_s": "\(Int(delay))",
-        ])
+        try database.transitionOutbox(
+            item.id,
+            from: [.sending],
+            to: .uncertain,
+            changes: [
+                .nextAttemptAt(now.addingTimeInterval(delay)), .lastError(error.description), .uncertainSince(since),
+            ]
+        )
+        logger.warning(
+            "outbox.uncertain",
+            metadata: [
+                "id": "\(item.id)", "attempts": "\(item.attempts)", "status": "\(error.status)",
+                "error": "\(error.message)", "settle_in_s": "\(Int(delay))",
+            ]
+        )
         return .until(now.addingTimeInterval(delay))
     }
 
@@ -50,14 +58,27 @@ extension OutboxFlusher {
         if let tweet = found {
             // The settled post was created (and charged) by an earlier attempt.
             let bill = try terms.postBill(for: item, database: database)
-            try database.transitionOutbox(item.id, from: [state], to: .sent, changes: [
-                .sentTweetID(tweet.id), .sentAt(now), .lastError(nil), .nextAttemptAt(nil),
-            ], bill: bill, prices: terms.prices, now: now)
+            try database.transitionOutbox(
+                item.id,
+                from: [state],
+                to: .sent,
+                changes: [
+                    .sentTweetID(tweet.id), .sentAt(now), .lastError(nil), .nextAttemptAt(nil),
+                ],
+                bill: bill,
+                prices: terms.prices,
+                now: now
+            )
             try await database.storeOwnTweet(tweet, now: now)
             metrics?.statusSent()
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "sent", "tweet_id": "\(tweet.id)"])
         } else if let duplicate {
-            try await database.transitionOutbox(item.id, from: [state], to: .failed, changes: [.lastError(duplicate.description), .nextAttemptAt(nil)])
+            try await database.transitionOutbox(
+                item.id,
+                from: [state],
+                to: .failed,
+                changes: [.lastError(duplicate.description), .nextAttemptAt(nil)]
+            )
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "failed", "error": "\(duplicate.message)"])
         } else {
             try await database.transitionOutbox(item.id, from: [state], to: .pending, changes: [.nextAttemptAt(nil)])
@@ -73,19 +94,28 @@ extension OutboxFlusher {
         let now = clock.now()
         let until: Date
         if error.kind == .rateLimited {
-            until = RateLimit.usableReset(error.rateLimit, now: now)
+            until =
+                RateLimit.usableReset(error.rateLimit, now: now)
                 ?? now.addingTimeInterval(RateLimit.floor.delay(afterFailures: max(1, item.attempts)))
         } else {
             let elapsed = now.timeIntervalSince(item.lastAttemptAt ?? now)
             until = now.addingTimeInterval(min(Self.retry.cap, max(Self.retry.base, elapsed)))
         }
-        try database.transitionOutbox(item.id, from: [state], to: .uncertain, changes: [
-            .nextAttemptAt(until), .lastError("settling: \(error.description)"), .uncertainSince(since),
-        ])
-        logger.warning("outbox.settle_failed", metadata: [
-            "id": "\(item.id)", "status": "\(error.status)", "error": "\(error.message)",
-            "retry_in_s": "\(Int(until.timeIntervalSince(now)))",
-        ])
+        try database.transitionOutbox(
+            item.id,
+            from: [state],
+            to: .uncertain,
+            changes: [
+                .nextAttemptAt(until), .lastError("settling: \(error.description)"), .uncertainSince(since),
+            ]
+        )
+        logger.warning(
+            "outbox.settle_failed",
+            metadata: [
+                "id": "\(item.id)", "status": "\(error.status)", "error": "\(error.message)",
+                "retry_in_s": "\(Int(until.timeIntervalSince(now)))",
+            ]
+        )
         return .until(until)
     }
 }

@@ -38,9 +38,18 @@ package struct OutboxFlusher: Service {
     /// Counts the statuses that went out (`twfeed_outbox_sent_total`).
     let metrics: TwfeedMetrics?
 
-    package init(api: any TwitterAPI, database: AppDatabase, clock: any WallClock, doorbell: Doorbell,
-                flushInterval: Double, maxAgeHours: Double, logger: Logger, checkIn: Watchdog.CheckIn = .unwatched,
-                metrics: TwfeedMetrics? = nil, terms: BillingTerms = BillingTerms()) {
+    package init(
+        api: any TwitterAPI,
+        database: AppDatabase,
+        clock: any WallClock,
+        doorbell: Doorbell,
+        flushInterval: Double,
+        maxAgeHours: Double,
+        logger: Logger,
+        checkIn: Watchdog.CheckIn = .unwatched,
+        metrics: TwfeedMetrics? = nil,
+        terms: BillingTerms = BillingTerms()
+    ) {
         self.metrics = metrics
         self.terms = terms
         self.api = api
@@ -96,9 +105,14 @@ package struct OutboxFlusher: Service {
     /// it becomes `uncertain`, and the next flush settles it before sending anything.
     package func recoverInterrupted() throws {
         for item in try database.outboxItems(state: .sending) {
-            try database.transitionOutbox(item.id, from: [.sending], to: .uncertain, changes: [
-                .nextAttemptAt(nil), .uncertainSince(item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt),
-            ])
+            try database.transitionOutbox(
+                item.id,
+                from: [.sending],
+                to: .uncertain,
+                changes: [
+                    .nextAttemptAt(nil), .uncertainSince(item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt),
+                ]
+            )
             logger.notice("outbox.recovered", metadata: ["id": "\(item.id)", "attempts": "\(item.attempts)"])
         }
     }
@@ -114,19 +128,34 @@ package struct OutboxFlusher: Service {
             }
             // Only a status that certainly never went out expires ("never sent").
             if maxAgeHours > 0, head.uncertainSince == nil, now.timeIntervalSince(head.queuedAt) > maxAgeHours * 3600 {
-                try await database.transitionOutbox(head.id, from: [.pending], to: .expired,
-                                              changes: [.lastError("expired after \(Self.hours(now.timeIntervalSince(head.queuedAt))) h in the queue (maxAgeHours \(Self.hours(maxAgeHours * 3600)))")])
-                logger.warning("outbox.expired", metadata: [
-                    "id": "\(head.id)", "age_h": "\(Self.hours(now.timeIntervalSince(head.queuedAt)))",
-                    "max_age_h": "\(Self.hours(maxAgeHours * 3600))",
-                ])
+                try await database.transitionOutbox(
+                    head.id,
+                    from: [.pending],
+                    to: .expired,
+                    changes: [
+                        .lastError(
+                            "expired after \(Self.hours(now.timeIntervalSince(head.queuedAt))) h in the queue (maxAgeHours \(Self.hours(maxAgeHours * 3600)))"
+                        )
+                    ]
+                )
+                logger.warning(
+                    "outbox.expired",
+                    metadata: [
+                        "id": "\(head.id)", "age_h": "\(Self.hours(now.timeIntervalSince(head.queuedAt)))",
+                        "max_age_h": "\(Self.hours(maxAgeHours * 3600))",
+                    ]
+                )
                 continue
             }
             // Times round-trip through SQLite as doubles: allow for the last bit.
             if let due = head.nextAttemptAt, due.timeIntervalSince(now) > 0.001 { return .until(due) }
-            guard let sending = try await database.transitionOutbox(
-                head.id, from: [.pending], to: .sending,
-                changes: [.attempts(head.attempts + 1), .lastAttemptAt(now)])
+            guard
+                let sending = try await database.transitionOutbox(
+                    head.id,
+                    from: [.pending],
+                    to: .sending,
+                    changes: [.attempts(head.attempts + 1), .lastAttemptAt(now)]
+                )
             else { continue }  // cancelled meanwhile
             if let pause = try await send(sending) { return pause }
             checkIn.working()
@@ -139,10 +168,13 @@ package struct OutboxFlusher: Service {
         do {
             let id = try await api.post(text: item.text, replyTo: item.replyToID)
             try markSent(item, tweetID: id, note: nil)
-            logger.info("outbox.sent", metadata: [
-                "id": "\(item.id)", "tweet_id": "\(id)", "attempts": "\(item.attempts)",
-                "ms": "\(Int(clock.now().timeIntervalSince(started) * 1000))",
-            ])
+            logger.info(
+                "outbox.sent",
+                metadata: [
+                    "id": "\(item.id)", "tweet_id": "\(id)", "attempts": "\(item.attempts)",
+                    "ms": "\(Int(clock.now().timeIntervalSince(started) * 1000))",
+                ]
+            )
             return nil
         } catch let error as APIError {
             let now = clock.now()
@@ -156,7 +188,8 @@ package struct OutboxFlusher: Service {
             switch error.kind {
             case .rateLimited:
                 // Missing, past or absurd: a floor that doubles per attempt, never "now".
-                let reset = RateLimit.usableReset(error.rateLimit, now: now)
+                let reset =
+                    RateLimit.usableReset(error.rateLimit, now: now)
                     ?? now.addingTimeInterval(RateLimit.floor.delay(afterFailures: item.attempts))
                 try retryLater(item, at: reset, error: error)
                 logger.warning("outbox.rate_limited", metadata: ["id": "\(item.id)", "until": "\(Timestamp.iso8601(reset))"])
@@ -164,19 +197,29 @@ package struct OutboxFlusher: Service {
             case .transient:
                 let delay = Self.retry.delay(afterFailures: item.attempts)
                 try retryLater(item, at: now.addingTimeInterval(delay), error: error)
-                logger.warning("outbox.retry", metadata: [
-                    "id": "\(item.id)", "attempts": "\(item.attempts)", "error": "\(error.message)",
-                    "status": "\(error.status)", "retry_in_s": "\(Int(delay))",
-                ])
+                logger.warning(
+                    "outbox.retry",
+                    metadata: [
+                        "id": "\(item.id)", "attempts": "\(item.attempts)", "error": "\(error.message)",
+                        "status": "\(error.status)", "retry_in_s": "\(Int(delay))",
+                    ]
+                )
                 return .until(now.addingTimeInterval(delay))
             case .unauthorized:
                 // Not an attempt that counts: the status never reached the API's logic.
-                try await database.transitionOutbox(item.id, from: [.sending], to: .pending,
-                                              changes: [.attempts(item.attempts - 1), .lastError(error.description)])
-                logger.error("auth.failed", metadata: [
-                    "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
-                    "hint": "check the credentials file or run twfeed login",
-                ])
+                try await database.transitionOutbox(
+                    item.id,
+                    from: [.sending],
+                    to: .pending,
+                    changes: [.attempts(item.attempts - 1), .lastError(error.description)]
+                )
+                logger.error(
+                    "auth.failed",
+                    metadata: [
+                        "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
+                        "hint": "check the credentials file or run twfeed login",
+                    ]
+                )
                 return .unauthorized
             case .rejected:
                 try await database.transitionOutbox(item.id, from: [.sending], to: .failed, changes: [.lastError(error.description)])
@@ -195,9 +238,17 @@ package struct OutboxFlusher: Service {
         // The API answered with a post: it charged for it, in the same transaction as
         // the status becomes sent, so a crash never loses or repeats the charge.
         let bill = try terms.postBill(for: item, database: database)
-        try database.transitionOutbox(item.id, from: [.sending], to: .sent, changes: [
-            .sentTweetID(tweetID), .sentAt(now), .lastError(note),
-        ], bill: bill, prices: terms.prices, now: now)
+        try database.transitionOutbox(
+            item.id,
+            from: [.sending],
+            to: .sent,
+            changes: [
+                .sentTweetID(tweetID), .sentAt(now), .lastError(note),
+            ],
+            bill: bill,
+            prices: terms.prices,
+            now: now
+        )
         metrics?.statusSent()
         if let tweetID, let me = try database.account()?.userID {
             try database.storeOwnTweet(Tweet(id: tweetID, authorID: me, createdAt: now, text: item.text, inReplyToID: item.replyToID), now: now)
@@ -205,9 +256,14 @@ package struct OutboxFlusher: Service {
     }
 
     private func retryLater(_ item: OutboxItem, at date: Date, error: APIError) throws {
-        try database.transitionOutbox(item.id, from: [.sending], to: .pending, changes: [
-            .nextAttemptAt(date), .lastError(error.description),
-        ])
+        try database.transitionOutbox(
+            item.id,
+            from: [.sending],
+            to: .pending,
+            changes: [
+                .nextAttemptAt(date), .lastError(error.description),
+            ]
+        )
     }
 
     static func hours(_ seconds: Double) -> String {

@@ -33,7 +33,9 @@ struct OutboxSettler: Sendable {
         // is charged at its own price. Charged to `settlement`, whatever the search finds.
         try await database.recordSpend(
             .page(page, source: .settlement, postKind: terms.ownsApp ? .ownedRead : .postRead),
-            prices: terms.prices, now: clock.now())
+            prices: terms.prices,
+            now: clock.now()
+        )
         for tweet in page.tweets.sorted(by: { $0.id < $1.id }) {
             guard tweet.createdAt >= earliest, tweet.retweetOfID == nil, Self.normalized(tweet.text) == wanted else { continue }
             if let replyTo = item.replyToID, let answered = tweet.inReplyToID, answered != replyTo { continue }

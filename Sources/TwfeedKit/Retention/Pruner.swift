@@ -39,9 +39,16 @@ package struct Pruner: Service {
     let pacing: Double
     let logger: Logger
 
-    package init(database: AppDatabase, clock: any WallClock, keepDays: Int, batchSize: Int = Pruner.defaultBatchSize,
-                vacuumPages: Int = Pruner.defaultVacuumPages, adaptive: Bool = true, pacing: Double = 1,
-                logger: Logger) {
+    package init(
+        database: AppDatabase,
+        clock: any WallClock,
+        keepDays: Int,
+        batchSize: Int = Pruner.defaultBatchSize,
+        vacuumPages: Int = Pruner.defaultVacuumPages,
+        adaptive: Bool = true,
+        pacing: Double = 1,
+        logger: Logger
+    ) {
         self.database = database
         self.clock = clock
         self.keepDays = keepDays
@@ -82,10 +89,13 @@ package struct Pruner: Service {
         let started = ContinuousClock.now
         try await database.convertToIncrementalVacuum()
         let after = try await database.fileBytes()
-        logger.notice("prune.converted", metadata: [
-            "bytes_before": "\(bytes)", "bytes_after": "\(after)",
-            "ms": "\(Int((ContinuousClock.now - started).inSeconds * 1000))",
-        ])
+        logger.notice(
+            "prune.converted",
+            metadata: [
+                "bytes_before": "\(bytes)", "bytes_after": "\(after)",
+                "ms": "\(Int((ContinuousClock.now - started).inSeconds * 1000))",
+            ]
+        )
     }
 
     /// One whole prune: every batch, then the vacuum. Stops between two batches when
@@ -108,13 +118,16 @@ package struct Pruner: Service {
         }
         report.orphanImageRows = try await database.deleteOrphanImageRows()
         report.seconds = (ContinuousClock.now - started).inSeconds
-        logger.info("prune.done", metadata: [
-            "cutoff": "\(Timestamp.iso8601(report.cutoff))",
-            "deleted_tweets": "\(report.deletedTweets)", "kept_tweets": "\(report.keptTweets)",
-            "deleted_users": "\(report.deletedUsers)", "batches": "\(report.batches)",
-            "ms": "\(Int(report.seconds * 1000))",
-            "longest_transaction_ms": "\(Int((report.longestTransactionSeconds * 1000).rounded(.up)))",
-        ])
+        logger.info(
+            "prune.done",
+            metadata: [
+                "cutoff": "\(Timestamp.iso8601(report.cutoff))",
+                "deleted_tweets": "\(report.deletedTweets)", "kept_tweets": "\(report.keptTweets)",
+                "deleted_users": "\(report.deletedUsers)", "batches": "\(report.batches)",
+                "ms": "\(Int(report.seconds * 1000))",
+                "longest_transaction_ms": "\(Int((report.longestTransactionSeconds * 1000).rounded(.up)))",
+            ]
+        )
         if report.deletedTweets > 0 { try await vacuum(&report) }
         return report
     }
@@ -141,10 +154,13 @@ package struct Pruner: Service {
         report.vacuumedPages = freed
         report.longestTransactionSeconds = max(report.longestTransactionSeconds, longest)
         let after = try await database.fileBytes()
-        logger.info("prune.vacuum", metadata: [
-            "pages": "\(freed)", "steps": "\(steps)", "bytes_before": "\(before)", "bytes_after": "\(after)",
-            "longest_transaction_ms": "\(Int((longest * 1000).rounded(.up)))",
-        ])
+        logger.info(
+            "prune.vacuum",
+            metadata: [
+                "pages": "\(freed)", "steps": "\(steps)", "bytes_before": "\(before)", "bytes_after": "\(after)",
+                "longest_transaction_ms": "\(Int((longest * 1000).rounded(.up)))",
+            ]
+        )
     }
 
     /// Leaves the write lock to others between two transactions (see `pacing`).

@@ -57,10 +57,13 @@ package struct SearchIndexMerger: Service {
             try await WriteLockPacing.pause(after: step.transactionSeconds)
         }
         if steps > 0 {
-            logger.info("search.merged", metadata: [
-                "steps": "\(steps)", "ms": "\(Int((ContinuousClock.now - started).inSeconds * 1000))",
-                "longest_transaction_ms": "\(Int((longest * 1000).rounded(.up)))",
-            ])
+            logger.info(
+                "search.merged",
+                metadata: [
+                    "steps": "\(steps)", "ms": "\(Int((ContinuousClock.now - started).inSeconds * 1000))",
+                    "longest_transaction_ms": "\(Int((longest * 1000).rounded(.up)))",
+                ]
+            )
         }
         return (steps, longest)
     }

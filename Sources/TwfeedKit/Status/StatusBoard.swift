@@ -67,7 +67,9 @@ package final class StatusBoard: Sendable {
             return (state.config, state.database, due || state.cycleSinceLastLine, state.snapshot.counts)
         }
         var counts = previous
-        if let database, let fresh = try? StatusSnapshot.Counts.read(config: config, database: database.reader, now: now, previous: previous, full: full) {
+        if let database,
+            let fresh = try? StatusSnapshot.Counts.read(config: config, database: database.reader, now: now, previous: previous, full: full)
+        {
             counts = fresh
         }
         return state.withLock { state in

@@ -39,7 +39,8 @@ package final class SystemdNotifier: Notifier {
     /// anything that speaks its protocol).
     package init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty,
-              path.hasPrefix("/") || path.hasPrefix("@") else { return nil }
+            path.hasPrefix("/") || path.hasPrefix("@")
+        else { return nil }
         let fd = UnixDatagram.socket()
         guard fd >= 0 else { return nil }
         socketPath = path

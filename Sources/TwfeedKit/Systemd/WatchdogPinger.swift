@@ -23,9 +23,12 @@ package struct WatchdogPinger: Service {
                         logger.notice("watchdog.recovered", metadata: ["loops": "\(reported.joined(separator: ","))"])
                     }
                 } else if hung != reported {
-                    logger.error("watchdog.stalled", metadata: [
-                        "loops": "\(hung.joined(separator: ","))", "hang_after_s": "\(Int(watchdog.hangAfter))",
-                    ])
+                    logger.error(
+                        "watchdog.stalled",
+                        metadata: [
+                            "loops": "\(hung.joined(separator: ","))", "hang_after_s": "\(Int(watchdog.hangAfter))",
+                        ]
+                    )
                 }
                 reported = hung
                 do {

@@ -39,9 +39,12 @@ package struct SpendCounts: Codable, Sendable, Equatable {
         return SpendCounts(
             todayMicros: try database.spent(from: today.description, before: today.adding(days: 1).description).micros,
             cycleMicros: try database.spent(from: cycleStart, before: cycleEnd).micros,
-            cycleStart: cycleStart, cycleEnd: cycleEnd,
+            cycleStart: cycleStart,
+            cycleEnd: cycleEnd,
             budgetMicros: config.api.budget.monthlyUSD?.micros,
-            bySourceMicros: bySource, byKindResources: byKind)
+            bySourceMicros: bySource,
+            byKindResources: byKind
+        )
     }
 
     /// `status --json`'s and `usage --json`'s `"billing"`. The state is `ok` until the

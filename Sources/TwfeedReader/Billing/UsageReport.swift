@@ -22,13 +22,18 @@ package struct UsageReport: Sendable {
     /// - Parameter days: how many UTC days to list, today included (at least 1).
     package static func read(config: TwfeedConfig, database: some StoreReading, now: Date, days: Int) throws -> UsageReport {
         let spend = try SpendCounts.read(config: config, database: database, now: now)
-        let plan = BudgetPlan(monthlyBudget: config.api.budget.monthlyUSD, cycle: config.api.budget.cycle,
-                              spentBeforeToday: spend.cycle - spend.today, spentToday: spend.today, now: now)
+        let plan = BudgetPlan(
+            monthlyBudget: config.api.budget.monthlyUSD,
+            cycle: config.api.budget.cycle,
+            spentBeforeToday: spend.cycle - spend.today,
+            spentToday: spend.today,
+            now: now
+        )
         let today = CivilDate(now)
         let count = max(1, days)
         let first = today.adding(days: -(count - 1))
         var byDay: [String: Day] = [:]
-        for offset in 0 ..< count {
+        for offset in 0..<count {
             let label = first.adding(days: offset).description
             byDay[label] = Day(day: label, sources: [:], costs: [:])
         }
@@ -74,7 +79,8 @@ package struct UsageReport: Sendable {
     /// spent anything.
     package var table: String {
         var lines: [String] = []
-        var cycle = "cycle     \(spend.cycleStart) to \(spend.cycleEnd): \(plan.spentInCycle.formatted) spent, "
+        var cycle =
+            "cycle     \(spend.cycleStart) to \(spend.cycleEnd): \(plan.spentInCycle.formatted) spent, "
             + "\(plan.projectedCycleSpend.formatted) projected"
         if let budget = plan.budget, let left = plan.leftInCycle {
             cycle += ", budget \(budget.formatted), \(left.formatted) left"
@@ -82,9 +88,11 @@ package struct UsageReport: Sendable {
         lines.append(cycle)
         lines.append("today     \(spend.today.formatted)" + (plan.leftToday.map { " (\($0.formatted) more allowed today)" } ?? ""))
         lines.append("")
-        lines.append(Self.pad("day", 12) + Self.pad("source", 11) + Self.pad("posts read", 11, right: true)
-            + Self.pad("owned", 7, right: true) + Self.pad("users", 7, right: true) + Self.pad("posted", 8, right: true)
-            + Self.pad("cost", 11, right: true))
+        lines.append(
+            Self.pad("day", 12) + Self.pad("source", 11) + Self.pad("posts read", 11, right: true)
+                + Self.pad("owned", 7, right: true) + Self.pad("users", 7, right: true) + Self.pad("posted", 8, right: true)
+                + Self.pad("cost", 11, right: true)
+        )
         for day in days {
             let spent = BillingSource.allCases.filter { !(day.sources[$0] ?? .zero).isEmpty }
             if spent.isEmpty {
@@ -93,11 +101,13 @@ package struct UsageReport: Sendable {
             }
             for source in spent {
                 let count = day.sources[source] ?? .zero
-                lines.append(Self.pad(day.day, 12) + Self.pad(source.rawValue, 11)
-                    + Self.pad(String(count.postReads), 11, right: true) + Self.pad(String(count.ownedReads), 7, right: true)
-                    + Self.pad(String(count.userReads), 7, right: true)
-                    + Self.pad(String(count.posts + count.postsWithURL + count.postsSummoned), 8, right: true)
-                    + Self.pad((day.costs[source] ?? .zero).formatted, 11, right: true))
+                lines.append(
+                    Self.pad(day.day, 12) + Self.pad(source.rawValue, 11)
+                        + Self.pad(String(count.postReads), 11, right: true) + Self.pad(String(count.ownedReads), 7, right: true)
+                        + Self.pad(String(count.userReads), 7, right: true)
+                        + Self.pad(String(count.posts + count.postsWithURL + count.postsSummoned), 8, right: true)
+                        + Self.pad((day.costs[source] ?? .zero).formatted, 11, right: true)
+                )
             }
         }
         return lines.joined(separator: "\n")

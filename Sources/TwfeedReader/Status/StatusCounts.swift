@@ -6,15 +6,22 @@ import TwfeedStore
 /// daemon's `StatusBoard` (for the snapshot) and `twfeed status` (`StatusReport`, read
 /// fresh) read them here, so neither depends on the other.
 extension StatusSnapshot.Counts {
-    package static func read(config: TwfeedConfig, database: StoreReader, now: Date, previous: StatusSnapshot.Counts?,
-                     full: Bool) throws -> StatusSnapshot.Counts {
+    package static func read(
+        config: TwfeedConfig,
+        database: StoreReader,
+        now: Date,
+        previous: StatusSnapshot.Counts?,
+        full: Bool
+    ) throws -> StatusSnapshot.Counts {
         let full = full || previous == nil
         var feeds = previous?.feeds ?? [:]
         if full {
             for feed in Feed.allCases {
                 feeds[feed.rawValue] = StatusSnapshot.FeedCounts(
                     enabled: config.feeds[feed]?.enabled ?? false,
-                    stats: try database.feedStats(feed), sync: try database.syncState(feed))
+                    stats: try database.feedStats(feed),
+                    sync: try database.syncState(feed)
+                )
             }
         }
         let (outbox, oldestAge) = try database.outboxCounts(now: now)
@@ -22,11 +29,17 @@ extension StatusSnapshot.Counts {
         let (files, bytes) = try database.imageCacheTotals()
         let path = config.storage.database
         return StatusSnapshot.Counts(
-            at: now, feeds: feeds, outbox: outbox, oldestPendingAt: oldestAge.map { now.addingTimeInterval(-$0) },
-            imageFiles: files, imageBytes: bytes, databasePath: path,
+            at: now,
+            feeds: feeds,
+            outbox: outbox,
+            oldestPendingAt: oldestAge.map { now.addingTimeInterval(-$0) },
+            imageFiles: files,
+            imageBytes: bytes,
+            databasePath: path,
             databaseBytes: Self.fileSize(path) + Self.fileSize(path + "-wal"),
             account: try database.account().map { AccountName(id: $0.userID, username: $0.username) },
-            spend: try SpendCounts.read(config: config, database: database, now: now))
+            spend: try SpendCounts.read(config: config, database: database, now: now)
+        )
     }
 
     static func fileSize(_ path: String) -> Int64 {

@@ -35,9 +35,20 @@ package struct StatusReport: Sendable {
     /// What the API charged, from the ledger (it does not move the health).
     package var spend: SpendCounts?
 
-    init(snapshot: StatusSnapshot?, running: Bool, now: Date, feeds: [FeedStatus], outbox: [OutboxState: Int],
-         oldestPendingAgeSeconds: Double?, imageFiles: Int, imageBytes: Int64, databasePath: String,
-         databaseBytes: Int64, countsFrom: String, account: StatusSnapshot.Counts.AccountName? = nil) {
+    init(
+        snapshot: StatusSnapshot?,
+        running: Bool,
+        now: Date,
+        feeds: [FeedStatus],
+        outbox: [OutboxState: Int],
+        oldestPendingAgeSeconds: Double?,
+        imageFiles: Int,
+        imageBytes: Int64,
+        databasePath: String,
+        databaseBytes: Int64,
+        countsFrom: String,
+        account: StatusSnapshot.Counts.AccountName? = nil
+    ) {
         self.snapshot = snapshot
         self.running = running
         self.now = now
@@ -51,9 +62,11 @@ package struct StatusReport: Sendable {
         self.countsFrom = countsFrom
         self.account = account
         health = Health(
-            running: running, heartbeatAge: snapshot.map { now.timeIntervalSince($0.heartbeatAt) },
+            running: running,
+            heartbeatAge: snapshot.map { now.timeIntervalSince($0.heartbeatAt) },
             signedOut: snapshot?.signedOut == true,
-            anEnabledFeedFailed: feeds.contains { $0.enabled && $0.sync.lastError != nil })
+            anEnabledFeedFailed: feeds.contains { $0.enabled && $0.sync.lastError != nil }
+        )
     }
 
     /// A heartbeat older than this reads as a hung daemon.
@@ -61,8 +74,12 @@ package struct StatusReport: Sendable {
 
     /// - Parameter database: the store of `config.storage.database` when the caller has
     ///   it open already (the web reader, on every page): read instead of opening it again.
-    package static func collect(config: TwfeedConfig, statusPath: String, now: Date = Date(),
-                               database: StoreReader? = nil) throws -> StatusReport {
+    package static func collect(
+        config: TwfeedConfig,
+        statusPath: String,
+        now: Date = Date(),
+        database: StoreReader? = nil
+    ) throws -> StatusReport {
         let snapshot = StatusSnapshot.read(from: statusPath)
         let running = snapshot?.processAlive ?? false
         // A snapshot may come from another daemon than this config's (the systemd
@@ -75,7 +92,12 @@ package struct StatusReport: Sendable {
                 readConfig.storage.database = databasePath
                 let open = databasePath == config.storage.database ? database : nil
                 var counts = try StatusSnapshot.Counts.read(
-                    config: readConfig, database: open ?? StoreReader.open(path: databasePath), now: now, previous: nil, full: true)
+                    config: readConfig,
+                    database: open ?? StoreReader.open(path: databasePath),
+                    now: now,
+                    previous: nil,
+                    full: true
+                )
                 if let published = snapshot?.counts {
                     // The running daemon knows which feeds its own config enables.
                     for (feed, entry) in published.feeds { counts.feeds[feed]?.enabled = entry.enabled }
@@ -97,25 +119,52 @@ package struct StatusReport: Sendable {
         }
         let (files, bytes) = StatusSnapshot.Counts.directorySize(config.storage.imageCache)
         return StatusReport(
-            snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: [:],
-            oldestPendingAgeSeconds: nil, imageFiles: files, imageBytes: bytes,
-            databasePath: databasePath, databaseBytes: 0, countsFrom: "none")
+            snapshot: snapshot,
+            running: running,
+            now: now,
+            feeds: feeds,
+            outbox: [:],
+            oldestPendingAgeSeconds: nil,
+            imageFiles: files,
+            imageBytes: bytes,
+            databasePath: databasePath,
+            databaseBytes: 0,
+            countsFrom: "none"
+        )
     }
 
-    private static func report(_ counts: StatusSnapshot.Counts, countsFrom: String, snapshot: StatusSnapshot?,
-                               running: Bool, now: Date, config: TwfeedConfig) -> StatusReport {
+    private static func report(
+        _ counts: StatusSnapshot.Counts,
+        countsFrom: String,
+        snapshot: StatusSnapshot?,
+        running: Bool,
+        now: Date,
+        config: TwfeedConfig
+    ) -> StatusReport {
         let feeds = Feed.allCases.map { feed in
             let entry = counts.feeds[feed.rawValue]
             return FeedStatus(
-                feed: feed, enabled: entry?.enabled ?? config.feeds[feed]?.enabled ?? false,
-                stats: entry?.stats ?? FeedStats(tweets: 0), sync: entry?.sync(feed) ?? SyncState(feed: feed))
+                feed: feed,
+                enabled: entry?.enabled ?? config.feeds[feed]?.enabled ?? false,
+                stats: entry?.stats ?? FeedStats(tweets: 0),
+                sync: entry?.sync(feed) ?? SyncState(feed: feed)
+            )
         }
         return StatusReport(
-            snapshot: snapshot, running: running, now: now, feeds: feeds, outbox: counts.outbox,
+            snapshot: snapshot,
+            running: running,
+            now: now,
+            feeds: feeds,
+            outbox: counts.outbox,
             oldestPendingAgeSeconds: counts.oldestPendingAt.map { max(0, now.timeIntervalSince($0)) },
-            imageFiles: counts.imageFiles, imageBytes: counts.imageBytes,
-            databasePath: counts.databasePath, databaseBytes: counts.databaseBytes, countsFrom: countsFrom,
-            account: counts.account, spend: counts.spend)
+            imageFiles: counts.imageFiles,
+            imageBytes: counts.imageBytes,
+            databasePath: counts.databasePath,
+            databaseBytes: counts.databaseBytes,
+            countsFrom: countsFrom,
+            account: counts.account,
+            spend: counts.spend
+        )
     }
 
     /// Whether this user may open the database: it exists, and it is theirs. Opening
@@ -151,9 +200,10 @@ package struct StatusReport: Sendable {
         var outboxObject: [String: JSONValue] = [:]
         for state in OutboxState.allCases { outboxObject[state.rawValue] = int(outbox[state] ?? 0) }
         outboxObject["oldestPendingAgeSeconds"] = oldestPendingAgeSeconds.map { .number(String(Int($0))) } ?? .null
-        let accountObject: JSONValue = account.map { account in
-            .object(["id": .string(account.id.description), "username": account.username.map { .string($0) } ?? .null])
-        } ?? .null
+        let accountObject: JSONValue =
+            account.map { account in
+                .object(["id": .string(account.id.description), "username": account.username.map { .string($0) } ?? .null])
+            } ?? .null
         return .object([
             "daemon": .object([
                 "running": .bool(running),

@@ -98,12 +98,23 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case at, feeds, outboxByName = "outbox", oldestPendingAt, imageFiles, imageBytes, databasePath, databaseBytes, account
+            case at, feeds
+            case outboxByName = "outbox"
+            case oldestPendingAt, imageFiles, imageBytes, databasePath, databaseBytes, account
         }
 
-        package init(at: Date, feeds: [String: FeedCounts], outbox: [OutboxState: Int], oldestPendingAt: Date?,
-                    imageFiles: Int, imageBytes: Int64, databasePath: String, databaseBytes: Int64,
-                    account: AccountName? = nil, spend: SpendCounts? = nil) {
+        package init(
+            at: Date,
+            feeds: [String: FeedCounts],
+            outbox: [OutboxState: Int],
+            oldestPendingAt: Date?,
+            imageFiles: Int,
+            imageBytes: Int64,
+            databasePath: String,
+            databaseBytes: Int64,
+            account: AccountName? = nil,
+            spend: SpendCounts? = nil
+        ) {
             self.spend = spend
             self.at = at
             self.feeds = feeds
@@ -147,8 +158,11 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
     /// The snapshot a reader should look at: the daemon's own path when it exists,
     /// else the systemd unit's, so that `twfeed status` run by any user (who has no
     /// `$RUNTIME_DIRECTORY` and perhaps no config) finds the service's daemon.
-    package static func readerPath(config: TwfeedConfig, environment: [String: String] = ProcessInfo.processInfo.environment,
-                                  systemdPath: String = StatusSnapshot.systemdPath) -> String {
+    package static func readerPath(
+        config: TwfeedConfig,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        systemdPath: String = StatusSnapshot.systemdPath
+    ) -> String {
         let own = path(config: config, environment: environment)
         if FileManager.default.fileExists(atPath: own) || !FileManager.default.fileExists(atPath: systemdPath) { return own }
         return systemdPath

@@ -42,8 +42,10 @@ struct AtomFeed {
                 updated: model.time.iso,
                 authorName: Self.xmlSafe("\(model.name) (@\(model.username))"),
                 authorHref: item.author == nil ? nil : model.profileHref,
-                statusHref: model.statusHref, feeds: model.feeds,
-                contentHTML: Self.xmlSafe(html))
+                statusHref: model.statusHref,
+                feeds: model.feeds,
+                contentHTML: Self.xmlSafe(html)
+            )
         }
     }
 
@@ -54,11 +56,16 @@ struct AtomFeed {
     /// XML 1.0 forbids most control characters even escaped: a tweet carrying one
     /// must not make the whole feed unreadable, so each becomes U+FFFD.
     static func xmlSafe(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
-            let value = scalar.value
-            let allowed = value == 0x9 || value == 0xA || value == 0xD || (0x20 ... 0xD7FF).contains(value)
-                || (0xE000 ... 0xFFFD).contains(value) || value >= 0x10000
-            return allowed ? scalar : "\u{FFFD}"
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar -> Unicode.Scalar in
+                    let value = scalar.value
+                    let allowed =
+                        value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+                        || (0xE000...0xFFFD).contains(value) || value >= 0x10000
+                    return allowed ? scalar : "\u{FFFD}"
+                }
+            )
+        )
     }
 }

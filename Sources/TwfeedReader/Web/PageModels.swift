@@ -4,8 +4,17 @@ import TwfeedStore
 
 /// What the templates render: plain values, already worded; the templates escape them.
 struct PageModel {
-    struct NavLink { var href: String; var label: String; var current: Bool }
-    struct Poll { var feed: String; var tweets: Int; var lastPoll: TimeModel?; var error: String? }
+    struct NavLink {
+        var href: String
+        var label: String
+        var current: Bool
+    }
+    struct Poll {
+        var feed: String
+        var tweets: Int
+        var lastPoll: TimeModel?
+        var error: String?
+    }
 
     var title: String
     var heading: String
@@ -64,7 +73,11 @@ struct TimeModel {
 
 /// One tweet on a page or in a feed.
 struct TweetModel {
-    struct Context { var label: String; var href: String; var linkText: String }
+    struct Context {
+        var label: String
+        var href: String
+        var linkText: String
+    }
 
     var id: String
     var avatar: String

@@ -45,8 +45,11 @@ struct ReaderHeaders<Context: RequestContext>: RouterMiddleware {
     }
 
     static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
-        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status,
+            headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
     }
 
     /// `localhost`, `127.x.x.x` or `[::1]`, with or without a port.
@@ -54,7 +57,7 @@ struct ReaderHeaders<Context: RequestContext>: RouterMiddleware {
         guard var host = authority?.lowercased(), !host.isEmpty else { return false }
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]") else { return false }
-            return host[host.index(after: host.startIndex) ..< close] == "::1"
+            return host[host.index(after: host.startIndex)..<close] == "::1"
         }
         if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
         if host == "localhost" || host.hasSuffix(".localhost") { return true }

@@ -39,8 +39,14 @@ enum ReaderRoutes {
         let before = try tweetID(query["before"], name: "before")
         let now = source.clock.now()
         let items = try source.database.feedItems(feed, limit: pageSize, before: before, avatarPath: source.avatarHref)
-        var model = try page(title: feed.rawValue, heading: before == nil ? headings[feed]! : "\(headings[feed]!), older",
-                             items: items, current: "/\(feed.rawValue)", source: source, now: now)
+        var model = try page(
+            title: feed.rawValue,
+            heading: before == nil ? headings[feed]! : "\(headings[feed]!), older",
+            items: items,
+            current: "/\(feed.rawValue)",
+            source: source,
+            now: now
+        )
         model.atomHref = "/feeds/\(feed.rawValue).atom"
         if items.count == pageSize, let last = items.last { model.olderHref = "/\(feed.rawValue)?before=\(last.tweet.id)" }
         if items.isEmpty {
@@ -72,15 +78,27 @@ enum ReaderRoutes {
                 message = error.message
             }
         }
-        var model = try page(title: "search", heading: text.isEmpty ? "Search" : "Search: \(text)", items: items,
-                             current: "/search", source: source, now: now)
+        var model = try page(
+            title: "search",
+            heading: text.isEmpty ? "Search" : "Search: \(text)",
+            items: items,
+            current: "/search",
+            source: source,
+            now: now
+        )
         model.query = text
         model.message = message
         return html(PageTemplates.library.render(model, withTemplate: "page") ?? "")
     }
 
-    static func page(title: String, heading: String, items: [FeedItem], current: String, source: ReaderSource,
-                     now: Date) throws -> PageModel {
+    static func page(
+        title: String,
+        heading: String,
+        items: [FeedItem],
+        current: String,
+        source: ReaderSource,
+        now: Date
+    ) throws -> PageModel {
         let links = try source.database.tweetLinks(items.map(\.tweet.id))
         let report = try? source.status(now: now)
         // A status that cannot be read is shown as no daemon: the page still shows the store.
@@ -92,16 +110,24 @@ enum ReaderRoutes {
         case .notRunning: healthText = "daemon not running: showing what is stored"
         }
         let polls = (report?.feeds ?? []).filter { $0.enabled || $0.stats.tweets > 0 }.map { status in
-            PageModel.Poll(feed: status.feed.rawValue, tweets: status.stats.tweets,
-                           lastPoll: status.sync.lastPollAt.map { TimeModel($0, now: now) }, error: status.sync.lastError)
+            PageModel.Poll(
+                feed: status.feed.rawValue,
+                tweets: status.stats.tweets,
+                lastPoll: status.sync.lastPollAt.map { TimeModel($0, now: now) },
+                error: status.sync.lastError
+            )
         }
         return PageModel(
-            title: title, heading: heading,
+            title: title,
+            heading: heading,
             nav: Feed.allCases.map { .init(href: "/\($0.rawValue)", label: $0.rawValue, current: "/\($0.rawValue)" == current) },
-            healthName: health.name, healthText: healthText,
+            healthName: health.name,
+            healthText: healthText,
             healthDetail: report?.heartbeatAge.map { "last heartbeat \(Int($0)) s ago" } ?? "no heartbeat",
-            polls: polls, message: nil,
-            tweets: items.map { TweetModel($0, links: links[$0.tweet.id] ?? [], avatarHref: $0.avatarPath, now: now) })
+            polls: polls,
+            message: nil,
+            tweets: items.map { TweetModel($0, links: links[$0.tweet.id] ?? [], avatarHref: $0.avatarPath, now: now) }
+        )
     }
 
     // MARK: Feeds, API, files
@@ -112,8 +138,11 @@ enum ReaderRoutes {
         let account = try source.database.account()?.userID.description
         let host = request.head.authority ?? source.config.http.listen?.description ?? "localhost"
         let document = AtomFeed(feed: feed, account: account, items: items, links: links, origin: "http://\(host)", now: source.clock.now())
-        return Response(status: .ok, headers: [.contentType: "application/atom+xml; charset=utf-8", .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(string: document.render())))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/atom+xml; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: document.render()))
+        )
     }
 
     static func api(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
@@ -121,7 +150,7 @@ enum ReaderRoutes {
         let before = try tweetID(query["before"], name: "before")
         var limit = pageSize
         if let text = query["limit"] {
-            guard let value = Int(text), (1 ... maxLimit).contains(value) else {
+            guard let value = Int(text), (1...maxLimit).contains(value) else {
                 throw HTTPError(.badRequest, message: "limit: \(text) is not a whole number from 1 to \(maxLimit)")
             }
             limit = value
@@ -129,15 +158,22 @@ enum ReaderRoutes {
         var out: [UInt8] = [UInt8(ascii: "[")]
         var first = true
         // The same objects as `twfeed feed --json`, written as the store steps.
-        try source.database.forEachFeedItem(feed, limit: limit, before: before,
-                                            avatarPath: source.images.cachedPath) { item in
+        try source.database.forEachFeedItem(
+            feed,
+            limit: limit,
+            before: before,
+            avatarPath: source.images.cachedPath
+        ) { item in
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             item.appendJSON(to: &out)
         }
         out.append(contentsOf: "]\n".utf8)
-        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: out)))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: out))
+        )
     }
 
     static func avatar(_ file: String, _ source: ReaderSource) throws -> Response {
@@ -145,36 +181,50 @@ enum ReaderRoutes {
             throw HTTPError(.notFound, message: "no such cached picture")
         }
         // Named by the hash of its bytes: a file never changes, so it may be kept a year.
-        return Response(status: .ok, headers: [.contentType: picture.contentType, .cacheControl: "public, max-age=31536000, immutable"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes)))
+        return Response(
+            status: .ok,
+            headers: [.contentType: picture.contentType, .cacheControl: "public, max-age=31536000, immutable"],
+            body: .init(byteBuffer: ByteBuffer(bytes: picture.bytes))
+        )
     }
 
     static func asset(_ text: String, type: String) -> Response {
-        Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok,
+            headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
     }
 
     // MARK: Health and metrics
 
     static func healthz(_ source: ReaderSource) throws -> Response {
         let report = try source.status()
-        return Response(status: report.health == .healthy ? .ok : .serviceUnavailable,
-                        headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: report.json.serialized + "\n")))
+        return Response(
+            status: report.health == .healthy ? .ok : .serviceUnavailable,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: report.json.serialized + "\n"))
+        )
     }
 
     static func metrics(_ source: ReaderSource) throws -> Response {
         let report = try? source.status()
         let stored = report.map { TwfeedMetrics.StoredCounts(report: $0, up: source.up($0)) } ?? .init()
-        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: source.metrics.exposition(stored: stored))))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: source.metrics.exposition(stored: stored)))
+        )
     }
 
     // MARK: Helpers
 
     static func html(_ text: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
     }
 
     static func tweetID(_ text: String?, name: String) throws -> TweetID? {

@@ -16,8 +16,12 @@ package struct ReaderServer: Service {
     /// Told the bound address once the socket listens (the port, when asked for 0).
     let onListening: @Sendable (ListenAddress) async -> Void
 
-    package init(source: ReaderSource, address: ListenAddress, logger: Logger,
-                onListening: @escaping @Sendable (ListenAddress) async -> Void = { _ in }) {
+    package init(
+        source: ReaderSource,
+        address: ListenAddress,
+        logger: Logger,
+        onListening: @escaping @Sendable (ListenAddress) async -> Void = { _ in }
+    ) {
         self.source = source
         self.address = address
         self.logger = logger
@@ -43,7 +47,8 @@ package struct ReaderServer: Service {
                 logger.info("http.listening", metadata: ["address": "\(bound)", "url": "http://\(bound)/"])
                 await onListening(bound)
             },
-            logger: quiet)
+            logger: quiet
+        )
         do {
             try await application.run()
         } catch {

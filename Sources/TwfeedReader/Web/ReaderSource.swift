@@ -18,8 +18,14 @@ package struct ReaderSource: Sendable {
     package var clock: any WallClock
     let images: ImageStore
 
-    package init(database: StoreReader, config: TwfeedConfig, statusPath: String, metrics: TwfeedMetrics,
-                loopsProgress: (@Sendable () -> Bool)? = nil, clock: any WallClock = SystemClock()) {
+    package init(
+        database: StoreReader,
+        config: TwfeedConfig,
+        statusPath: String,
+        metrics: TwfeedMetrics,
+        loopsProgress: (@Sendable () -> Bool)? = nil,
+        clock: any WallClock = SystemClock()
+    ) {
         self.database = database
         self.config = config
         self.statusPath = statusPath
@@ -37,7 +43,8 @@ package struct ReaderSource: Sendable {
     /// Whether the daemon's loops make progress: its heartbeat is fresh, and (inside
     /// the daemon) no loop is hung.
     func up(_ report: StatusReport) -> Bool {
-        let beating = report.running && (report.heartbeatAge ?? .infinity) <= StatusReport.staleAfter
+        let beating =
+            report.running && (report.heartbeatAge ?? .infinity) <= StatusReport.staleAfter
             && report.snapshot?.signedOut != true
         return beating && (loopsProgress?() ?? true)
     }

@@ -77,10 +77,12 @@ extension AppDatabase {
     @discardableResult
     package func touchImagesFromAuthors() async throws -> Int {
         try await write { db in
-            try db.execute(sql: """
-                UPDATE profileImage SET lastUsedAt = (SELECT updatedAt FROM user WHERE user.id = profileImage.authorId)
-                WHERE lastUsedAt < (SELECT updatedAt FROM user WHERE user.id = profileImage.authorId)
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE profileImage SET lastUsedAt = (SELECT updatedAt FROM user WHERE user.id = profileImage.authorId)
+                    WHERE lastUsedAt < (SELECT updatedAt FROM user WHERE user.id = profileImage.authorId)
+                    """
+            )
             return db.changesCount
         }
     }
@@ -88,14 +90,20 @@ extension AppDatabase {
     /// Authors whose image needs a request now, most recently used first.
     package func imageCandidates(size: String, policy: String, now: Date, staleBefore: Date) async throws -> [ImageCandidate] {
         try await read { db in
-            let rows = try Row.fetchAll(db, sql: ReaderQueries.imageCandidates.sql, arguments: [
-                "size": size, "policy": policy, "now": now.timeIntervalSince1970, "stale": staleBefore.timeIntervalSince1970,
-            ])
+            let rows = try Row.fetchAll(
+                db,
+                sql: ReaderQueries.imageCandidates.sql,
+                arguments: [
+                    "size": size, "policy": policy, "now": now.timeIntervalSince1970, "stale": staleBefore.timeIntervalSince1970,
+                ]
+            )
             return rows.map { row in
                 ImageCandidate(
-                    authorID: UserID(row["uid"] as Int64), sourceURL: row["currentURL"],
+                    authorID: UserID(row["uid"] as Int64),
+                    sourceURL: row["currentURL"],
                     usedAt: Date(timeIntervalSince1970: row["usedAt"]),
-                    record: (row["authorId"] as Int64?) == nil ? nil : ProfileImageRecord(row: row))
+                    record: (row["authorId"] as Int64?) == nil ? nil : ProfileImageRecord(row: row)
+                )
             }
         }
     }
@@ -103,7 +111,9 @@ extension AppDatabase {
     /// The earliest time a row becomes due by itself (revalidation or a retry), if any.
     package func nextImageDue(revalidateSeconds: Double) async throws -> Date? {
         try await read { db in
-            try Double.fetchOne(db, sql: ReaderQueries.nextImageDue.sql, arguments: ["revalidate": revalidateSeconds]).map(Date.init(timeIntervalSince1970:))
+            try Double.fetchOne(db, sql: ReaderQueries.nextImageDue.sql, arguments: ["revalidate": revalidateSeconds]).map(
+                Date.init(timeIntervalSince1970:)
+            )
         }
     }
 
@@ -129,34 +139,53 @@ extension AppDatabase {
     ///
     /// The writes here are async (GRDB's writer queue): the fetcher never blocks a
     /// thread of the cooperative pool, where the feed pollers run, waiting for the writer.
-    package func recordImageFetched(_ subject: ImageSubject, file: String, bytes: Int, etag: String?,
-                                   lastModified: String?, now: Date) async throws -> String? {
-        try await replaceImageRow(subject, now: now, values: [
-            "file": file, "etag": etag, "lastModified": lastModified, "bytes": bytes,
-            "fetchedAt": now.timeIntervalSince1970, "evictedAt": nil, "rejectedReason": nil, "rejectedPolicy": nil,
-            "failures": 0, "retryAt": nil, "lastError": nil,
-        ])
+    package func recordImageFetched(
+        _ subject: ImageSubject,
+        file: String,
+        bytes: Int,
+        etag: String?,
+        lastModified: String?,
+        now: Date
+    ) async throws -> String? {
+        try await replaceImageRow(
+            subject,
+            now: now,
+            values: [
+                "file": file, "etag": etag, "lastModified": lastModified, "bytes": bytes,
+                "fetchedAt": now.timeIntervalSince1970, "evictedAt": nil, "rejectedReason": nil, "rejectedPolicy": nil,
+                "failures": 0, "retryAt": nil, "lastError": nil,
+            ]
+        )
     }
 
     /// A 304: the file stays; the clock for the next revalidation restarts.
     package func recordImageNotModified(_ subject: ImageSubject, etag: String?, lastModified: String?, now: Date) async throws {
         try await write { db in
-            try db.execute(sql: """
-                UPDATE profileImage SET fetchedAt = ?, etag = coalesce(?, etag), lastModified = coalesce(?, lastModified),
-                    failures = 0, retryAt = NULL, lastError = NULL, lastUsedAt = max(lastUsedAt, ?)
-                WHERE authorId = ?
-                """, arguments: [now.timeIntervalSince1970, etag, lastModified, subject.usedAt.timeIntervalSince1970,
-                                 subject.authorID.rawValue])
+            try db.execute(
+                sql: """
+                    UPDATE profileImage SET fetchedAt = ?, etag = coalesce(?, etag), lastModified = coalesce(?, lastModified),
+                        failures = 0, retryAt = NULL, lastError = NULL, lastUsedAt = max(lastUsedAt, ?)
+                    WHERE authorId = ?
+                    """,
+                arguments: [
+                    now.timeIntervalSince1970, etag, lastModified, subject.usedAt.timeIntervalSince1970,
+                    subject.authorID.rawValue,
+                ]
+            )
         }
     }
 
     /// A refusal: remembered with its reason so it is logged once and not tried again
     /// until the author's URL, or the policy, changes. Returns a file no row names any more.
     package func recordImageRejected(_ subject: ImageSubject, reason: String, policy: String, now: Date) async throws -> String? {
-        try await replaceImageRow(subject, now: now, values: [
-            "file": nil, "etag": nil, "lastModified": nil, "bytes": 0, "fetchedAt": nil, "evictedAt": nil,
-            "rejectedReason": reason, "rejectedPolicy": policy, "failures": 0, "retryAt": nil, "lastError": nil,
-        ])
+        try await replaceImageRow(
+            subject,
+            now: now,
+            values: [
+                "file": nil, "etag": nil, "lastModified": nil, "bytes": 0, "fetchedAt": nil, "evictedAt": nil,
+                "rejectedReason": reason, "rejectedPolicy": policy, "failures": 0, "retryAt": nil, "lastError": nil,
+            ]
+        )
     }
 
     /// A transient failure (network, timeout, an HTTP error): retried at `retryAt`. The
@@ -164,18 +193,27 @@ extension AppDatabase {
     package func recordImageFailed(_ subject: ImageSubject, error: String, failures: Int, retryAt: Date, now: Date) async throws -> String? {
         // The same URL as the row's: only the failure is noted, the file stays.
         let noted = try await write { db in
-            try db.execute(sql: """
-                UPDATE profileImage SET failures = ?, retryAt = ?, lastError = ?, lastUsedAt = max(lastUsedAt, ?)
-                WHERE authorId = ? AND url = ? AND sourceURL = ?
-                """, arguments: [failures, retryAt.timeIntervalSince1970, error, subject.usedAt.timeIntervalSince1970,
-                                 subject.authorID.rawValue, subject.url, subject.sourceURL])
+            try db.execute(
+                sql: """
+                    UPDATE profileImage SET failures = ?, retryAt = ?, lastError = ?, lastUsedAt = max(lastUsedAt, ?)
+                    WHERE authorId = ? AND url = ? AND sourceURL = ?
+                    """,
+                arguments: [
+                    failures, retryAt.timeIntervalSince1970, error, subject.usedAt.timeIntervalSince1970,
+                    subject.authorID.rawValue, subject.url, subject.sourceURL,
+                ]
+            )
             return db.changesCount > 0
         }
         if noted { return nil }
-        return try await replaceImageRow(subject, now: now, values: [
-            "file": nil, "etag": nil, "lastModified": nil, "bytes": 0, "fetchedAt": nil, "evictedAt": nil,
-            "rejectedReason": nil, "rejectedPolicy": nil, "failures": failures, "retryAt": retryAt.timeIntervalSince1970, "lastError": error,
-        ])
+        return try await replaceImageRow(
+            subject,
+            now: now,
+            values: [
+                "file": nil, "etag": nil, "lastModified": nil, "bytes": 0, "fetchedAt": nil, "evictedAt": nil,
+                "rejectedReason": nil, "rejectedPolicy": nil, "failures": failures, "retryAt": retryAt.timeIntervalSince1970, "lastError": error,
+            ]
+        )
     }
 
     private func replaceImageRow(_ subject: ImageSubject, now: Date, values: [String: (any DatabaseValueConvertible)?]) async throws -> String? {
@@ -192,10 +230,13 @@ extension AppDatabase {
             let updates = columns.dropFirst().map { column in
                 column == "lastUsedAt" ? "lastUsedAt = max(lastUsedAt, excluded.lastUsedAt)" : "\(column) = excluded.\(column)"
             }
-            try db.execute(sql: """
-                INSERT INTO profileImage (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))
-                ON CONFLICT(authorId) DO UPDATE SET \(updates.joined(separator: ", "))
-                """, arguments: StatementArguments(arguments))
+            try db.execute(
+                sql: """
+                    INSERT INTO profileImage (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))
+                    ON CONFLICT(authorId) DO UPDATE SET \(updates.joined(separator: ", "))
+                    """,
+                arguments: StatementArguments(arguments)
+            )
             guard let previous, previous != newFile else { return nil }
             let users = try Int.fetchOne(db, sql: ReaderQueries.imageFileUsers.sql, arguments: [previous]) ?? 0
             return users == 0 ? previous : nil
@@ -219,10 +260,12 @@ extension AppDatabase {
     package func clearImageFiles(_ files: [String], evictedAt: Date?) async throws {
         guard !files.isEmpty else { return }
         try await write { db in
-            let statement = try db.cachedStatement(sql: """
-                UPDATE profileImage SET file = NULL, etag = NULL, lastModified = NULL, bytes = 0, fetchedAt = NULL, evictedAt = ?
-                WHERE file = ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    UPDATE profileImage SET file = NULL, etag = NULL, lastModified = NULL, bytes = 0, fetchedAt = NULL, evictedAt = ?
+                    WHERE file = ?
+                    """
+            )
             for file in files {
                 try statement.execute(arguments: [evictedAt?.timeIntervalSince1970, file])
             }

@@ -7,8 +7,14 @@ extension AppDatabase {
     /// Stores one page and records what it cost in one transaction (see `storePage`):
     /// a crash either keeps both or neither, so a page is never paid twice nor lost.
     @discardableResult
-    package func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date,
-                           bill: BillableAnswer, prices: Prices) async throws -> Int {
+    package func storePage(
+        _ page: TimelinePage,
+        feed: Feed,
+        state: SyncState,
+        now: Date,
+        bill: BillableAnswer,
+        prices: Prices
+    ) async throws -> Int {
         try await write { db in
             let added = try Self.storePage(page, feed: feed, state: state, now: now, db)
             _ = try Self.recordSpend(bill, prices: prices, now: now, db)
@@ -49,11 +55,13 @@ extension AppDatabase {
             }
         }
         for kind in bill.created { charged[kind] += 1 }
-        let add = try db.cachedStatement(sql: """
-            INSERT INTO spend (day, source, kind, resources, micros) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (day, source, kind) DO UPDATE SET resources = resources + excluded.resources,
-                micros = micros + excluded.micros
-            """)
+        let add = try db.cachedStatement(
+            sql: """
+                INSERT INTO spend (day, source, kind, resources, micros) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (day, source, kind) DO UPDATE SET resources = resources + excluded.resources,
+                    micros = micros + excluded.micros
+                """
+        )
         for kind in BillableKind.allCases where charged[kind] > 0 {
             let cost = prices.price(of: kind) * charged[kind]
             try add.execute(arguments: [day, bill.source.rawValue, kind.rawValue, charged[kind], cost.micros])
@@ -120,8 +128,13 @@ extension AppDatabase {
         guard let source = BillingSource(rawValue: row["source"]), let kind = BillableKind(rawValue: row["kind"]) else {
             return nil
         }
-        return SpendRow(day: day, source: source, kind: kind, resources: row["resources"],
-                        cost: MicroUSD(micros: row["micros"]))
+        return SpendRow(
+            day: day,
+            source: source,
+            kind: kind,
+            resources: row["resources"],
+            cost: MicroUSD(micros: row["micros"])
+        )
     }
 }
 
@@ -141,8 +154,13 @@ extension AppDatabase {
     /// (a status marked sent pays for its post).
     @discardableResult
     package func transitionOutbox(
-        _ id: Int64, from: [OutboxState], to state: OutboxState, changes: [OutboxChange] = [],
-        bill: BillableAnswer, prices: Prices, now: Date
+        _ id: Int64,
+        from: [OutboxState],
+        to state: OutboxState,
+        changes: [OutboxChange] = [],
+        bill: BillableAnswer,
+        prices: Prices,
+        now: Date
     ) throws -> OutboxItem? {
         try write { db in
             let moved = try Self.transitionOutbox(id, from: from, to: state, changes: changes, db)

@@ -18,7 +18,8 @@ extension AppDatabase {
         switch value {
         case .object(let members):
             if let url = members["url"]?.string, let expanded = members["expanded_url"]?.string,
-               !links.contains(where: { $0.url == url }) {
+                !links.contains(where: { $0.url == url })
+            {
                 links.append(TweetLink(url: url, expandedURL: expanded, displayURL: members["display_url"]?.string))
             }
             for (_, member) in members { collectLinks(member, into: &links, depth: depth + 1) }
@@ -40,7 +41,8 @@ extension StoreReading {
             var links: [TweetID: [TweetLink]] = [:]
             for id in ids {
                 guard let raw = try String.fetchOne(statement, arguments: [id.rawValue]),
-                      let object = try? JSONValue.parse(raw) else { continue }
+                    let object = try? JSONValue.parse(raw)
+                else { continue }
                 var found: [TweetLink] = []
                 AppDatabase.collectLinks(object, into: &found)
                 if !found.isEmpty { links[id] = found }

@@ -14,7 +14,8 @@ extension AppDatabase {
             }
             try db.execute(
                 sql: "INSERT INTO outbox (text, replyToId, state, createdAt, queuedAt) VALUES (?, ?, 'pending', ?, ?)",
-                arguments: [text, replyTo?.rawValue, now.timeIntervalSince1970, now.timeIntervalSince1970])
+                arguments: [text, replyTo?.rawValue, now.timeIntervalSince1970, now.timeIntervalSince1970]
+            )
             return try Self.outboxItem(db.lastInsertedRowID, db)!
         }
     }
@@ -28,20 +29,30 @@ extension AppDatabase {
     /// updated item, or nil if it was not in `from`.
     @discardableResult
     package func transitionOutbox(
-        _ id: Int64, from: [OutboxState], to state: OutboxState, changes: [OutboxChange] = []
+        _ id: Int64,
+        from: [OutboxState],
+        to state: OutboxState,
+        changes: [OutboxChange] = []
     ) throws -> OutboxItem? {
         try write { db in try Self.transitionOutbox(id, from: from, to: state, changes: changes, db) }
     }
 
     @discardableResult
     package func transitionOutbox(
-        _ id: Int64, from: [OutboxState], to state: OutboxState, changes: [OutboxChange] = []
+        _ id: Int64,
+        from: [OutboxState],
+        to state: OutboxState,
+        changes: [OutboxChange] = []
     ) async throws -> OutboxItem? {
         try await write { db in try Self.transitionOutbox(id, from: from, to: state, changes: changes, db) }
     }
 
     static func transitionOutbox(
-        _ id: Int64, from: [OutboxState], to state: OutboxState, changes: [OutboxChange], _ db: Database
+        _ id: Int64,
+        from: [OutboxState],
+        to state: OutboxState,
+        changes: [OutboxChange],
+        _ db: Database
     ) throws -> OutboxItem? {
         var assignments = ["state = ?"]
         var arguments: [(any DatabaseValueConvertible)?] = [state.rawValue]
@@ -54,7 +65,8 @@ extension AppDatabase {
         arguments += from.map(\.rawValue)
         try db.execute(
             sql: "UPDATE outbox SET \(assignments.joined(separator: ", ")) WHERE id = ? AND state IN (\(placeholders))",
-            arguments: StatementArguments(arguments))
+            arguments: StatementArguments(arguments)
+        )
         guard db.changesCount == 1 else { return nil }
         return try outboxItem(id, db)
     }
@@ -81,14 +93,21 @@ extension OutboxItem {
     init(row: Row) {
         func date(_ column: String) -> Date? { (row[column] as Double?).map(Date.init(timeIntervalSince1970:)) }
         self.init(
-            id: row["id"], text: row["text"], replyToID: (row["replyToId"] as Int64?).map(TweetID.init),
-            state: OutboxState(rawValue: row["state"]) ?? .failed, attempts: row["attempts"],
-            createdAt: Date(timeIntervalSince1970: row["createdAt"]), queuedAt: Date(timeIntervalSince1970: row["queuedAt"]),
-            nextAttemptAt: date("nextAttemptAt"), lastError: row["lastError"],
-            sentTweetID: (row["sentTweetId"] as Int64?).map(TweetID.init), sentAt: date("sentAt"),
+            id: row["id"],
+            text: row["text"],
+            replyToID: (row["replyToId"] as Int64?).map(TweetID.init),
+            state: OutboxState(rawValue: row["state"]) ?? .failed,
+            attempts: row["attempts"],
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]),
+            queuedAt: Date(timeIntervalSince1970: row["queuedAt"]),
+            nextAttemptAt: date("nextAttemptAt"),
+            lastError: row["lastError"],
+            sentTweetID: (row["sentTweetId"] as Int64?).map(TweetID.init),
+            sentAt: date("sentAt"),
             lastAttemptAt: date("lastAttemptAt"),
             // Absent in a database not yet migrated to v8 (a reader of an older file): nil.
-            uncertainSince: date("uncertainSince"))
+            uncertainSince: date("uncertainSince")
+        )
     }
 
 }
@@ -118,10 +137,17 @@ extension AppDatabase {
         let legacyAttempted = item.state == .expired && item.attempts > 0 && item.uncertainSince == nil
         let mayHaveGoneOut = item.uncertainSince != nil || legacyAttempted
         let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
-        guard let updated = try transitionOutbox(id, from: [.failed, .expired], to: mayHaveGoneOut ? .uncertain : .pending, changes: [
-            .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
-            .uncertainSince(mayHaveGoneOut ? since : nil),
-        ]) else {
+        guard
+            let updated = try transitionOutbox(
+                id,
+                from: [.failed, .expired],
+                to: mayHaveGoneOut ? .uncertain : .pending,
+                changes: [
+                    .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
+                    .uncertainSince(mayHaveGoneOut ? since : nil),
+                ]
+            )
+        else {
             throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only failed or expired statuses can be retried")
         }
         return updated

@@ -40,7 +40,11 @@ extension AppDatabase {
             authorID: UserID(row[1] as Int64),
             createdAt: Date(timeIntervalSince1970: row[2]),
             text: row[3],
-            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
+            inReplyToID: id(4),
+            retweetOfID: id(5),
+            quotedID: id(6),
+            conversationID: id(7)
+        )
     }
 
     /// Each author of a feed read once, with the path of their cached picture.
@@ -78,7 +82,11 @@ extension AppDatabase {
             authorID: UserID(row[1] as Int64),
             createdAt: Date(timeIntervalSince1970: row[2]),
             text: row[3],
-            inReplyToID: id(4), retweetOfID: id(5), quotedID: id(6), conversationID: id(7))
+            inReplyToID: id(4),
+            retweetOfID: id(5),
+            quotedID: id(6),
+            conversationID: id(7)
+        )
         var author: Author?
         if let username = row[8] as String? {
             author = Author(id: tweet.authorID, username: username, name: row[9], profileImageURL: row[10])
@@ -97,8 +105,12 @@ extension StoreReading {
     ///   is not on disk. The store knows names, not the cache folder: the caller does.
     /// - Parameter before: only tweets with a smaller id (paging: the last id shown), or
     ///   nil for the newest.
-    package func feedItems(_ feed: Feed, limit: Int, before: TweetID? = nil,
-                          avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
+    package func feedItems(
+        _ feed: Feed,
+        limit: Int,
+        before: TweetID? = nil,
+        avatarPath: (_ file: String) -> String? = { _ in nil }
+    ) throws -> [FeedItem] {
         var items: [FeedItem] = []
         try forEachFeedItem(feed, limit: limit, before: before, avatarPath: avatarPath) { items.append($0) }
         return items
@@ -107,14 +119,22 @@ extension StoreReading {
     /// The same tweets as `feedItems`, handed to `body` one at a time as SQLite steps
     /// through them: a full dump of a million-tweet feed holds one item in memory, not
     /// the whole feed.
-    package func forEachFeedItem(_ feed: Feed, limit: Int, before: TweetID? = nil,
-                                avatarPath: (_ file: String) -> String? = { _ in nil },
-                                _ body: (FeedItem) throws -> Void) throws {
+    package func forEachFeedItem(
+        _ feed: Feed,
+        limit: Int,
+        before: TweetID? = nil,
+        avatarPath: (_ file: String) -> String? = { _ in nil },
+        _ body: (FeedItem) throws -> Void
+    ) throws {
         try read { db in
-            let rows = try Row.fetchCursor(db, sql: ReaderQueries.feedItems.sql, arguments: [
-                "account": try AppDatabase.currentAccount(db), "feed": feed.rawValue,
-                "before": before?.rawValue ?? Int64.max, "limit": limit,
-            ])
+            let rows = try Row.fetchCursor(
+                db,
+                sql: ReaderQueries.feedItems.sql,
+                arguments: [
+                    "account": try AppDatabase.currentAccount(db), "feed": feed.rawValue,
+                    "before": before?.rawValue ?? Int64.max, "limit": limit,
+                ]
+            )
             var authors = AppDatabase.AuthorCache(db: db)
             var feedLists: [String: [Feed]] = [:]
             while let row = try rows.next() {
@@ -122,7 +142,9 @@ extension StoreReading {
                 let (author, avatar) = try authors.lookup(tweet.authorID, avatarPath: avatarPath)
                 let feeds: [Feed]
                 if let list = row[8] as String? {
-                    if let known = feedLists[list] { feeds = known } else {
+                    if let known = feedLists[list] {
+                        feeds = known
+                    } else {
                         feeds = Feed.list(list)
                         feedLists[list] = feeds
                     }
@@ -138,13 +160,18 @@ extension StoreReading {
     /// key's last entry.
     package func feedStats(_ feed: Feed) throws -> FeedStats {
         try read { db in
-            let row = try Row.fetchOne(db, sql: ReaderQueries.feedStats.sql, arguments: [
-                "account": try AppDatabase.currentAccount(db), "feed": feed.rawValue,
-            ])!
+            let row = try Row.fetchOne(
+                db,
+                sql: ReaderQueries.feedStats.sql,
+                arguments: [
+                    "account": try AppDatabase.currentAccount(db), "feed": feed.rawValue,
+                ]
+            )!
             return FeedStats(
                 tweets: row["tweets"] ?? 0,
                 newestID: (row["newest"] as Int64?).map(TweetID.init),
-                newestCreatedAt: (row["newestCreatedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+                newestCreatedAt: (row["newestCreatedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+            )
         }
     }
 

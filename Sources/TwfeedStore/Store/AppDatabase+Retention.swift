@@ -70,9 +70,13 @@ extension AppDatabase {
             let started = ContinuousClock.now
             var batch = PruneBatch(cursor: cursor)
             try db.inTransaction(.immediate) {
-                let rows = try Row.fetchAll(db, sql: Self.pruneCandidatesSQL, arguments: [
-                    "cutoff": cutoff, "afterAt": cursor.createdAt, "afterId": cursor.id, "limit": limit,
-                ])
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: Self.pruneCandidatesSQL,
+                    arguments: [
+                        "cutoff": cutoff, "afterAt": cursor.createdAt, "afterId": cursor.id, "limit": limit,
+                    ]
+                )
                 batch.examined = rows.count
                 if let last = rows.last { batch.cursor = PruneCursor(createdAt: last["createdAt"], id: last["id"]) }
                 let doomed = rows.filter { !($0["kept"] as Bool) }
@@ -85,10 +89,13 @@ extension AppDatabase {
                 try db.execute(sql: "DELETE FROM tweet WHERE id IN (\(list))")
                 batch.deletedTweets = db.changesCount
                 let authors = Set(doomed.map { $0["authorId"] as Int64 }).map(String.init).joined(separator: ",")
-                let gone = try Int64.fetchAll(db, sql: """
-                    DELETE FROM user WHERE id IN (\(authors))
-                    AND NOT EXISTS (SELECT 1 FROM tweet WHERE tweet.authorId = user.id) RETURNING id
-                    """)
+                let gone = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        DELETE FROM user WHERE id IN (\(authors))
+                        AND NOT EXISTS (SELECT 1 FROM tweet WHERE tweet.authorId = user.id) RETURNING id
+                        """
+                )
                 batch.deletedUsers = gone.count
                 if !gone.isEmpty {
                     try db.execute(sql: "DELETE FROM profileImage WHERE authorId IN (\(gone.map(String.init).joined(separator: ",")))")

@@ -35,8 +35,12 @@ extension AppDatabase {
 
     /// The FeedItems of these tweets, in the order given. One primary-key lookup each
     /// (the caller holds at most `limit` ids), so no sort and no scan.
-    static func feedItems(ids: [Int64], account: Int64, avatarPath: (_ file: String) -> String?,
-                          _ db: Database) throws -> [FeedItem] {
+    static func feedItems(
+        ids: [Int64],
+        account: Int64,
+        avatarPath: (_ file: String) -> String?,
+        _ db: Database
+    ) throws -> [FeedItem] {
         guard !ids.isEmpty else { return [] }
         let statement = try db.cachedStatement(sql: feedItemByIDSQL)
         return try ids.compactMap { id in
@@ -91,8 +95,12 @@ extension StoreReading {
     /// Costs O(limit) index steps plus the users the terms name: FTS5 walks the tweet
     /// index in descending rowid (= tweet id, so newest first) and stops at the limit;
     /// with a feed, each hit costs one primary-key probe of `feedMembership`.
-    package func search(_ query: SearchQuery, feed: Feed?, limit: Int,
-                       avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> [FeedItem] {
+    package func search(
+        _ query: SearchQuery,
+        feed: Feed?,
+        limit: Int,
+        avatarPath: (_ file: String) -> String? = { _ in nil }
+    ) throws -> [FeedItem] {
         try read { db in
             guard let match = try AppDatabase.searchMatch(query, db) else { return [] }
             let account = try AppDatabase.currentAccount(db)

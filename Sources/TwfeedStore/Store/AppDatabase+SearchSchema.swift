@@ -72,9 +72,13 @@ extension AppDatabase {
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
             var done = 0
             var last = Int64.min
-            while let batch = try Row.fetchOne(db, sql: """
-                SELECT count(*) AS rows, max(id) AS upper FROM (SELECT id FROM \(table) WHERE id > ? ORDER BY id LIMIT ?)
-                """, arguments: [last, searchIndexBatch]), let upper = batch["upper"] as Int64? {
+            while let batch = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) AS rows, max(id) AS upper FROM (SELECT id FROM \(table) WHERE id > ? ORDER BY id LIMIT ?)
+                    """,
+                arguments: [last, searchIndexBatch]
+            ), let upper = batch["upper"] as Int64? {
                 try db.execute(sql: "\(insert) WHERE id > ? AND id <= ?", arguments: [last, upper])
                 done += batch["rows"] as Int
                 last = upper

@@ -27,21 +27,25 @@ extension AppDatabase {
     /// - Parameter account: whose feed tags the page's tweets get (its user id).
     static func insert(_ page: TimelinePage, feed: Feed, account: Int64 = 0, now: Date, _ db: Database) throws -> Int {
         let fetchedAt = now.timeIntervalSince1970
-        let userStatement = try db.cachedStatement(sql: """
-            INSERT INTO user (id, username, name, profileImageURL, updatedAt) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET username = excluded.username, name = excluded.name,
-                profileImageURL = excluded.profileImageURL, updatedAt = excluded.updatedAt
-            """)
+        let userStatement = try db.cachedStatement(
+            sql: """
+                INSERT INTO user (id, username, name, profileImageURL, updatedAt) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET username = excluded.username, name = excluded.name,
+                    profileImageURL = excluded.profileImageURL, updatedAt = excluded.updatedAt
+                """
+        )
         for author in page.authors {
             try userStatement.execute(arguments: [author.id.rawValue, author.username, author.name, author.profileImageURL, fetchedAt])
         }
-        let tweetStatement = try db.cachedStatement(sql: """
-            INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, fetchedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET authorId = excluded.authorId, createdAt = excluded.createdAt, text = excluded.text,
-                inReplyToId = excluded.inReplyToId, retweetOfId = excluded.retweetOfId, quotedId = excluded.quotedId,
-                conversationId = excluded.conversationId, raw = excluded.raw, fetchedAt = excluded.fetchedAt
-            """)
+        let tweetStatement = try db.cachedStatement(
+            sql: """
+                INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, fetchedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET authorId = excluded.authorId, createdAt = excluded.createdAt, text = excluded.text,
+                    inReplyToId = excluded.inReplyToId, retweetOfId = excluded.retweetOfId, quotedId = excluded.quotedId,
+                    conversationId = excluded.conversationId, raw = excluded.raw, fetchedAt = excluded.fetchedAt
+                """
+        )
         for tweet in page.referencedTweets + page.tweets {
             try tweetStatement.execute(arguments: [
                 tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
@@ -49,9 +53,11 @@ extension AppDatabase {
                 tweet.conversationID?.rawValue, tweet.rawJSON, fetchedAt,
             ])
         }
-        let memberStatement = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)
-            """)
+        let memberStatement = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)
+                """
+        )
         var added = 0
         for tweet in page.tweets {
             try memberStatement.execute(arguments: [account, feed.rawValue, tweet.id.rawValue, fetchedAt])
@@ -77,8 +83,10 @@ extension AppDatabase {
     static func knownIDs(_ ids: [TweetID], feed: Feed, account: AccountScope, _ db: Database) throws -> Set<TweetID> {
         guard !ids.isEmpty else { return [] }
         let known = try Int64.fetchAll(
-            db, sql: ReaderQueries.knownIDs(count: ids.count).sql,
-            arguments: StatementArguments([try owner(account, db), feed.rawValue] as [any DatabaseValueConvertible] + ids.map(\.rawValue)))
+            db,
+            sql: ReaderQueries.knownIDs(count: ids.count).sql,
+            arguments: StatementArguments([try owner(account, db), feed.rawValue] as [any DatabaseValueConvertible] + ids.map(\.rawValue))
+        )
         return Set(known.map(TweetID.init))
     }
 }

@@ -72,7 +72,10 @@ package final class AppDatabase: StoreReading {
                 // A newer twfeed's database: writing to it with an older schema's
                 // assumptions could lose what the newer version stores.
                 if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
-                    throw TwfeedError(.configuration, "\(path): written by a newer twfeed (its schema has migrations this build does not know); upgrade twfeed")
+                    throw TwfeedError(
+                        .configuration,
+                        "\(path): written by a newer twfeed (its schema has migrations this build does not know); upgrade twfeed"
+                    )
                 }
                 let database = AppDatabase(pool, path: path, durable: durable)
                 try (logger.map(migrator(logger:)) ?? migrator).migrate(database.dbWriter)

@@ -39,28 +39,57 @@ extension FeedItem {
             if let value { JSONValue.writeString(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
         }
         func id(_ value: (some SnowflakeID)?) {
-            guard let value else { out.append(contentsOf: "null".utf8); return }
+            guard let value else {
+                out.append(contentsOf: "null".utf8)
+                return
+            }
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: String(value.rawValue).utf8)
             out.append(UInt8(ascii: "\""))
         }
-        out.append(UInt8(ascii: "{")); key("author")
-        out.append(UInt8(ascii: "{")); key("avatarPath"); string(avatarPath)
-        out.append(UInt8(ascii: ",")); key("id"); id(tweet.authorID)
-        out.append(UInt8(ascii: ",")); key("name"); string(author?.name)
-        out.append(UInt8(ascii: ",")); key("username"); string(author?.username)
-        out.append(contentsOf: "},".utf8); key("createdAt")
-        out.append(UInt8(ascii: "\"")); Timestamp.appendISO8601(tweet.createdAt, to: &out); out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ",")); key("feeds"); out.append(UInt8(ascii: "["))
+        out.append(UInt8(ascii: "{"))
+        key("author")
+        out.append(UInt8(ascii: "{"))
+        key("avatarPath")
+        string(avatarPath)
+        out.append(UInt8(ascii: ","))
+        key("id")
+        id(tweet.authorID)
+        out.append(UInt8(ascii: ","))
+        key("name")
+        string(author?.name)
+        out.append(UInt8(ascii: ","))
+        key("username")
+        string(author?.username)
+        out.append(contentsOf: "},".utf8)
+        key("createdAt")
+        out.append(UInt8(ascii: "\""))
+        Timestamp.appendISO8601(tweet.createdAt, to: &out)
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ","))
+        key("feeds")
+        out.append(UInt8(ascii: "["))
         for (index, feed) in feeds.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\"")); out.append(contentsOf: feed.rawValue.utf8); out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: feed.rawValue.utf8)
+            out.append(UInt8(ascii: "\""))
         }
-        out.append(contentsOf: "],".utf8); key("id"); id(tweet.id)
-        out.append(UInt8(ascii: ",")); key("inReplyToId"); id(tweet.inReplyToID)
-        out.append(UInt8(ascii: ",")); key("quotedId"); id(tweet.quotedID)
-        out.append(UInt8(ascii: ",")); key("retweetOfId"); id(tweet.retweetOfID)
-        out.append(UInt8(ascii: ",")); key("text"); string(tweet.text)
+        out.append(contentsOf: "],".utf8)
+        key("id")
+        id(tweet.id)
+        out.append(UInt8(ascii: ","))
+        key("inReplyToId")
+        id(tweet.inReplyToID)
+        out.append(UInt8(ascii: ","))
+        key("quotedId")
+        id(tweet.quotedID)
+        out.append(UInt8(ascii: ","))
+        key("retweetOfId")
+        id(tweet.retweetOfID)
+        out.append(UInt8(ascii: ","))
+        key("text")
+        string(tweet.text)
         out.append(UInt8(ascii: "}"))
     }
 }

@@ -32,7 +32,9 @@ enum ReaderQueries {
     /// every joined row before LIMIT applied. Authors are not joined: a feed repeats a
     /// few hundred authors, which `forEachFeedItem` reads once each (`authorByID`,
     /// `imageFileOf`) instead of two more B-tree probes and three strings per row.
-    static let feedItems = ReaderQuery("feedItems", """
+    static let feedItems = ReaderQuery(
+        "feedItems",
+        """
         SELECT \(AppDatabase.feedTweetColumns),
             (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = m.tweetId AND m2.account = m.account) AS feeds
         FROM feedMembership m
@@ -40,23 +42,30 @@ enum ReaderQueries {
         WHERE m.account = :account AND m.feed = :feed AND m.tweetId < :before
         ORDER BY m.tweetId DESC
         LIMIT :limit
-        """)
+        """
+    )
     static let authorByID = ReaderQuery("authorByID", "SELECT username, name, profileImageURL FROM user WHERE id = ?")
 
     /// `status`: the count the triggers keep (feedCount), the newest id from the primary
     /// key's last entry, its time by the tweet's primary key.
-    static let feedStats = ReaderQuery("feedStats", """
+    static let feedStats = ReaderQuery(
+        "feedStats",
+        """
         SELECT (SELECT tweets FROM feedCount WHERE account = :account AND feed = :feed) AS tweets,
             (SELECT max(tweetId) FROM feedMembership WHERE account = :account AND feed = :feed) AS newest,
             (SELECT createdAt FROM tweet WHERE id = (SELECT max(tweetId) FROM feedMembership
                 WHERE account = :account AND feed = :feed)) AS newestCreatedAt
-        """)
+        """
+    )
 
     static let memberIDs = ReaderQuery("memberIDs", "SELECT tweetId FROM feedMembership WHERE account = ? AND feed = ? ORDER BY tweetId DESC")
 
     /// The syncer's per-page check; `count` placeholders after the account and the feed.
     static func knownIDs(count: Int) -> ReaderQuery {
-        ReaderQuery("knownIDs", "SELECT tweetId FROM feedMembership WHERE account = ? AND feed = ? AND tweetId IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))")
+        ReaderQuery(
+            "knownIDs",
+            "SELECT tweetId FROM feedMembership WHERE account = ? AND feed = ? AND tweetId IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+        )
     }
 
     static let syncState = ReaderQuery("syncState", "SELECT * FROM syncState WHERE account = ? AND feed = ?")
@@ -64,20 +73,31 @@ enum ReaderQueries {
     /// The signed-in account's user id, which scopes feed tags, counts and positions.
     static let currentAccount = ReaderQuery("currentAccount", "SELECT \(AppDatabase.currentAccountSQL)")
 
-    static let outboxAll = ReaderQuery("outboxAll", "SELECT * FROM outbox ORDER BY id", allowance: .init(
-        scans: ["outbox"], sorts: false, why: "`outbox list` shows every status; in id order, no sort"))
+    static let outboxAll = ReaderQuery(
+        "outboxAll",
+        "SELECT * FROM outbox ORDER BY id",
+        allowance: .init(
+            scans: ["outbox"],
+            sorts: false,
+            why: "`outbox list` shows every status; in id order, no sort"
+        )
+    )
     /// The flusher's per-pass reads: by the (state, id) index, oldest first.
     static let outboxInState = ReaderQuery("outboxInState", "SELECT * FROM outbox WHERE state = ? ORDER BY id LIMIT ?")
     static let outboxItem = ReaderQuery("outboxItem", "SELECT * FROM outbox WHERE id = ?")
     /// Counts the triggers keep (outboxCount: one row per state).
     static let outboxCounts = ReaderQuery("outboxCounts", "SELECT state, statuses FROM outboxCount WHERE statuses > 0")
-    static let outboxOldestWaiting = ReaderQuery("outboxOldestWaiting",
-        "SELECT min(queuedAt) FROM outbox WHERE state IN ('pending', 'sending', 'uncertain')")
+    static let outboxOldestWaiting = ReaderQuery(
+        "outboxOldestWaiting",
+        "SELECT min(queuedAt) FROM outbox WHERE state IN ('pending', 'sending', 'uncertain')"
+    )
     /// Settling an uncertain status: is this tweet already another status's? (v6's
     /// partial index on sentTweetId.)
     static let outboxSentTweet = ReaderQuery("outboxSentTweet", "SELECT id FROM outbox WHERE sentTweetId = ? LIMIT 1")
 
-    static let imageCandidates = ReaderQuery("imageCandidates", """
+    static let imageCandidates = ReaderQuery(
+        "imageCandidates",
+        """
         SELECT u.id AS uid, u.profileImageURL AS currentURL, u.updatedAt AS usedAt, p.*
         FROM user u LEFT JOIN profileImage p ON p.authorId = u.id
         WHERE u.profileImageURL IS NOT NULL AND u.profileImageURL != ''
@@ -87,23 +107,45 @@ enum ReaderQueries {
                       (p.file IS NULL AND (p.evictedAt IS NULL OR p.lastUsedAt > p.evictedAt))
                    OR (p.file IS NOT NULL AND (p.fetchedAt IS NULL OR p.fetchedAt <= :stale)))))
         ORDER BY max(u.updatedAt, coalesce(p.lastUsedAt, 0)) DESC, u.id
-        """, allowance: .init(scans: ["u"], sorts: true, why: """
-            the image fetcher's cycle compares every author with its image row: O(authors) \
-            per cycle, not per tweet (follow-up: only authors changed since the last cycle)
-            """))
+        """,
+        allowance: .init(
+            scans: ["u"],
+            sorts: true,
+            why: """
+                the image fetcher's cycle compares every author with its image row: O(authors) \
+                per cycle, not per tweet (follow-up: only authors changed since the last cycle)
+                """
+        )
+    )
     /// By the two partial indexes: the earliest revalidation and the earliest retry.
-    static let nextImageDue = ReaderQuery("nextImageDue", """
+    static let nextImageDue = ReaderQuery(
+        "nextImageDue",
+        """
         SELECT min(t) FROM (
             SELECT min(fetchedAt) + :revalidate AS t FROM profileImage
                 WHERE file IS NOT NULL AND rejectedReason IS NULL AND fetchedAt IS NOT NULL
             UNION ALL SELECT min(retryAt) FROM profileImage WHERE retryAt IS NOT NULL AND rejectedReason IS NULL)
-        """)
+        """
+    )
     static let profileImage = ReaderQuery("profileImage", "SELECT * FROM profileImage WHERE authorId = ?")
-    static let profileImages = ReaderQuery("profileImages", "SELECT * FROM profileImage ORDER BY authorId", allowance: .init(
-        scans: ["profileImage"], sorts: false, why: "every row, for tests and diagnostics; in key order"))
-    static let imageFileRows = ReaderQuery("imageFileRows",
-        "SELECT authorId, file, lastUsedAt FROM profileImage WHERE file IS NOT NULL", allowance: .init(
-        scans: ["profileImage"], sorts: false, why: "the janitor weighs every cached file, only once the cache is over its cap"))
+    static let profileImages = ReaderQuery(
+        "profileImages",
+        "SELECT * FROM profileImage ORDER BY authorId",
+        allowance: .init(
+            scans: ["profileImage"],
+            sorts: false,
+            why: "every row, for tests and diagnostics; in key order"
+        )
+    )
+    static let imageFileRows = ReaderQuery(
+        "imageFileRows",
+        "SELECT authorId, file, lastUsedAt FROM profileImage WHERE file IS NOT NULL",
+        allowance: .init(
+            scans: ["profileImage"],
+            sorts: false,
+            why: "the janitor weighs every cached file, only once the cache is over its cap"
+        )
+    )
     /// Kept by triggers (migration "v10: image cache counts"): one row, whatever the
     /// cache holds.
     static let imageCacheTotals = ReaderQuery("imageCacheTotals", "SELECT files, bytes FROM imageCacheCount WHERE id = 1")
@@ -111,15 +153,30 @@ enum ReaderQueries {
     static let imageFileOf = ReaderQuery("imageFileOf", "SELECT file FROM profileImage WHERE authorId = ?")
 
     /// The benchmark's and diagnostics' whole-table counts (`AppDatabase+Diagnostics`).
-    static let tweetCount = ReaderQuery("tweetCount", "SELECT count(*) FROM tweet", allowance: .init(
-        scans: ["tweet"], sorts: false, why: "a whole-table count for the benchmark; no page or service runs it"))
-    static let authorsWithPicture = ReaderQuery("authorsWithPicture",
-        "SELECT count(*) FROM user WHERE profileImageURL IS NOT NULL", allowance: .init(
-        scans: ["user"], sorts: false, why: "a whole-table count for the benchmark; no page or service runs it"))
+    static let tweetCount = ReaderQuery(
+        "tweetCount",
+        "SELECT count(*) FROM tweet",
+        allowance: .init(
+            scans: ["tweet"],
+            sorts: false,
+            why: "a whole-table count for the benchmark; no page or service runs it"
+        )
+    )
+    static let authorsWithPicture = ReaderQuery(
+        "authorsWithPicture",
+        "SELECT count(*) FROM user WHERE profileImageURL IS NOT NULL",
+        allowance: .init(
+            scans: ["user"],
+            sorts: false,
+            why: "a whole-table count for the benchmark; no page or service runs it"
+        )
+    )
 
     /// The views' common questions (docs/SCHEMA.md), so the views stay instant too.
-    static let timelineView = ReaderQuery("timelineView",
-        "SELECT * FROM timeline WHERE feed = 'home' ORDER BY tweet_id DESC LIMIT 20")
+    static let timelineView = ReaderQuery(
+        "timelineView",
+        "SELECT * FROM timeline WHERE feed = 'home' ORDER BY tweet_id DESC LIMIT 20"
+    )
     static let feedCountsView = ReaderQuery("feedCountsView", "SELECT * FROM feed_counts")
     static let postsView = ReaderQuery("postsView", "SELECT * FROM posts WHERE state = 'pending' ORDER BY id")
 
@@ -135,17 +192,27 @@ enum ReaderQueries {
 
     /// `twfeed usage`: the ledger's days from `?` on, a range of the primary key walked
     /// backwards (newest first, no sort).
-    static let spendSince = ReaderQuery("spendSince", """
+    static let spendSince = ReaderQuery(
+        "spendSince",
+        """
         SELECT day, source, kind, resources, micros FROM spend WHERE day >= ?
         ORDER BY day DESC, source DESC, kind DESC
-        """)
+        """
+    )
     /// A cycle's or a day's spend: a range of the primary key.
     static let spendBetween = ReaderQuery("spendBetween", "SELECT sum(micros) FROM spend WHERE day >= ? AND day < ?")
     /// The metrics' counters: every ledger row, grouped.
-    static let spendTotals = ReaderQuery("spendTotals", """
+    static let spendTotals = ReaderQuery(
+        "spendTotals",
+        """
         SELECT source, kind, sum(resources) AS resources, sum(micros) AS micros FROM spend GROUP BY source, kind
-        """, allowance: .init(scans: ["spend"], sorts: true,
-                              why: "the ledger holds a few rows a day (days × sources × kinds), never a row per tweet"))
+        """,
+        allowance: .init(
+            scans: ["spend"],
+            sorts: true,
+            why: "the ledger holds a few rows a day (days × sources × kinds), never a row per tweet"
+        )
+    )
 
     /// `twfeed search`: the SQL sits beside the code that builds its MATCH
     /// (Store/AppDatabase+Search.swift); listed here so the plan test checks it too.

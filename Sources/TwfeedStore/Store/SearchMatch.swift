@@ -1,4 +1,5 @@
 import TwfeedCore
+
 /// Builds FTS5 MATCH strings from a parsed `SearchQuery`: every user text goes in as a
 /// quoted string (a phrase to FTS5, `"` doubled), so no query syntax of the user's can
 /// take effect, and every term carries its column filter.

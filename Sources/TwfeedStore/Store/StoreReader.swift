@@ -82,7 +82,10 @@ package final class StoreReader: StoreReading {
             (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
         }
         if superseded {
-            throw TwfeedError(.configuration, "\(path): written by a newer twfeed (its schema has migrations this build does not know); upgrade twfeed")
+            throw TwfeedError(
+                .configuration,
+                "\(path): written by a newer twfeed (its schema has migrations this build does not know); upgrade twfeed"
+            )
         }
         if !complete {
             throw TwfeedError(.unavailable, "\(path): written by an older twfeed: run twfeed run once to upgrade it")

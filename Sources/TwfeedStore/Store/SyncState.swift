@@ -40,8 +40,9 @@ package struct SyncState: Sendable, Equatable {
         lastError = row["lastError"]
         failures = Self.integer(row["failures"]).map { min(max($0, 0), 1_000) } ?? 0
         if let limit = Self.integer(row["rateLimitLimit"]), let remaining = Self.integer(row["rateLimitRemaining"]),
-           let reset = Self.time(row["rateLimitResetAt"]),
-           (0 ... RateLimit.maxCount).contains(limit), (0 ... RateLimit.maxCount).contains(remaining) {
+            let reset = Self.time(row["rateLimitResetAt"]),
+            (0...RateLimit.maxCount).contains(limit), (0...RateLimit.maxCount).contains(remaining)
+        {
             rateLimit = RateLimit(limit: limit, remaining: remaining, resetAt: reset)
         }
         nextPollAt = Self.time(row["nextPollAt"])
@@ -52,7 +53,8 @@ package struct SyncState: Sendable, Equatable {
     /// a huge epoch from a hostile header, and reading it must never trap.
     static func time(_ value: DatabaseValue) -> Date? {
         guard let seconds = Double.fromDatabaseValue(value), seconds.isFinite, seconds >= 0,
-              seconds < RateLimit.maxEpoch else { return nil }
+            seconds < RateLimit.maxEpoch
+        else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 
@@ -82,7 +84,8 @@ package struct SyncState: Sendable, Equatable {
                 lastPollAt?.timeIntervalSince1970, lastSuccessAt?.timeIntervalSince1970, lastError, failures,
                 rateLimit?.limit, rateLimit?.remaining, rateLimit?.resetAt.timeIntervalSince1970,
                 nextPollAt?.timeIntervalSince1970, lastFullWalkAt?.timeIntervalSince1970,
-            ])
+            ]
+        )
     }
 }
 

@@ -53,8 +53,15 @@ extension URLDetector {
             var position = start
             var tail: Int? = nil
             while true {
-                if let known = memo[position] { tail = known >= 0 ? known : nil; break }
-                guard let dot = labelEnd(position) else { memo[position] = -1; tail = nil; break }
+                if let known = memo[position] {
+                    tail = known >= 0 ? known : nil
+                    break
+                }
+                guard let dot = labelEnd(position) else {
+                    memo[position] = -1
+                    tail = nil
+                    break
+                }
                 chain.append((position, dot))
                 position = dot + 1
             }
@@ -72,7 +79,8 @@ extension URLDetector {
             // A match starting inside a run of label characters would also have started at
             // the run's first character, which was already tried.
             if position == cursor || !CharacterClass.isASCIIDomainCharacter(u[position - 1]),
-               let end = domainEnd(from: position) {
+                let end = domainEnd(from: position)
+            {
                 result.append(position..<end)
                 if firstOnly { break }
                 cursor = end

@@ -62,7 +62,8 @@ extension URLDetector {
             var position = from
             while position < n {
                 if CharacterClass.isURLPrecedingCharacter(u[position]),
-                   let match = matchURL(at: position + 1, before: u[position]) {
+                    let match = matchURL(at: position + 1, before: u[position])
+                {
                     return match
                 }
                 if position == 0, let match = matchURL(at: 0, before: nil) {
@@ -102,18 +103,24 @@ extension URLDetector {
                 position = end
             }
             return Match(
-                before: before, start: start, protocolLength: schemeLength,
-                domain: domainStart..<domainEnd, hasPath: hasPath, end: position
+                before: before,
+                start: start,
+                protocolLength: schemeLength,
+                domain: domainStart..<domainEnd,
+                hasPath: hasPath,
+                end: position
             )
         }
 
         private mutating func accept(_ match: Match, into result: inout [Entity]) {
             let urlLength = match.end - match.start
-            guard isValidURL(
-                urlLength: urlLength,
-                protocolLength: match.protocolLength > 0 ? match.protocolLength : URLDetector.defaultProtocolLength,
-                domain: match.domain
-            ) else { return }
+            guard
+                isValidURL(
+                    urlLength: urlLength,
+                    protocolLength: match.protocolLength > 0 ? match.protocolLength : URLDetector.defaultProtocolLength,
+                    domain: match.domain
+                )
+            else { return }
 
             if match.protocolLength == 0 {
                 if let before = match.before, CharacterClass.isInvalidBeforeSchemelessURL(before) { return }
@@ -150,9 +157,15 @@ extension URLDetector {
             var position = start
             var tail: Int? = nil
             while true {
-                if position >= n { tail = nil; break }
+                if position >= n {
+                    tail = nil
+                    break
+                }
                 let memo = domainMemo[position]
-                if memo != -2 { tail = memo >= 0 ? memo : nil; break }
+                if memo != -2 {
+                    tail = memo >= 0 ? memo : nil
+                    break
+                }
                 guard isSubdomainLabel(at: position) else {
                     domainMemo[position] = -1
                     tail = nil
@@ -268,13 +281,15 @@ extension URLDetector {
         /// fit a DNS label once punycode-encoded, and the URL must fit 4,096 characters.
         private func isValidURL(urlLength: Int, protocolLength: Int, domain: Range<Int>) -> Bool {
             if domain.count >= 4, u[domain.lowerBound..<domain.lowerBound + 4].elementsEqual(Unit.xnPrefix),
-               URLDetector.asciiDomains(in: u, range: domain, firstOnly: true).isEmpty {
+                URLDetector.asciiDomains(in: u, range: domain, firstOnly: true).isEmpty
+            {
                 return false
             }
             var labelStart = domain.lowerBound
             for index in domain.lowerBound...domain.upperBound where index == domain.upperBound || u[index] == Unit.dot {
                 guard let length = Punycode.asciiLength(ofLabel: u[labelStart..<index]),
-                      (1...URLDetector.maxDomainLabelLength).contains(length) else { return false }
+                    (1...URLDetector.maxDomainLabelLength).contains(length)
+                else { return false }
                 labelStart = index + 1
             }
             // twitter-text adds (encoded length - domain length) here, but its IDNA helper

@@ -16,7 +16,8 @@ import UnixSignals
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run the daemon against the local API emulator and show what it stored.")
+        abstract: "Run the daemon against the local API emulator and show what it stored."
+    )
 
     @Option(help: "The API dialect to speak: v2 or v1.1.", completion: .list(["v2", "v1.1"]))
     var dialect: String = "v2"
@@ -55,10 +56,13 @@ struct DemoCommand: AsyncParsableCommand {
         try await CommandLineEdge.run {
             let folder = try dir ?? Sandbox.temporaryFolder(prefix: "twfeed-demo")
             let sandbox = try Sandbox(
-                folder: folder, dialect: dialect, tweetsPerFeed: tweets,
+                folder: folder,
+                dialect: dialect,
+                tweetsPerFeed: tweets,
                 configure: { $0.newTweetIntervalSeconds = 5 },
                 apiKeys: ["timeoutSeconds": .number("10")],
-                config: Self.configKeys(folder: folder, listen: serve ? listen : nil))
+                config: Self.configKeys(folder: folder, listen: serve ? listen : nil)
+            )
             defer { sandbox.stop() }
             let emulator = sandbox.emulator
             let configPath = sandbox.configPath
@@ -72,9 +76,15 @@ struct DemoCommand: AsyncParsableCommand {
             let statusPath = StatusSnapshot.path(config: config)
             let reader = Mutex<ListenAddress?>(nil)
             let dependencies = Daemon.Dependencies(onReaderListening: { address in reader.withLock { $0 = address } })
-            let daemon = try Daemon.build(config: config, credentials: credentials, database: database,
-                                          dependencies: dependencies, statusPath: statusPath,
-                                          gracefulShutdownSignals: [], logger: logs.logger)
+            let daemon = try Daemon.build(
+                config: config,
+                credentials: credentials,
+                database: database,
+                dependencies: dependencies,
+                statusPath: statusPath,
+                gracefulShutdownSignals: [],
+                logger: logs.logger
+            )
 
             // The daemon's services poll at once on a fresh database. Once every feed
             // has completed a poll, queue a status as `twfeed post` does and watch the

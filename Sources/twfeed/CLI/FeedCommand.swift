@@ -27,8 +27,13 @@ struct FeedCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandLineEdge.run {
             try list.show(config: try options.loadConfig()) { database, avatarPath, print in
-                try database.forEachFeedItem(feed, limit: list.limit, before: before.flatMap(TweetID.init),
-                                             avatarPath: avatarPath, print)
+                try database.forEachFeedItem(
+                    feed,
+                    limit: list.limit,
+                    before: before.flatMap(TweetID.init),
+                    avatarPath: avatarPath,
+                    print
+                )
             }
         }
     }

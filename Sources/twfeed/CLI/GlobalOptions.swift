@@ -5,7 +5,11 @@ import TwfeedKit
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "The config file (default: $TWFEED_CONFIG, $CONFIGURATION_DIRECTORY/config.json, ~/.config/twfeed/config.json).", completion: .file())
+    @Option(
+        name: .long,
+        help: "The config file (default: $TWFEED_CONFIG, $CONFIGURATION_DIRECTORY/config.json, ~/.config/twfeed/config.json).",
+        completion: .file()
+    )
     var config: String?
 
     func loadConfig() throws -> TwfeedConfig {

@@ -12,7 +12,8 @@ struct LoginCommand: AsyncParsableCommand {
             Reads the consumer key and secret from the credentials file (prompting for them when \
             they are missing), prints the page to open, reads the PIN it shows from standard input, \
             and writes the access token into the credentials file (mode 0600).
-            """)
+            """
+    )
 
     @OptionGroup var file: CredentialsFileOptions
 
@@ -20,15 +21,24 @@ struct LoginCommand: AsyncParsableCommand {
         try await CommandLineEdge.run {
             let (config, path) = try file.resolve()
             let (consumerKey, consumerSecret) = try consumerPair(path)
-            let flow = PINFlow(config: config, consumerKey: consumerKey, consumerSecret: consumerSecret, transport: CurlTransport(),
-                               clock: SystemClock())
+            let flow = PINFlow(
+                config: config,
+                consumerKey: consumerKey,
+                consumerSecret: consumerSecret,
+                transport: CurlTransport(),
+                clock: SystemClock()
+            )
             let requestToken = try await flow.requestToken()
             emit("Open this page in a browser, authorize twfeed, and enter the PIN it shows:")
             emit("  " + flow.authorizeURL(requestToken))
             let pin = try Prompt.line("PIN: ")
             let access = try await flow.accessToken(requestToken, pin: pin)
-            try Credentials(consumerKey: consumerKey, consumerSecret: consumerSecret,
-                            accessToken: access.token, accessTokenSecret: access.secret).write(to: path)
+            try Credentials(
+                consumerKey: consumerKey,
+                consumerSecret: consumerSecret,
+                accessToken: access.token,
+                accessTokenSecret: access.secret
+            ).write(to: path)
             let who = access.screenName.map { "@\($0)" } ?? access.userID.map { "user \($0)" } ?? "your account"
             emit("Signed in as \(who); the access token is saved in \(path) (mode 0600).")
             if let note = RunningDaemon.tellToReload(config: config, credentialsPath: path, change: "starts polling") {
@@ -59,7 +69,8 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Forget the access token; keep the consumer key and secret.",
-        discussion: "A running daemon that reads this credentials file stops polling and posting.")
+        discussion: "A running daemon that reads this credentials file stops polling and posting."
+    )
 
     @OptionGroup var file: CredentialsFileOptions
 

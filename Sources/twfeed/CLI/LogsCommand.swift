@@ -10,15 +10,18 @@ struct LogsCommand: AsyncParsableCommand {
         discussion: """
             Reads log.file when the config names one (following it across logrotate), else the \
             systemd journal of the unit (journalctl -u UNIT -o cat). Works on logfmt and JSON lines.
-            """)
+            """
+    )
 
     @OptionGroup var options: GlobalOptions
 
     @Flag(name: [.customShort("f"), .long], help: "Keep reading as lines are written.")
     var follow = false
 
-    @Option(help: "Only lines at this level or above: trace, debug, info, notice, warn, error, critical.",
-            completion: .list(["trace", "debug", "info", "notice", "warn", "error", "critical"]))
+    @Option(
+        help: "Only lines at this level or above: trace, debug, info, notice, warn, error, critical.",
+        completion: .list(["trace", "debug", "info", "notice", "warn", "error", "critical"])
+    )
     var level: String?
 
     @Option(help: "Only events whose name matches this glob, e.g. 'poll.*'.")
@@ -91,7 +94,7 @@ struct LogsCommand: AsyncParsableCommand {
             partial.append(data)
             var lines: [String] = []
             while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: partial[partial.startIndex ..< newline], as: UTF8.self))
+                lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
                 partial = partial[partial.index(after: newline)...]
             }
             let matching = lines.filter(filter.matches)

@@ -10,7 +10,8 @@ struct OutboxCommand: AsyncParsableCommand {
         commandName: "outbox",
         abstract: "Show and manage the queue of statuses.",
         subcommands: [List.self, Retry.self, Cancel.self],
-        defaultSubcommand: List.self)
+        defaultSubcommand: List.self
+    )
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every queued status and what became of it.")
@@ -40,7 +41,9 @@ struct OutboxCommand: AsyncParsableCommand {
                     } else {
                         let detail = item.sentTweetID.map { "tweet \($0)" } ?? item.lastError ?? ""
                         let text = item.text.replacingOccurrences(of: "\n", with: " ⏎ ")
-                        emit("#\(item.id)  \(item.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Timestamp.iso8601(item.createdAt))  \(text.prefix(40))  \(detail)")
+                        emit(
+                            "#\(item.id)  \(item.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Timestamp.iso8601(item.createdAt))  \(text.prefix(40))  \(detail)"
+                        )
                     }
                 }
             }
@@ -58,9 +61,11 @@ struct OutboxCommand: AsyncParsableCommand {
                 WakeSocket.send(to: WakeSocket.path(config: config))
                 // One that may have gone out is looked up among the account's tweets
                 // before it is sent again (AppDatabase.retryOutbox).
-                emit(item.state == .uncertain
-                    ? "#\(item.id) may have gone out already; the daemon looks for it among your tweets before sending it again"
-                    : "#\(item.id) is pending again")
+                emit(
+                    item.state == .uncertain
+                        ? "#\(item.id) may have gone out already; the daemon looks for it among your tweets before sending it again"
+                        : "#\(item.id) is pending again"
+                )
             }
         }
     }

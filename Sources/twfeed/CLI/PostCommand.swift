@@ -10,7 +10,8 @@ struct PostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "post",
         abstract: "Validate a status and queue it; the daemon sends it when it can.",
-        discussion: "Works offline and with the daemon stopped. Exit 65 when the status is empty or too long.")
+        discussion: "Works offline and with the daemon stopped. Exit 65 when the status is empty or too long."
+    )
 
     @OptionGroup var options: GlobalOptions
 
@@ -41,18 +42,22 @@ struct PostCommand: AsyncParsableCommand {
             if json {
                 // `valid` is twitter-text's verdict; `postable` adds twfeed's own rule
                 // (no blank statuses), and the exit status follows it.
-                emit(JSONValue.object([
-                    "weightedLength": .number(String(length.weightedLength)),
-                    "valid": .bool(length.valid),
-                    "permillage": .number(String(length.permillage)),
-                    "maxWeightedLength": .number(String(length.maxWeightedLength)),
-                    "postable": .bool(postable),
-                    "costUSD": .number(pricing.price.decimalString),
-                    "hasURL": .bool(pricing.hasURL),
-                ]).serialized)
+                emit(
+                    JSONValue.object([
+                        "weightedLength": .number(String(length.weightedLength)),
+                        "valid": .bool(length.valid),
+                        "permillage": .number(String(length.permillage)),
+                        "maxWeightedLength": .number(String(length.maxWeightedLength)),
+                        "postable": .bool(postable),
+                        "costUSD": .number(pricing.price.decimalString),
+                        "hasURL": .bool(pricing.hasURL),
+                    ]).serialized
+                )
             } else {
-                emit("\(length.weightedLength)/\(length.maxWeightedLength) characters: \(postable ? "valid" : "not valid"); "
-                    + "posting it costs \(pricing.price.formatted)\(Self.why(pricing))")
+                emit(
+                    "\(length.weightedLength)/\(length.maxWeightedLength) characters: \(postable ? "valid" : "not valid"); "
+                        + "posting it costs \(pricing.price.formatted)\(Self.why(pricing))"
+                )
             }
             if !postable { throw ExitCode(TwfeedError.Code.invalidData.exitCode) }
             return
@@ -62,18 +67,25 @@ struct PostCommand: AsyncParsableCommand {
             let config = try options.loadConfig()
             // FULL sync: once this command returns, the status survives a power loss.
             let database = try AppDatabase.open(path: config.storage.database, durable: true)
-            let pricing = try BillingTerms(config.api).postPricing(text: status, replyTo: replyTo.flatMap(TweetID.init),
-                                                                   database: database)
+            let pricing = try BillingTerms(config.api).postPricing(
+                text: status,
+                replyTo: replyTo.flatMap(TweetID.init),
+                database: database
+            )
             let item = try database.enqueue(text: status, replyTo: replyTo.flatMap(TweetID.init), now: Date())
             let woke = WakeSocket.send(to: WakeSocket.path(config: config))
             if json {
-                emit(JSONValue.object([
-                    "id": .string(String(item.id)), "state": .string(item.state.rawValue),
-                    "costUSD": .number(pricing.price.decimalString), "hasURL": .bool(pricing.hasURL),
-                ]).serialized)
+                emit(
+                    JSONValue.object([
+                        "id": .string(String(item.id)), "state": .string(item.state.rawValue),
+                        "costUSD": .number(pricing.price.decimalString), "hasURL": .bool(pricing.hasURL),
+                    ]).serialized
+                )
             } else {
-                emit("queued #\(item.id) (\(woke ? "the daemon is sending it" : "the daemon is not running; it goes out when it runs")); "
-                    + "it will cost \(pricing.price.formatted)\(Self.why(pricing))")
+                emit(
+                    "queued #\(item.id) (\(woke ? "the daemon is sending it" : "the daemon is not running; it goes out when it runs")); "
+                        + "it will cost \(pricing.price.formatted)\(Self.why(pricing))"
+                )
             }
         }
     }
@@ -84,7 +96,8 @@ struct PostCommand: AsyncParsableCommand {
     private func price(_ status: String, config: TwfeedConfig?) throws -> PostPricing {
         let terms = config.map { BillingTerms($0.api) } ?? BillingTerms()
         guard let config, let replyTo = replyTo.flatMap(TweetID.init),
-              FileManager.default.fileExists(atPath: config.storage.database) else {
+            FileManager.default.fileExists(atPath: config.storage.database)
+        else {
             return PostPricing(text: status, summoned: false, prices: terms.prices)
         }
         let database = try StoreReader.open(path: config.storage.database)

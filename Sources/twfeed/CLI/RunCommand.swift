@@ -12,7 +12,8 @@ struct RunCommand: AsyncParsableCommand {
             SIGHUP re-reads the config and the credentials (an invalid new config is refused and the \
             running one kept); SIGUSR1 reopens the log file; SIGTERM and SIGINT stop gracefully. Under \
             systemd (Type=notify) it reports READY, STATUS, RELOADING, STOPPING and feeds the watchdog.
-            """)
+            """
+    )
 
     @OptionGroup var options: GlobalOptions
 
@@ -36,7 +37,8 @@ struct RunCommand: AsyncParsableCommand {
             }
             try await supervisor.run(
                 initial: .init(config: config, credentials: credentials, database: database, logs: logs, lock: lock),
-                controls: controls)
+                controls: controls
+            )
         }
     }
 }

@@ -10,7 +10,8 @@ struct SearchCommand: AsyncParsableCommand {
         discussion: """
             QUERY: words (all must match; case and accents do not matter), "a phrase", \
             from:username (several from: match any of them). Exit 64 for a query that cannot be parsed.
-            """)
+            """
+    )
 
     @OptionGroup var options: GlobalOptions
 

@@ -16,7 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Listens on http.listen from the config, or on --listen. Loopback only unless http.allowRemote \
             is true: the pages show your private timeline. SIGTERM and SIGINT stop it.
-            """)
+            """
+    )
 
     @OptionGroup var options: GlobalOptions
 
@@ -40,16 +41,27 @@ struct ServeCommand: AsyncParsableCommand {
                 throw TwfeedError(.configuration, "\(configName): http.listen: not set; set it (e.g. \"127.0.0.1:8765\") or pass --listen")
             }
             if !address.isLoopback && !config.http.allowRemote {
-                throw TwfeedError(.configuration, "\(configName): --listen \(address) is not a loopback address: set http.allowRemote to true to serve your timeline to the network")
+                throw TwfeedError(
+                    .configuration,
+                    "\(configName): --listen \(address) is not a loopback address: set http.allowRemote to true to serve your timeline to the network"
+                )
             }
             let logs = try LogSetup(config: config.log)
             let database = try StoreReader.open(path: config.storage.database)
-            let source = ReaderSource(database: database, config: config,
-                                      statusPath: StatusSnapshot.readerPath(config: config), metrics: TwfeedMetrics())
+            let source = ReaderSource(
+                database: database,
+                config: config,
+                statusPath: StatusSnapshot.readerPath(config: config),
+                metrics: TwfeedMetrics()
+            )
             let server = ReaderServer(source: source, address: address, logger: logs.logger)
-            let group = ServiceGroup(configuration: .init(
-                services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: Logger(label: "twfeed.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() })))
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: [.init(service: server)],
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: Logger(label: "twfeed.lifecycle", factory: { _ in SwiftLogNoOpLogHandler() })
+                )
+            )
             try await group.run()
         }
     }

@@ -9,7 +9,8 @@ struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Health of the daemon, each feed, the outbox and the image cache.",
-        discussion: "Exit status: 0 healthy, 1 degraded (errors, stale heartbeat), 3 not running.")
+        discussion: "Exit status: 0 healthy, 1 degraded (errors, stale heartbeat), 3 not running."
+    )
 
     @OptionGroup var options: GlobalOptions
 
@@ -43,15 +44,19 @@ enum StatusPresenter {
         if let account = report.account {
             lines.append("account   " + (account.username.map { "@\($0) " } ?? "") + "(user id \(account.id))")
         }
-        lines.append(pad("feed", 10) + pad("tweets", 8, right: true) + "  " + pad("last poll", 11) + pad("next poll", 11) + pad("rate left", 11) + "error")
+        lines.append(
+            pad("feed", 10) + pad("tweets", 8, right: true) + "  " + pad("last poll", 11) + pad("next poll", 11) + pad("rate left", 11) + "error"
+        )
         for feed in report.feeds {
             guard feed.enabled || feed.stats.tweets > 0 else { continue }
             let last = feed.sync.lastPollAt.map { duration(report.now.timeIntervalSince($0)) + " ago" } ?? "never"
             let next = feed.enabled ? (feed.sync.nextPollAt.map { relative($0, report.now) } ?? "now") : "disabled"
             let rate = feed.sync.rateLimit.map { "\($0.remaining)/\($0.limit)" } ?? "-"
             let error = feed.sync.lastError.map { String($0.prefix(24)) } ?? "-"
-            lines.append(pad(feed.feed.rawValue, 10) + pad(String(feed.stats.tweets), 8, right: true) + "  "
-                + pad(last, 11) + pad(next, 11) + pad(rate, 11) + error)
+            lines.append(
+                pad(feed.feed.rawValue, 10) + pad(String(feed.stats.tweets), 8, right: true) + "  "
+                    + pad(last, 11) + pad(next, 11) + pad(rate, 11) + error
+            )
         }
         let counts = OutboxState.allCases.compactMap { state -> String? in
             let count = report.outbox[state] ?? 0

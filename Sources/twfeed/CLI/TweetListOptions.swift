@@ -24,8 +24,10 @@ struct TweetListOptions: ParsableArguments {
     ///
     /// - Parameter read: gets the database, the avatar lookup that turns a cached image's
     ///   name into its path (nil when not on disk), and the function to hand each tweet to.
-    func show(config: TwfeedConfig,
-              _ read: (StoreReader, _ avatarPath: (String) -> String?, _ print: (FeedItem) -> Void) throws -> Void) throws {
+    func show(
+        config: TwfeedConfig,
+        _ read: (StoreReader, _ avatarPath: (String) -> String?, _ print: (FeedItem) -> Void) throws -> Void
+    ) throws {
         guard FileManager.default.fileExists(atPath: config.storage.database) else {
             CommandLineEdge.printError("no tweets cached yet: \(config.storage.database) does not exist (start twfeed run)")
             return

@@ -9,7 +9,8 @@ import TwfeedStore
 struct UsageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "usage",
-        abstract: "What the X API has charged: this billing cycle and the last days, per source.")
+        abstract: "What the X API has charged: this billing cycle and the last days, per source."
+    )
 
     @OptionGroup var options: GlobalOptions
 
@@ -20,7 +21,7 @@ struct UsageCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (1 ... 366).contains(days) else { throw ValidationError("--days must be from 1 to 366, not \(days)") }
+        guard (1...366).contains(days) else { throw ValidationError("--days must be from 1 to 366, not \(days)") }
     }
 
     func run() async throws {
@@ -29,8 +30,12 @@ struct UsageCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: config.storage.database) else {
                 throw TwfeedError(.unavailable, "nothing spent yet: \(config.storage.database) does not exist (start twfeed run)")
             }
-            return try UsageReport.read(config: config, database: StoreReader.open(path: config.storage.database),
-                                        now: Date(), days: days)
+            return try UsageReport.read(
+                config: config,
+                database: StoreReader.open(path: config.storage.database),
+                now: Date(),
+                days: days
+            )
         }
         emit(json ? report.json.serialized : report.table)
     }

@@ -24,8 +24,14 @@ enum PayloadV11 {
 
     /// A status object; records in `served` the users it embeds and, below the top
     /// level (`depth` > 0), itself as an embedded post. The caller records a top-level one.
-    static func status(_ tweet: StoredTweet, store: TweetStore, options: Options, imageBase: String,
-                       depth: Int = 0, served: inout ServedResources) -> EmulatorJSON {
+    static func status(
+        _ tweet: StoredTweet,
+        store: TweetStore,
+        options: Options,
+        imageBase: String,
+        depth: Int = 0,
+        served: inout ServedResources
+    ) -> EmulatorJSON {
         if depth > 0 { served.addIncludedPost(tweet.id) }
         let text = options.extended ? tweet.rendered : (tweet.shortened ?? tweet.rendered)
         var members: [(String, EmulatorJSON)] = [
@@ -57,18 +63,38 @@ enum PayloadV11 {
         }
         members += [("geo", .null), ("coordinates", .null), ("place", .null), ("contributors", .null)]
         if depth < 2, let id = tweet.retweetedID, let original = store.tweets[id], !original.deleted {
-            members.append(("retweeted_status",
-                            status(original, store: store, options: options, imageBase: imageBase, depth: depth + 1,
-                                   served: &served)))
+            members.append(
+                (
+                    "retweeted_status",
+                    status(
+                        original,
+                        store: store,
+                        options: options,
+                        imageBase: imageBase,
+                        depth: depth + 1,
+                        served: &served
+                    )
+                )
+            )
         }
         members.append(("is_quote_status", .bool(tweet.quotedID != nil)))
         if let id = tweet.quotedID {
             members.append(("quoted_status_id", .id(id)))
             members.append(("quoted_status_id_str", .string(String(id))))
             if depth < 2, let quoted = store.tweets[id], !quoted.deleted {
-                members.append(("quoted_status",
-                                status(quoted, store: store, options: options, imageBase: imageBase, depth: depth + 1,
-                                       served: &served)))
+                members.append(
+                    (
+                        "quoted_status",
+                        status(
+                            quoted,
+                            store: store,
+                            options: options,
+                            imageBase: imageBase,
+                            depth: depth + 1,
+                            served: &served
+                        )
+                    )
+                )
             }
         }
         members += [
@@ -79,25 +105,33 @@ enum PayloadV11 {
     }
 
     static func entities(_ text: RenderedText, store: TweetStore) -> EmulatorJSON {
-        var hashtags: [EmulatorJSON] = [], mentions: [EmulatorJSON] = [], urls: [EmulatorJSON] = []
+        var hashtags: [EmulatorJSON] = []
+        var mentions: [EmulatorJSON] = []
+        var urls: [EmulatorJSON] = []
         for entity in text.entities {
             switch entity {
             case .hashtag(let start, let end, let tag):
                 hashtags.append(.object([("text", .string(tag)), ("indices", .array([.int(start), .int(end)]))]))
             case .mention(let start, let end, let username, let id):
-                mentions.append(.object([
-                    ("screen_name", .string(username)), ("name", .string(store.user(id)?.name ?? username)),
-                    ("id", .id(id)), ("id_str", .string(String(id))), ("indices", .array([.int(start), .int(end)])),
-                ]))
+                mentions.append(
+                    .object([
+                        ("screen_name", .string(username)), ("name", .string(store.user(id)?.name ?? username)),
+                        ("id", .id(id)), ("id_str", .string(String(id))), ("indices", .array([.int(start), .int(end)])),
+                    ])
+                )
             case .url(let start, let end, let link):
-                urls.append(.object([
-                    ("url", .string(link.url)), ("expanded_url", .string(link.expanded)),
-                    ("display_url", .string(link.display)), ("indices", .array([.int(start), .int(end)])),
-                ]))
+                urls.append(
+                    .object([
+                        ("url", .string(link.url)), ("expanded_url", .string(link.expanded)),
+                        ("display_url", .string(link.display)), ("indices", .array([.int(start), .int(end)])),
+                    ])
+                )
             }
         }
-        return .object([("hashtags", .array(hashtags)), ("symbols", .array([])),
-                        ("user_mentions", .array(mentions)), ("urls", .array(urls))])
+        return .object([
+            ("hashtags", .array(hashtags)), ("symbols", .array([])),
+            ("user_mentions", .array(mentions)), ("urls", .array(urls)),
+        ])
     }
 
     static func user(_ user: EmulatedUser, imageBase: String, trim: Bool = false) -> EmulatorJSON {

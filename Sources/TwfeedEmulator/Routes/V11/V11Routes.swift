@@ -6,14 +6,24 @@ enum V11Routes {
     /// than `since_id` (exclusive) and not newer than `max_id` (inclusive). As on the real
     /// API, `count` is applied first and deleted tweets removed after, so pages run short.
     static func timeline(_ feed: EmulatorFeed, context: RequestContext, store: TweetStore) -> EmulatorResponse {
-        page(store.reachableSlots(feed, .v1_1), limit: feed == .retweets ? 100 : 200, owned: feed == .mentions,
-             context: context, store: store)
+        page(
+            store.reachableSlots(feed, .v1_1),
+            limit: feed == .retweets ? 100 : 200,
+            owned: feed == .mentions,
+            context: context,
+            store: store
+        )
     }
 
     /// One page cut from `reachable` (newest first) by `count`, `since_id` and `max_id`.
     /// `owned`: the account's own mentions or posts (the owned read price may apply).
-    private static func page(_ reachable: [UInt64], limit: Int, owned: Bool, context: RequestContext,
-                             store: TweetStore) -> EmulatorResponse {
+    private static func page(
+        _ reachable: [UInt64],
+        limit: Int,
+        owned: Bool,
+        context: RequestContext,
+        store: TweetStore
+    ) -> EmulatorResponse {
         let count = min(limit, max(1, context.parameter("count").flatMap { Int($0) } ?? 20))
         let sinceID = context.parameter("since_id").flatMap { UInt64($0) }
         let maxID = context.parameter("max_id").flatMap { UInt64($0) }
@@ -45,8 +55,10 @@ enum V11Routes {
     /// does for a protected account (401 "Not authorized."), an unknown one code 34: the
     /// emulator keeps only the account's own tweets.
     static func userTimeline(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
-        let userID = context.parameter("user_id"), screenName = context.parameter("screen_name")
-        let isAccount = (userID.map { $0 == String(TweetStore.accountID) } ?? true)
+        let userID = context.parameter("user_id")
+        let screenName = context.parameter("screen_name")
+        let isAccount =
+            (userID.map { $0 == String(TweetStore.accountID) } ?? true)
             && (screenName.map { $0.lowercased() == TweetStore.accountUsername } ?? true)
         guard isAccount else {
             let known = userID.flatMap(UInt64.init).flatMap(store.user) ?? screenName.flatMap(store.user(named:))
@@ -71,34 +83,59 @@ enum V11Routes {
         var replyTo: UInt64?
         if let target = context.parameter("in_reply_to_status_id"), !target.isEmpty {
             guard let id = UInt64(target) else {
-                return ErrorBody.v11(403, code: 385,
-                    message: "You attempted to reply to a Tweet that is deleted or not visible to you.")
+                return ErrorBody.v11(
+                    403,
+                    code: 385,
+                    message: "You attempted to reply to a Tweet that is deleted or not visible to you."
+                )
             }
             replyTo = id
         }
-        if let rejection = state.store.validatePost(text: text, replyTo: replyTo, now: context.now,
-                                                        duplicateWindow: state.duplicateWindowSeconds,
-                                                        repliesRequireSummons: state.billing.repliesRequireSummons) {
+        if let rejection = state.store.validatePost(
+            text: text,
+            replyTo: replyTo,
+            now: context.now,
+            duplicateWindow: state.duplicateWindowSeconds,
+            repliesRequireSummons: state.billing.repliesRequireSummons
+        ) {
             switch rejection {
             case .replyNotPermitted: return ErrorBody.v11(403, code: 433, message: ErrorBody.replyNotPermittedDetail)
             case .empty: return ErrorBody.v11(403, code: 170, message: "Missing required parameter: status.")
             case .tooLong: return ErrorBody.v11(403, code: 186, message: "Status is over 280 characters.")
             case .replyTargetMissing:
-                return ErrorBody.v11(403, code: 385,
-                    message: "You attempted to reply to a Tweet that is deleted or not visible to you.")
+                return ErrorBody.v11(
+                    403,
+                    code: 385,
+                    message: "You attempted to reply to a Tweet that is deleted or not visible to you."
+                )
             case .duplicate: return ErrorBody.v11(403, code: 187, message: "Status is a duplicate.")
             }
         }
         let kind = PostPricing.kind(text: text, replyTo: replyTo, store: state.store)
         let tweet = state.store.post(text: text, replyTo: replyTo, now: context.now)
-        state.posted.append(PostedStatus(id: String(tweet.id), text: text, inReplyToID: replyTo.map { String($0) },
-                                         dialect: .v1_1, createdAt: tweet.createdAt))
+        state.posted.append(
+            PostedStatus(
+                id: String(tweet.id),
+                text: text,
+                inReplyToID: replyTo.map { String($0) },
+                dialect: .v1_1,
+                createdAt: tweet.createdAt
+            )
+        )
         let options = PayloadV11.Options(context.parameters)
         // The created status comes back as a status object, but a post is billed as one
         // create, not as the reads of what its answer holds.
         var ignored = ServedResources()
-        var response = EmulatorResponse.json(200, PayloadV11.status(tweet, store: state.store, options: options,
-                                                                     imageBase: context.imageBase, served: &ignored))
+        var response = EmulatorResponse.json(
+            200,
+            PayloadV11.status(
+                tweet,
+                store: state.store,
+                options: options,
+                imageBase: context.imageBase,
+                served: &ignored
+            )
+        )
         response.served.created = kind
         return response
     }
@@ -124,14 +161,25 @@ enum V11Routes {
                 continue
             }
             served.addPost(id)
-            found.append((id, PayloadV11.status(tweet, store: store, options: options, imageBase: context.imageBase,
-                                                served: &served)))
+            found.append(
+                (
+                    id,
+                    PayloadV11.status(
+                        tweet,
+                        store: store,
+                        options: options,
+                        imageBase: context.imageBase,
+                        served: &served
+                    )
+                )
+            )
         }
-        var response: EmulatorResponse = if map {
-            .json(200, .object([("id", .object(found.map { (String($0.0), $0.1 ?? .null) }))]))
-        } else {
-            .json(200, .array(found.compactMap(\.1)))
-        }
+        var response: EmulatorResponse =
+            if map {
+                .json(200, .object([("id", .object(found.map { (String($0.0), $0.1 ?? .null) }))]))
+            } else {
+                .json(200, .array(found.compactMap(\.1)))
+            }
         response.served = served
         return response
     }
@@ -144,8 +192,16 @@ enum V11Routes {
         var served = ServedResources()
         served.addPost(id)
         let options = PayloadV11.Options(context.parameters)
-        var response = EmulatorResponse.json(200, PayloadV11.status(tweet, store: store, options: options,
-                                                                     imageBase: context.imageBase, served: &served))
+        var response = EmulatorResponse.json(
+            200,
+            PayloadV11.status(
+                tweet,
+                store: store,
+                options: options,
+                imageBase: context.imageBase,
+                served: &served
+            )
+        )
         response.served = served
         return response
     }

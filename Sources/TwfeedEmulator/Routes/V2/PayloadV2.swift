@@ -35,8 +35,13 @@ struct V2Fields {
                 if known.contains(item) {
                     result.insert(item)
                 } else {
-                    errors.append(.init(parameter: name, value: item,
-                        message: "The `\(name)` query parameter value [\(item)] is not one of [\(known.sorted().joined(separator: ","))]"))
+                    errors.append(
+                        .init(
+                            parameter: name,
+                            value: item,
+                            message: "The `\(name)` query parameter value [\(item)] is not one of [\(known.sorted().joined(separator: ","))]"
+                        )
+                    )
                 }
             }
             return result
@@ -62,20 +67,32 @@ enum PayloadV2 {
         if fields.contains("referenced_tweets") {
             let references = Self.references(tweet)
             if !references.isEmpty {
-                members.append(("referenced_tweets", .array(references.map {
-                    .object([("type", .string($0.type)), ("id", .string(String($0.id)))])
-                })))
+                members.append(
+                    (
+                        "referenced_tweets",
+                        .array(
+                            references.map {
+                                .object([("type", .string($0.type)), ("id", .string(String($0.id)))])
+                            }
+                        )
+                    )
+                )
             }
         }
         if fields.contains("entities"), !tweet.rendered.entities.isEmpty {
             members.append(("entities", entities(tweet.rendered)))
         }
         if fields.contains("public_metrics") {
-            members.append(("public_metrics", .object([
-                ("retweet_count", .int(tweet.retweetCount)), ("reply_count", .int(tweet.replyCount)),
-                ("like_count", .int(tweet.likeCount)), ("quote_count", .int(tweet.quoteCount)),
-                ("bookmark_count", .int(0)), ("impression_count", .int(tweet.likeCount * 37 + 12)),
-            ])))
+            members.append(
+                (
+                    "public_metrics",
+                    .object([
+                        ("retweet_count", .int(tweet.retweetCount)), ("reply_count", .int(tweet.replyCount)),
+                        ("like_count", .int(tweet.likeCount)), ("quote_count", .int(tweet.quoteCount)),
+                        ("bookmark_count", .int(0)), ("impression_count", .int(tweet.likeCount * 37 + 12)),
+                    ])
+                )
+            )
         }
         if fields.contains("lang") { members.append(("lang", .string("en"))) }
         if fields.contains("possibly_sensitive") { members.append(("possibly_sensitive", .bool(false))) }
@@ -95,17 +112,27 @@ enum PayloadV2 {
     }
 
     static func entities(_ text: RenderedText) -> EmulatorJSON {
-        var mentions: [EmulatorJSON] = [], hashtags: [EmulatorJSON] = [], urls: [EmulatorJSON] = []
+        var mentions: [EmulatorJSON] = []
+        var hashtags: [EmulatorJSON] = []
+        var urls: [EmulatorJSON] = []
         for entity in text.entities {
             switch entity {
             case .mention(let start, let end, let username, let id):
-                mentions.append(.object([("start", .int(start)), ("end", .int(end)),
-                                         ("username", .string(username)), ("id", .string(String(id)))]))
+                mentions.append(
+                    .object([
+                        ("start", .int(start)), ("end", .int(end)),
+                        ("username", .string(username)), ("id", .string(String(id))),
+                    ])
+                )
             case .hashtag(let start, let end, let tag):
                 hashtags.append(.object([("start", .int(start)), ("end", .int(end)), ("tag", .string(tag))]))
             case .url(let start, let end, let link):
-                urls.append(.object([("start", .int(start)), ("end", .int(end)), ("url", .string(link.url)),
-                                     ("expanded_url", .string(link.expanded)), ("display_url", .string(link.display))]))
+                urls.append(
+                    .object([
+                        ("start", .int(start)), ("end", .int(end)), ("url", .string(link.url)),
+                        ("expanded_url", .string(link.expanded)), ("display_url", .string(link.display)),
+                    ])
+                )
             }
         }
         var members: [(String, EmulatorJSON)] = []
@@ -129,18 +156,29 @@ enum PayloadV2 {
         if fields.contains("verified") { members.append(("verified", .bool(false))) }
         if fields.contains("url") { members.append(("url", .string(""))) }
         if fields.contains("public_metrics") {
-            members.append(("public_metrics", .object([
-                ("followers_count", .int(user.followersCount)), ("following_count", .int(user.followingCount)),
-                ("tweet_count", .int(user.followersCount / 3 + 17)), ("listed_count", .int(user.followersCount / 100)),
-            ])))
+            members.append(
+                (
+                    "public_metrics",
+                    .object([
+                        ("followers_count", .int(user.followersCount)), ("following_count", .int(user.followingCount)),
+                        ("tweet_count", .int(user.followersCount / 3 + 17)), ("listed_count", .int(user.followersCount / 100)),
+                    ])
+                )
+            )
         }
         return .object(members)
     }
 
     /// A timeline page: `data`, `includes` (only for the expansions asked), partial
     /// `errors` for referenced tweets that no longer exist, and `meta`.
-    static func page(_ tweets: [StoredTweet], nextToken: String?, fields: V2Fields, store: TweetStore,
-                     imageBase: String, served: inout ServedResources) -> EmulatorJSON {
+    static func page(
+        _ tweets: [StoredTweet],
+        nextToken: String?,
+        fields: V2Fields,
+        store: TweetStore,
+        imageBase: String,
+        served: inout ServedResources
+    ) -> EmulatorJSON {
         var meta: [(String, EmulatorJSON)] = [("result_count", .int(tweets.count))]
         if let newest = tweets.first, let oldest = tweets.last {
             meta.append(("newest_id", .string(String(newest.id))))
@@ -157,10 +195,19 @@ enum PayloadV2 {
     /// expansions asked) and partial `errors`: `errors` given first (a lookup's missing
     /// ids), then one per referenced tweet that no longer exists. Records in `served`
     /// what went out. `tweets` empty: only the errors (no `data`), as the API answers.
-    static func body(_ tweets: [StoredTweet], single: Bool, errors given: [EmulatorJSON] = [], fields: V2Fields,
-                     store: TweetStore, imageBase: String, served: inout ServedResources) -> [(String, EmulatorJSON)] {
-        var userIDs: [UInt64] = [], seenUsers: Set<UInt64> = []
-        var included: [StoredTweet] = [], seenTweets: Set<UInt64> = []
+    static func body(
+        _ tweets: [StoredTweet],
+        single: Bool,
+        errors given: [EmulatorJSON] = [],
+        fields: V2Fields,
+        store: TweetStore,
+        imageBase: String,
+        served: inout ServedResources
+    ) -> [(String, EmulatorJSON)] {
+        var userIDs: [UInt64] = []
+        var seenUsers: Set<UInt64> = []
+        var included: [StoredTweet] = []
+        var seenTweets: Set<UInt64> = []
         var errors = given
         func addUser(_ id: UInt64) {
             if store.user(id) != nil, seenUsers.insert(id).inserted { userIDs.append(id) }

@@ -9,8 +9,11 @@ enum V2Routes {
 
     static func unknownParameterErrors(_ query: [(name: String, value: String)], allowed: Set<String>) -> [ErrorBody.ParameterError] {
         query.filter { !allowed.contains($0.name) }.map { item in
-            .init(parameter: item.name, value: item.value,
-                  message: "The query parameter [\(item.name)] is not one of [\(allowed.sorted().joined(separator: ","))]")
+            .init(
+                parameter: item.name,
+                value: item.value,
+                message: "The query parameter [\(item.name)] is not one of [\(allowed.sorted().joined(separator: ","))]"
+            )
         }
     }
 
@@ -21,9 +24,12 @@ enum V2Routes {
         var errors = unknownParameterErrors(query, allowed: fieldParameters)
         let fields = V2Fields(query: query, errors: &errors)
         guard errors.isEmpty else { return ErrorBody.invalidRequest(errors) }
-        var response = EmulatorResponse.json(200, .object([
-            ("data", PayloadV2.user(store.account, fields: fields.userFields, imageBase: context.imageBase)),
-        ]))
+        var response = EmulatorResponse.json(
+            200,
+            .object([
+                ("data", PayloadV2.user(store.account, fields: fields.userFields, imageBase: context.imageBase))
+            ])
+        )
         response.served.addUser(TweetStore.accountID)
         return response
     }
@@ -45,49 +51,82 @@ enum V2Routes {
             if let number = Int(text), range.contains(number) {
                 maxResults = number
             } else {
-                errors.append(.init(parameter: "max_results", value: text,
-                    message: "The `max_results` query parameter value [\(text)] is not between \(range.lowerBound) and \(range.upperBound)"))
+                errors.append(
+                    .init(
+                        parameter: "max_results",
+                        value: text,
+                        message: "The `max_results` query parameter value [\(text)] is not between \(range.lowerBound) and \(range.upperBound)"
+                    )
+                )
             }
         }
         func id(_ name: String) -> UInt64? {
             guard let text = value(name) else { return nil }
             if let number = UInt64(text), text.count <= 19 { return number }
-            errors.append(.init(parameter: name, value: text,
-                                message: "The `\(name)` query parameter value [\(text)] does not match ^[0-9]{1,19}$"))
+            errors.append(
+                .init(
+                    parameter: name,
+                    value: text,
+                    message: "The `\(name)` query parameter value [\(text)] does not match ^[0-9]{1,19}$"
+                )
+            )
             return nil
         }
         func time(_ name: String) -> Date? {
             guard let text = value(name) else { return nil }
             if let date = Timestamp.parseISO8601(text) { return date }
-            errors.append(.init(parameter: name, value: text,
-                                message: "The `\(name)` query parameter value [\(text)] is not a valid RFC3339 date-time"))
+            errors.append(
+                .init(
+                    parameter: name,
+                    value: text,
+                    message: "The `\(name)` query parameter value [\(text)] is not a valid RFC3339 date-time"
+                )
+            )
             return nil
         }
-        let sinceID = id("since_id"), untilID = id("until_id")
-        let startTime = time("start_time"), endTime = time("end_time")
+        let sinceID = id("since_id")
+        let untilID = id("until_id")
+        let startTime = time("start_time")
+        let endTime = time("end_time")
         var tokenBound: UInt64?
         if let token = value("pagination_token") {
             tokenBound = PaginationToken.decode(token)
             if tokenBound == nil {
-                errors.append(.init(parameter: "pagination_token", value: token,
-                                    message: "The `pagination_token` query parameter value [\(token)] is not valid"))
+                errors.append(
+                    .init(
+                        parameter: "pagination_token",
+                        value: token,
+                        message: "The `pagination_token` query parameter value [\(token)] is not valid"
+                    )
+                )
             }
         }
-        var excludeReplies = false, excludeRetweets = false
+        var excludeReplies = false
+        var excludeRetweets = false
         if let text = value("exclude") {
             for item in text.split(separator: ",") {
                 switch item {
                 case "replies": excludeReplies = true
                 case "retweets": excludeRetweets = true
                 default:
-                    errors.append(.init(parameter: "exclude", value: String(item),
-                                        message: "The `exclude` query parameter value [\(item)] is not one of [replies,retweets]"))
+                    errors.append(
+                        .init(
+                            parameter: "exclude",
+                            value: String(item),
+                            message: "The `exclude` query parameter value [\(item)] is not one of [replies,retweets]"
+                        )
+                    )
                 }
             }
         }
         if let userID, UInt64(userID) == nil {
-            errors.append(.init(parameter: "id", value: userID,
-                                message: "The `id` query parameter value [\(userID)] does not match ^[0-9]{1,19}$"))
+            errors.append(
+                .init(
+                    parameter: "id",
+                    value: userID,
+                    message: "The `id` query parameter value [\(userID)] does not match ^[0-9]{1,19}$"
+                )
+            )
         }
         guard errors.isEmpty else { return ErrorBody.invalidRequest(errors) }
         if let userID, userID != String(TweetStore.accountID) {
@@ -112,13 +151,21 @@ enum V2Routes {
         let tweets = slots.compactMap { store.tweets[$0] }.filter { tweet in
             !tweet.deleted && !(excludeReplies && tweet.isReply) && !(excludeRetweets && tweet.isRetweet)
         }
-        let next = !hasMore ? nil
+        let next =
+            !hasMore
+            ? nil
             : feed.pagesByPosition ? PaginationToken.encode(UInt64(start + slots.count)) : slots.last.map(PaginationToken.encode)
         // Only the account reaches this point: another user's id was answered above.
         var served = ServedResources()
         served.ownedTimeline = feed == .mentions || feed == .ownPosts
-        let page = PayloadV2.page(tweets, nextToken: next, fields: fields, store: store, imageBase: context.imageBase,
-                                  served: &served)
+        let page = PayloadV2.page(
+            tweets,
+            nextToken: next,
+            fields: fields,
+            store: store,
+            imageBase: context.imageBase,
+            served: &served
+        )
         var response = EmulatorResponse.json(200, page)
         response.served = served
         return response
@@ -130,67 +177,126 @@ enum V2Routes {
     /// one the real API's 200 with a not-found error and no `data`.
     private static func otherUser(_ userID: String, feed: V2TimelineSource, store: TweetStore) -> EmulatorResponse {
         guard feed == .ownPosts else {
-            return ErrorBody.problem(403, title: "Forbidden",
-                                     detail: "You can only request timelines of the authenticated user.")
+            return ErrorBody.problem(
+                403,
+                title: "Forbidden",
+                detail: "You can only request timelines of the authenticated user."
+            )
         }
         if let id = UInt64(userID), store.user(id) != nil {
-            return ErrorBody.problem(403, title: "Forbidden",
-                                     detail: "The emulator serves the authenticated user's own posts only.")
+            return ErrorBody.problem(
+                403,
+                title: "Forbidden",
+                detail: "The emulator serves the authenticated user's own posts only."
+            )
         }
-        return .json(200, .object([("errors", .array([.object([
-            ("value", .string(userID)), ("detail", .string("Could not find user with id: [\(userID)].")),
-            ("title", .string("Not Found Error")), ("resource_type", .string("user")), ("parameter", .string("id")),
-            ("resource_id", .string(userID)), ("type", .string("https://api.twitter.com/2/problems/resource-not-found")),
-        ])]))]))
+        return .json(
+            200,
+            .object([
+                (
+                    "errors",
+                    .array([
+                        .object([
+                            ("value", .string(userID)), ("detail", .string("Could not find user with id: [\(userID)].")),
+                            ("title", .string("Not Found Error")), ("resource_type", .string("user")), ("parameter", .string("id")),
+                            ("resource_id", .string(userID)), ("type", .string("https://api.twitter.com/2/problems/resource-not-found")),
+                        ])
+                    ])
+                )
+            ])
+        )
     }
 
     // MARK: POST /2/tweets
 
     static func post(_ context: RequestContext, state: inout EmulatorState) -> EmulatorResponse {
         guard let body = JSONBody.object(context.request.body) else {
-            return ErrorBody.problem(400, title: "Invalid Request", detail: "The request body is not a JSON object.",
-                                     type: "https://api.twitter.com/2/problems/invalid-request")
+            return ErrorBody.problem(
+                400,
+                title: "Invalid Request",
+                detail: "The request body is not a JSON object.",
+                type: "https://api.twitter.com/2/problems/invalid-request"
+            )
         }
         guard let text = body["text"] as? String else {
-            return ErrorBody.invalidRequest([.init(parameter: "text", value: "",
-                message: "$.text: is missing but it is required")])
+            return ErrorBody.invalidRequest([
+                .init(
+                    parameter: "text",
+                    value: "",
+                    message: "$.text: is missing but it is required"
+                )
+            ])
         }
         var replyTo: UInt64?
         if let reply = body["reply"] as? [String: Any] {
             guard let target = reply["in_reply_to_tweet_id"] as? String, let id = UInt64(target) else {
-                return ErrorBody.invalidRequest([.init(parameter: "reply.in_reply_to_tweet_id",
-                    value: "\(reply["in_reply_to_tweet_id"] ?? "")",
-                    message: "$.reply.in_reply_to_tweet_id: does not match the regex pattern ^[0-9]{1,19}$")])
+                return ErrorBody.invalidRequest([
+                    .init(
+                        parameter: "reply.in_reply_to_tweet_id",
+                        value: "\(reply["in_reply_to_tweet_id"] ?? "")",
+                        message: "$.reply.in_reply_to_tweet_id: does not match the regex pattern ^[0-9]{1,19}$"
+                    )
+                ])
             }
             replyTo = id
         }
-        if let rejection = state.store.validatePost(text: text, replyTo: replyTo, now: context.now,
-                                                        duplicateWindow: state.duplicateWindowSeconds,
-                                                        repliesRequireSummons: state.billing.repliesRequireSummons) {
+        if let rejection = state.store.validatePost(
+            text: text,
+            replyTo: replyTo,
+            now: context.now,
+            duplicateWindow: state.duplicateWindowSeconds,
+            repliesRequireSummons: state.billing.repliesRequireSummons
+        ) {
             switch rejection {
             case .empty:
-                return ErrorBody.invalidRequest([.init(parameter: "text", value: text,
-                                                       message: "$.text: must not be empty")])
+                return ErrorBody.invalidRequest([
+                    .init(
+                        parameter: "text",
+                        value: text,
+                        message: "$.text: must not be empty"
+                    )
+                ])
             case .replyNotPermitted:
                 return ErrorBody.problem(403, title: "Forbidden", detail: ErrorBody.replyNotPermittedDetail)
             case .tooLong:
                 return ErrorBody.problem(403, title: "Forbidden", detail: "Your Tweet text is too long.")
             case .replyTargetMissing:
-                return ErrorBody.problem(403, title: "Forbidden",
-                    detail: "You attempted to reply to a Tweet that is deleted or not visible to you.")
+                return ErrorBody.problem(
+                    403,
+                    title: "Forbidden",
+                    detail: "You attempted to reply to a Tweet that is deleted or not visible to you."
+                )
             case .duplicate:
-                return ErrorBody.problem(403, title: "Forbidden",
-                    detail: "You are not allowed to create a Tweet with duplicate content.")
+                return ErrorBody.problem(
+                    403,
+                    title: "Forbidden",
+                    detail: "You are not allowed to create a Tweet with duplicate content."
+                )
             }
         }
         let kind = PostPricing.kind(text: text, replyTo: replyTo, store: state.store)
         let tweet = state.store.post(text: text, replyTo: replyTo, now: context.now)
-        state.posted.append(PostedStatus(id: String(tweet.id), text: text, inReplyToID: replyTo.map { String($0) },
-                                         dialect: .v2, createdAt: tweet.createdAt))
-        var response = EmulatorResponse.json(201, .object([("data", .object([
-            ("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped)),
-            ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
-        ]))]))
+        state.posted.append(
+            PostedStatus(
+                id: String(tweet.id),
+                text: text,
+                inReplyToID: replyTo.map { String($0) },
+                dialect: .v2,
+                createdAt: tweet.createdAt
+            )
+        )
+        var response = EmulatorResponse.json(
+            201,
+            .object([
+                (
+                    "data",
+                    .object([
+                        ("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped)),
+                        ("edit_history_tweet_ids", .array([.string(String(tweet.id))])),
+                    ])
+                )
+            ])
+        )
         response.served.created = kind
         return response
     }
@@ -206,23 +312,35 @@ enum V2Routes {
         var errors = unknownParameterErrors(query, allowed: pathID == nil ? fieldParameters.union(["ids"]) : fieldParameters)
         let fields = V2Fields(query: query, errors: &errors)
         let parameter = pathID == nil ? "ids" : "id"
-        let texts = pathID.map { [$0] }
+        let texts =
+            pathID.map { [$0] }
             ?? (query.first { $0.name == "ids" }?.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) ?? [])
         var ids: [UInt64] = []
         if texts.isEmpty || texts.count > 100 {
-            errors.append(.init(parameter: "ids", value: texts.joined(separator: ","),
-                                message: "The `ids` query parameter value [\(texts.joined(separator: ","))] must have 1 to 100 ids"))
+            errors.append(
+                .init(
+                    parameter: "ids",
+                    value: texts.joined(separator: ","),
+                    message: "The `ids` query parameter value [\(texts.joined(separator: ","))] must have 1 to 100 ids"
+                )
+            )
         }
         for text in texts {
             if let id = UInt64(text), text.count <= 19 {
                 ids.append(id)
             } else {
-                errors.append(.init(parameter: parameter, value: text,
-                                    message: "The `\(parameter)` query parameter value [\(text)] does not match ^[0-9]{1,19}$"))
+                errors.append(
+                    .init(
+                        parameter: parameter,
+                        value: text,
+                        message: "The `\(parameter)` query parameter value [\(text)] does not match ^[0-9]{1,19}$"
+                    )
+                )
             }
         }
         guard errors.isEmpty else { return ErrorBody.invalidRequest(errors) }
-        var found: [StoredTweet] = [], missing: [EmulatorJSON] = []
+        var found: [StoredTweet] = []
+        var missing: [EmulatorJSON] = []
         for id in ids {
             if let tweet = store.tweets[id], !tweet.deleted {
                 found.append(tweet)
@@ -231,8 +349,15 @@ enum V2Routes {
             }
         }
         var served = ServedResources()
-        let members = PayloadV2.body(found, single: pathID != nil, errors: missing, fields: fields, store: store,
-                                     imageBase: context.imageBase, served: &served)
+        let members = PayloadV2.body(
+            found,
+            single: pathID != nil,
+            errors: missing,
+            fields: fields,
+            store: store,
+            imageBase: context.imageBase,
+            served: &served
+        )
         var response = EmulatorResponse.json(200, .object(members))
         response.served = served
         return response

@@ -16,11 +16,15 @@ enum V2TimelineSource: Equatable {
     var allowedParameters: Set<String> {
         switch self {
         case .home, .ownPosts:
-            V2Routes.fieldParameters.union(["max_results", "since_id", "until_id", "pagination_token", "start_time",
-                                            "end_time", "exclude"])
+            V2Routes.fieldParameters.union([
+                "max_results", "since_id", "until_id", "pagination_token", "start_time",
+                "end_time", "exclude",
+            ])
         case .mentions:
-            V2Routes.fieldParameters.union(["max_results", "since_id", "until_id", "pagination_token", "start_time",
-                                            "end_time"])
+            V2Routes.fieldParameters.union([
+                "max_results", "since_id", "until_id", "pagination_token", "start_time",
+                "end_time",
+            ])
         case .retweets:
             V2Routes.fieldParameters.union(["max_results", "pagination_token"])
         }
