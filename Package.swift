@@ -63,6 +63,7 @@ let package = Package(
             name: "TwfeedCore",
             dependencies: [
                 "TwfeedBase",
+                "TwfeedBilling",
                 "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -73,6 +74,7 @@ let package = Package(
             name: "TwfeedStore",
             dependencies: [
                 "TwfeedCore",
+                "TwfeedBilling",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -82,6 +84,7 @@ let package = Package(
         .target(
             name: "TwfeedReader",
             dependencies: [
+                "TwfeedBilling",
                 "TwfeedCore",
                 "TwfeedStore",
                 "TwfeedBase",
@@ -98,6 +101,7 @@ let package = Package(
         .target(
             name: "TwfeedKit",
             dependencies: [
+                "TwfeedBilling",
                 "TwfeedBase",
                 "TwfeedCore",
                 "TwfeedStore",
@@ -138,6 +142,7 @@ let package = Package(
         .executableTarget(
             name: "twfeed",
             dependencies: [
+                "TwfeedBilling",
                 "TwfeedBase",
                 "TwfeedCore",
                 "TwfeedStore",
@@ -169,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TwfeedKitTests",
-            dependencies: ["TwfeedBase", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
+            dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
@@ -186,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator", "TwfeedSandbox",
+            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator", "TwfeedSandbox",
                            "TwfeedTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]

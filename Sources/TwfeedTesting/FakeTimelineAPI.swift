@@ -101,8 +101,8 @@ package final class FakeTimelineAPI: TwitterAPI {
         }
     }
 
-    package func ownTweets(userID: UserID) async throws -> [Tweet] {
-        try state.withLock { state in
+    package func ownPosts(userID: UserID) async throws -> TimelinePage {
+        let tweets: [Tweet] = try state.withLock { state in
             state.ownTweetsCalls += 1
             if !state.ownTweetsFailures.isEmpty { throw state.ownTweetsFailures.removeFirst() }
             if state.ownTweetsLagging > 0 {
@@ -111,6 +111,7 @@ package final class FakeTimelineAPI: TwitterAPI {
             }
             return state.ownTweets.sorted { $0.id > $1.id }
         }
+        return TimelinePage(tweets: tweets, authors: tweets.isEmpty ? [] : [Self.me], nextPageToken: nil)
     }
 
     package func timeline(_ feed: Feed, userID: UserID, query: TimelineQuery) async throws -> TimelinePage {

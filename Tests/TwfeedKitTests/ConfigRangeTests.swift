@@ -20,6 +20,8 @@ struct ConfigRangeTests {
 
     static let keys: [Key] = [
         Key(path: "api.timeoutSeconds", minimum: 1, maximum: 600, whole: false),
+        Key(path: "api.budget.cycleStartDay", minimum: 1, maximum: 28, whole: true),
+        Key(path: "api.creditsRecheckMinutes", minimum: 1, maximum: 1_440, whole: true),
         Key(path: "feeds.home.intervalSeconds", minimum: 15, maximum: 86_400, whole: false),
         Key(path: "feeds.retweets.intervalSeconds", minimum: 15, maximum: 86_400, whole: false),
         Key(path: "feeds.retweets.fullWalkHours", minimum: 1, maximum: 720, whole: true),

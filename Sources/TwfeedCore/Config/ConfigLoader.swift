@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TwfeedBilling
 
 /// Finds, reads and validates `config.json`.
 ///
@@ -117,6 +118,30 @@ private struct Reader {
         return Int(number)
     }
 
+    /// An amount of dollars, exact to the micro-dollar: `0.0051` is refused, not rounded,
+    /// since the API bills in whole micro-dollars and a rounded price would drift the ledger.
+    func money(_ value: JSONValue, _ keyPath: String) throws -> MicroUSD {
+        guard case .number(let text) = value else { throw fail(keyPath, "must be a number of dollars, not \(value.typeName)") }
+        do {
+            return try MicroUSD(parsing: text)
+        } catch {
+            throw fail(keyPath, "\(text) \(error)")
+        }
+    }
+
+    /// `api.prices`: the published rates with the file's entries applied; an unknown key
+    /// is refused (a misspelt `postCreateWithUrl` would silently keep the $0.200 rate).
+    func prices(_ value: JSONValue) throws -> Prices {
+        let names = BillableKind.allCases.map(\.configName)
+        let fields = try object(value, "api.prices", allowed: names)
+        var prices = Prices.published
+        for kind in BillableKind.allCases {
+            guard let entry = fields[kind.configName] else { continue }
+            prices[kind] = try money(entry, "api.prices.\(kind.configName)")
+        }
+        return prices
+    }
+
     func bool(_ value: JSONValue, _ keyPath: String) throws -> Bool {
         guard case .bool(let bool) = value else { throw fail(keyPath, "must be true or false, not \(value.typeName)") }
         return bool
@@ -144,7 +169,11 @@ private struct Reader {
         var config = TwfeedConfig(environment: environment)
         let top = try object(root, "", allowed: ["api", "credentials", "feeds", "storage", "images", "outbox", "log", "http"])
         if let api = top["api"] {
-            let fields = try object(api, "api", allowed: ["dialect", "baseURL", "timeoutSeconds"])
+            let fields = try object(
+                api,
+                "api",
+                allowed: ["dialect", "baseURL", "timeoutSeconds", "ownsApp", "prices", "budget", "creditsRecheckMinutes"]
+            )
             if let value = fields["dialect"] {
                 config.api.dialect = try choice(
                     value,
@@ -168,6 +197,25 @@ private struct Reader {
             }
             if let value = fields["timeoutSeconds"] {
                 config.api.timeoutSeconds = try number(value, "api.timeoutSeconds", minimum: 1, maximum: 600)
+            }
+            if let value = fields["ownsApp"] { config.api.ownsApp = try bool(value, "api.ownsApp") }
+            if let value = fields["prices"] { config.api.prices = try prices(value) }
+            if let value = fields["budget"] {
+                let budget = try object(value, "api.budget", allowed: ["monthlyUSD", "cycleStartDay"])
+                if let amount = budget["monthlyUSD"], amount != .null {
+                    config.api.budget.monthlyUSD = try money(amount, "api.budget.monthlyUSD")
+                }
+                if let day = budget["cycleStartDay"] {
+                    config.api.budget.cycleStartDay = try integer(day, "api.budget.cycleStartDay", minimum: 1, maximum: 28)
+                }
+            }
+            if let value = fields["creditsRecheckMinutes"] {
+                config.api.creditsRecheckMinutes = try integer(
+                    value,
+                    "api.creditsRecheckMinutes",
+                    minimum: 1,
+                    maximum: 24 * 60
+                )
             }
         }
         if let value = top["credentials"] {

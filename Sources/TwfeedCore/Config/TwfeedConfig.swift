@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TwfeedBilling
 
 /// Everything `config.json` can say, with INTERFACE.md's defaults.
 package struct TwfeedConfig: Sendable, Equatable {
@@ -13,10 +14,31 @@ package struct TwfeedConfig: Sendable, Equatable {
         /// No version path; nil means the dialect's default host.
         package var baseURL: String?
         package var timeoutSeconds: Double = 30
+        /// Whether the signed-in account owns the developer app: its own mentions and posts
+        /// are then billed at the owned read price, a fifth of a normal read.
+        package var ownsApp = true
+        /// What each resource costs; X's rates change, so the file may override them.
+        package var prices = Prices.published
+        package var budget = Budget()
+        /// How often a daemon stopped for credits asks the API again.
+        package var creditsRecheckMinutes = 15
 
         package var resolvedBaseURL: String {
             let base = baseURL ?? (dialect == .v2 ? "https://api.x.com" : "https://api.twitter.com")
             return base.hasSuffix("/") ? String(base.dropLast()) : base
+        }
+    }
+
+    /// `api.budget`: what the user means to spend in a billing cycle.
+    package struct Budget: Sendable, Equatable {
+        /// nil: no budget, spend what the polls spend.
+        package var monthlyUSD: MicroUSD?
+        /// The day of the month (1-28) the billing cycle starts on, at 00:00 UTC.
+        package var cycleStartDay = 1
+
+        /// The cycle; `cycleStartDay` is checked by the loader, so this never falls back.
+        package var cycle: BillingCycle {
+            (try? BillingCycle(startDay: cycleStartDay)) ?? (try! BillingCycle(startDay: 1))
         }
     }
 

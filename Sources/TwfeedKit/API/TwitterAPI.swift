@@ -20,8 +20,16 @@ package protocol TwitterAPI: Sendable {
     /// The account's own most recent tweets, newest first: one page (v2
     /// `GET /2/users/:id/tweets`, 100; v1.1 `statuses/user_timeline`, 200), which is how
     /// the outbox settles a status whose answer was lost. Only the page is read:
-    /// filtering by time is the caller's, on its own clock with a margin.
-    func ownTweets(userID: UserID) async throws -> [Tweet]
+    /// filtering by time is the caller's, on its own clock with a margin. The whole page
+    /// (with its authors and referenced posts), since the API bills all of it.
+    func ownPosts(userID: UserID) async throws -> TimelinePage
+}
+
+extension TwitterAPI {
+    /// The own posts alone (see `ownPosts`).
+    func ownTweets(userID: UserID) async throws -> [Tweet] {
+        try await ownPosts(userID: userID).tweets
+    }
 }
 
 extension APIError {

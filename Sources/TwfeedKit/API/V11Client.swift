@@ -27,14 +27,14 @@ struct V11Client: TwitterAPI {
         return id
     }
 
-    func ownTweets(userID: UserID) async throws -> [Tweet] {
+    func ownPosts(userID: UserID) async throws -> TimelinePage {
         let (body, rateLimit, _) = try await requester.get(
             "/1.1/statuses/user_timeline.json",
             query: [
                 ("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended"),
             ]
         )
-        return try Self.page(body, rateLimit: rateLimit).tweets
+        return try Self.page(body, rateLimit: rateLimit)
     }
 
     static func pageSize(_ feed: Feed) -> Int { feed == .retweets ? 100 : 200 }

@@ -34,12 +34,12 @@ struct V2Client: TwitterAPI {
         return id
     }
 
-    func ownTweets(userID: UserID) async throws -> [Tweet] {
+    func ownPosts(userID: UserID) async throws -> TimelinePage {
         let (body, rateLimit, _) = try await requester.get(
             "/2/users/\(userID)/tweets",
             query: [("max_results", String(Self.pageSize))] + Self.fields
         )
-        return try Self.page(body, rateLimit: rateLimit).tweets
+        return try Self.page(body, rateLimit: rateLimit)
     }
 
     func timeline(_ feed: Feed, userID: UserID, query: TimelineQuery) async throws -> TimelinePage {

@@ -54,7 +54,14 @@ extension Daemon {
             transport: dependencies.transport,
             clock: dependencies.clock
         )
-        let account = AccountResolver(api: api, database: database, accessToken: credentials.accessToken ?? "", logger: logger)
+        let account = AccountResolver(
+            api: api,
+            database: database,
+            accessToken: credentials.accessToken ?? "",
+            logger: logger,
+            clock: dependencies.clock,
+            terms: BillingTerms(config.api)
+        )
         var services: [any Service] = []
         var syncers: [FeedSyncer] = []
         let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
@@ -69,7 +76,8 @@ extension Daemon {
                 clock: dependencies.clock,
                 interval: config.feeds[feed]!.intervalSeconds,
                 fullWalkHours: config.feeds[feed]!.fullWalkHours,
-                logger: logger
+                logger: logger,
+                terms: BillingTerms(config.api)
             )
             syncers.append(syncer)
             services.append(
@@ -94,7 +102,8 @@ extension Daemon {
             maxAgeHours: config.outbox.maxAgeHours,
             logger: logger,
             checkIn: watchdog.checkIn(.outbox),
-            metrics: dependencies.metrics
+            metrics: dependencies.metrics,
+            terms: BillingTerms(config.api)
         )
         services.append(flusher)
         if config.images.enabled {

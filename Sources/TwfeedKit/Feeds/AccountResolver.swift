@@ -11,11 +11,22 @@ package actor AccountResolver {
     private let database: AppDatabase
     private let tokenKey: String
     private let logger: Logger
+    private let clock: any WallClock
+    private let terms: BillingTerms
     private var cached: UserID?
     /// Feeds start together; they share one lookup rather than each asking the API.
     private var lookup: Task<UserID, any Error>?
 
-    package init(api: any TwitterAPI, database: AppDatabase, accessToken: String, logger: Logger) {
+    package init(
+        api: any TwitterAPI,
+        database: AppDatabase,
+        accessToken: String,
+        logger: Logger,
+        clock: any WallClock = SystemClock(),
+        terms: BillingTerms = BillingTerms()
+    ) {
+        self.clock = clock
+        self.terms = terms
         self.api = api
         self.database = database
         tokenKey = accessToken
@@ -29,9 +40,17 @@ package actor AccountResolver {
             return stored.userID
         }
         if let lookup { return try await lookup.value }
-        let task = Task { [api, database, tokenKey, logger] in
+        let task = Task { [api, database, tokenKey, logger, clock, terms] in
             let me = try await api.me()
-            try await database.saveAccount(Account(userID: me.id, username: me.username, accessToken: tokenKey))
+            // One user read (`GET /2/users/me`), charged to `account`.
+            var bill = BillableAnswer(source: .account)
+            bill.read(.userRead, [me.id.rawValue])
+            try await database.saveAccount(
+                Account(userID: me.id, username: me.username, accessToken: tokenKey),
+                bill: bill,
+                prices: terms.prices,
+                now: clock.now()
+            )
             logger.info("account.resolved", metadata: ["user_id": "\(me.id)", "username": "\(me.username)"])
             return me.id
         }

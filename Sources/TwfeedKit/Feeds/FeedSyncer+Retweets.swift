@@ -36,7 +36,7 @@ extension FeedSyncer {
             outcome.pages += 1
             if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }
             if let newest = page.tweets.map(\.id).max() { top = max(newest, top ?? newest) }
-            outcome.newTweets += try await database.storePage(page, feed: feed, state: state, now: clock.now())
+            outcome.newTweets += try await storePage(page, state: state)
             onProgress()
             guard let next = page.nextPageToken, !page.tweets.isEmpty else { break }
             token = next
@@ -71,7 +71,7 @@ extension FeedSyncer {
         outcome.requests += 1
         outcome.pages += 1
         if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }
-        outcome.newTweets += try await database.storePage(page, feed: feed, state: state, now: clock.now())
+        outcome.newTweets += try await storePage(page, state: state)
         onProgress()
         let ids = page.tweets.map(\.id)
         if page.nextPageToken == nil || ids.isEmpty || ids.min()! <= newest {

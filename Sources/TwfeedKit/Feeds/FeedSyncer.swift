@@ -34,6 +34,8 @@ package struct FeedSyncer: Sendable {
     /// Retweets only: the time between two full walks (`feeds.retweets.fullWalkHours`).
     let fullWalkInterval: Double
     let logger: Logger
+    /// What the API charges; each page's cost is recorded with the page.
+    let terms: BillingTerms
     /// A safety net against a server that never stops handing out page tokens.
     var maxPagesPerPoll = 100
 
@@ -45,9 +47,11 @@ package struct FeedSyncer: Sendable {
         clock: any WallClock,
         interval: Double,
         fullWalkHours: Int = 24,
-        logger: Logger
+        logger: Logger,
+        terms: BillingTerms = BillingTerms()
     ) {
         self.feed = feed
+        self.terms = terms
         self.api = api
         self.account = account
         self.database = database
@@ -55,6 +59,18 @@ package struct FeedSyncer: Sendable {
         self.interval = interval
         fullWalkInterval = Double(fullWalkHours) * 3600
         self.logger = logger
+    }
+
+    /// Stores a page and what the API charged for it, in one transaction.
+    func storePage(_ page: TimelinePage, state: SyncState) async throws -> Int {
+        try await database.storePage(
+            page,
+            feed: feed,
+            state: state,
+            now: clock.now(),
+            bill: terms.bill(page, feed: feed),
+            prices: terms.prices
+        )
     }
 
     /// Polls once and records the outcome, including when to poll next.
@@ -202,7 +218,7 @@ package struct FeedSyncer: Sendable {
             if let next = page.nextPageToken, rateLimitWait(state, now: clock.now()) == nil, outcome.pages < maxPagesPerPoll {
                 inFlight = fetch(next)
             }
-            outcome.newTweets += try await database.storePage(page, feed: feed, state: state, now: clock.now())
+            outcome.newTweets += try await storePage(page, state: state)
             logger.debug("poll.page", metadata: ["feed": "\(feed.rawValue)", "tweets": "\(page.tweets.count)", "more": "\(more)"])
             onProgress()
             if more && inFlight == nil { return }  // paused by the rate limit or the page cap
@@ -239,7 +255,7 @@ package struct FeedSyncer: Sendable {
             // Pending until the walk ends: where to resume if it is cut short.
             state.pendingTop = state.pendingTop ?? walkTop
             if let oldest = page.tweets.last?.id { state.pendingBottom = min(oldest, state.pendingBottom ?? oldest) }
-            outcome.newTweets += try await database.storePage(page, feed: feed, state: state, now: clock.now())
+            outcome.newTweets += try await storePage(page, state: state)
             onProgress()
             let belowResumePoint = resumeBelow.map { bound in page.tweets.last.map { $0.id < bound } ?? false } ?? true
             guard let next = page.nextPageToken, !(fresh == 0 && belowResumePoint) else { break }

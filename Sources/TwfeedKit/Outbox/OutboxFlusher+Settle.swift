@@ -56,13 +56,18 @@ extension OutboxFlusher {
         }
         let now = clock.now()
         if let tweet = found {
-            try await database.transitionOutbox(
+            // The settled post was created (and charged) by an earlier attempt.
+            let bill = try terms.postBill(for: item, database: database)
+            try database.transitionOutbox(
                 item.id,
                 from: [state],
                 to: .sent,
                 changes: [
                     .sentTweetID(tweet.id), .sentAt(now), .lastError(nil), .nextAttemptAt(nil),
-                ]
+                ],
+                bill: bill,
+                prices: terms.prices,
+                now: now
             )
             try await database.storeOwnTweet(tweet, now: now)
             metrics?.statusSent()

@@ -30,7 +30,10 @@ package struct OutboxFlusher: Service {
     /// Retries after network errors and 5xx (see `Backoff.outbox`).
     package static let retry = Backoff.outbox
 
-    var settler: OutboxSettler { OutboxSettler(api: api, database: database) }
+    var settler: OutboxSettler { OutboxSettler(api: api, database: database, clock: clock, terms: terms) }
+
+    /// What the API charges; each sent status's price is recorded as it is marked sent.
+    let terms: BillingTerms
 
     /// Counts the statuses that went out (`twfeed_outbox_sent_total`).
     let metrics: TwfeedMetrics?
@@ -44,9 +47,11 @@ package struct OutboxFlusher: Service {
         maxAgeHours: Double,
         logger: Logger,
         checkIn: Watchdog.CheckIn = .unwatched,
-        metrics: TwfeedMetrics? = nil
+        metrics: TwfeedMetrics? = nil,
+        terms: BillingTerms = BillingTerms()
     ) {
         self.metrics = metrics
+        self.terms = terms
         self.api = api
         self.database = database
         self.clock = clock
@@ -230,13 +235,19 @@ package struct OutboxFlusher: Service {
 
     func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) throws {
         let now = clock.now()
+        // The API answered with a post: it charged for it, in the same transaction as
+        // the status becomes sent, so a crash never loses or repeats the charge.
+        let bill = try terms.postBill(for: item, database: database)
         try database.transitionOutbox(
             item.id,
             from: [.sending],
             to: .sent,
             changes: [
                 .sentTweetID(tweetID), .sentAt(now), .lastError(note),
-            ]
+            ],
+            bill: bill,
+            prices: terms.prices,
+            now: now
         )
         metrics?.statusSent()
         if let tweetID, let me = try database.account()?.userID {

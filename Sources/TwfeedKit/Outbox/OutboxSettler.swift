@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBilling
 import TwfeedCore
 import TwfeedStore
 
@@ -9,6 +10,8 @@ import TwfeedStore
 struct OutboxSettler: Sendable {
     let api: any TwitterAPI
     let database: AppDatabase
+    var clock: any WallClock = SystemClock()
+    var terms = BillingTerms()
 
     /// How far before the attempt's start a tweet may be dated and still be the one it
     /// made. `created_at` is whole seconds, cut down, on the server's clock (1 s), and
@@ -25,7 +28,15 @@ struct OutboxSettler: Sendable {
         let earliest = since.addingTimeInterval(-Self.marginSeconds)
         let wanted = Self.normalized(item.text)
         // Oldest first: the first tweet after the attempt is the one it made.
-        for tweet in try await api.ownTweets(userID: userID).sorted(by: { $0.id < $1.id }) {
+        let page = try await api.ownPosts(userID: userID)
+        // The own posts are owned reads when the account owns the app; what they include
+        // is charged at its own price. Charged to `settlement`, whatever the search finds.
+        try await database.recordSpend(
+            .page(page, source: .settlement, postKind: terms.ownsApp ? .ownedRead : .postRead),
+            prices: terms.prices,
+            now: clock.now()
+        )
+        for tweet in page.tweets.sorted(by: { $0.id < $1.id }) {
             guard tweet.createdAt >= earliest, tweet.retweetOfID == nil, Self.normalized(tweet.text) == wanted else { continue }
             if let replyTo = item.replyToID, let answered = tweet.inReplyToID, answered != replyTo { continue }
             // Two statuses with the same text (no duplicate check) settle on two tweets.

@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Metrics
 import Prometheus
+import TwfeedBilling
 import TwfeedCore
 import TwfeedStore
 
@@ -74,6 +75,18 @@ package final class TwfeedMetrics: Sendable {
                 gauge("twfeed_last_success_timestamp_seconds", ("feed", feed.rawValue)).record(success.timeIntervalSince1970)
             }
         }
+        if let spend = stored.spend {
+            // Totals kept by the ledger in the store, so they survive restarts as a
+            // counter would not; each series is present from the start, at 0.
+            for (source, micros) in spend.bySourceMicros {
+                gauge("twfeed_api_spend_usd_total", ("source", source)).record(MicroUSD(micros: micros).usd)
+            }
+            for (kind, count) in spend.byKindResources {
+                gauge("twfeed_api_resources_total", ("kind", kind)).record(count)
+            }
+            gauge("twfeed_api_cycle_spend_usd").record(spend.cycle.usd)
+            if let budget = spend.budget { gauge("twfeed_api_budget_usd").record(budget.usd) }
+        }
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer
@@ -89,6 +102,8 @@ package final class TwfeedMetrics: Sendable {
         /// The daemon's loops make progress (a fresh heartbeat, no hung loop).
         package var up = false
         package var sync: [Feed: SyncState] = [:]
+        /// The ledger's summary; nil leaves the spend metrics out.
+        package var spend: SpendCounts?
 
         package init() {}
 
@@ -101,6 +116,7 @@ package final class TwfeedMetrics: Sendable {
             imageFiles = report.imageFiles
             imageBytes = report.imageBytes
             databaseBytes = report.databaseBytes
+            spend = report.spend
             self.up = up
         }
     }

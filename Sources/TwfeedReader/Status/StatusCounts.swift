@@ -37,7 +37,8 @@ extension StatusSnapshot.Counts {
             imageBytes: bytes,
             databasePath: path,
             databaseBytes: Self.fileSize(path) + Self.fileSize(path + "-wal"),
-            account: try database.account().map { AccountName(id: $0.userID, username: $0.username) }
+            account: try database.account().map { AccountName(id: $0.userID, username: $0.username) },
+            spend: try SpendCounts.read(config: config, database: database, now: now)
         )
     }
 

@@ -32,6 +32,8 @@ package struct StatusReport: Sendable {
     /// Decided from the rest when the report is built; the fields are constants, so it
     /// cannot fall out of step with them.
     package let health: Health
+    /// What the API charged, from the ledger (it does not move the health).
+    package var spend: SpendCounts?
 
     init(
         snapshot: StatusSnapshot?,
@@ -160,7 +162,8 @@ package struct StatusReport: Sendable {
             databasePath: counts.databasePath,
             databaseBytes: counts.databaseBytes,
             countsFrom: countsFrom,
-            account: counts.account
+            account: counts.account,
+            spend: counts.spend
         )
     }
 
@@ -218,6 +221,16 @@ package struct StatusReport: Sendable {
             "outbox": .object(outboxObject),
             "images": .object(["files": int(imageFiles), "bytes": .number(String(imageBytes))]),
             "database": .object(["path": .string(databasePath), "bytes": .number(String(databaseBytes))]),
+            "billing": billingJSON,
+        ])
+    }
+
+    /// `"billing"`: from the ledger; without one (no database to read), nothing spent.
+    var billingJSON: JSONValue {
+        if let spend { return spend.billingJSON }
+        return .object([
+            "state": .string("ok"), "since": .null, "until": .null, "detail": .null,
+            "todayUSD": .number("0"), "cycleSpentUSD": .number("0"), "budgetUSD": .null,
         ])
     }
 }

@@ -87,6 +87,8 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         package var databaseBytes: Int64
         /// The signed-in account the feeds' counts belong to (nil before the first lookup).
         package var account: AccountName?
+        /// The ledger's summary (nil in a snapshot written before the ledger existed).
+        package var spend: SpendCounts?
 
         /// An account as `status` names it: its user id (a string in JSON, as ids are)
         /// and its username.
@@ -110,8 +112,10 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
             imageBytes: Int64,
             databasePath: String,
             databaseBytes: Int64,
-            account: AccountName? = nil
+            account: AccountName? = nil,
+            spend: SpendCounts? = nil
         ) {
+            self.spend = spend
             self.at = at
             self.feeds = feeds
             outboxByName = OutboxState.named(outbox)

@@ -134,6 +134,7 @@ extension AppDatabase {
             """
         ),
         ("v10: image cache counts", imageCacheCounts),
+        ("v11: the ledger", ledgerSchema),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

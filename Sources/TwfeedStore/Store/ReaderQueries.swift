@@ -187,7 +187,32 @@ enum ReaderQueries {
         imageFileUsers, imageFileOf,
         timelineView, feedCountsView, postsView,
         search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON, authorByID,
+        spendSince, spendBetween, spendTotals,
     ]
+
+    /// `twfeed usage`: the ledger's days from `?` on, a range of the primary key walked
+    /// backwards (newest first, no sort).
+    static let spendSince = ReaderQuery(
+        "spendSince",
+        """
+        SELECT day, source, kind, resources, micros FROM spend WHERE day >= ?
+        ORDER BY day DESC, source DESC, kind DESC
+        """
+    )
+    /// A cycle's or a day's spend: a range of the primary key.
+    static let spendBetween = ReaderQuery("spendBetween", "SELECT sum(micros) FROM spend WHERE day >= ? AND day < ?")
+    /// The metrics' counters: every ledger row, grouped.
+    static let spendTotals = ReaderQuery(
+        "spendTotals",
+        """
+        SELECT source, kind, sum(resources) AS resources, sum(micros) AS micros FROM spend GROUP BY source, kind
+        """,
+        allowance: .init(
+            scans: ["spend"],
+            sorts: true,
+            why: "the ledger holds a few rows a day (days × sources × kinds), never a row per tweet"
+        )
+    )
 
     /// `twfeed search`: the SQL sits beside the code that builds its MATCH
     /// (Store/AppDatabase+Search.swift); listed here so the plan test checks it too.

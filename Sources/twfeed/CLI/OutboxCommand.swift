@@ -25,10 +25,19 @@ struct OutboxCommand: AsyncParsableCommand {
             try await CommandLineEdge.run {
                 let config = try options.loadConfig()
                 guard FileManager.default.fileExists(atPath: config.storage.database) else { return }
-                let items = try StoreReader.open(path: config.storage.database).outboxItems()
+                let database = try StoreReader.open(path: config.storage.database)
+                let items = try database.outboxItems()
+                let terms = BillingTerms(config.api)
                 for item in items {
                     if json {
-                        emit(item.json.serialized)
+                        // What it costs (or cost) to post, at today's prices.
+                        let cost = try terms.postPricing(text: item.text, replyTo: item.replyToID, database: database).price
+                        var object = item.json
+                        if case .object(var fields) = object {
+                            fields["costUSD"] = .number(cost.decimalString)
+                            object = .object(fields)
+                        }
+                        emit(object.serialized)
                     } else {
                         let detail = item.sentTweetID.map { "tweet \($0)" } ?? item.lastError ?? ""
                         let text = item.text.replacingOccurrences(of: "\n", with: " ⏎ ")

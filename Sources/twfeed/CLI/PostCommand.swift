@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TwfeedBilling
 import TwfeedCore
 import TwfeedKit
 import TwfeedStore
@@ -37,6 +38,7 @@ struct PostCommand: AsyncParsableCommand {
         if dryRun {
             let length = TweetLengthCounter.measure(status)
             let postable = (try? PostValidator.validate(status)) != nil
+            let pricing = try await CommandLineEdge.run { try price(status, config: try? options.loadConfig()) }
             if json {
                 // `valid` is twitter-text's verdict; `postable` adds twfeed's own rule
                 // (no blank statuses), and the exit status follows it.
@@ -47,10 +49,15 @@ struct PostCommand: AsyncParsableCommand {
                         "permillage": .number(String(length.permillage)),
                         "maxWeightedLength": .number(String(length.maxWeightedLength)),
                         "postable": .bool(postable),
+                        "costUSD": .number(pricing.price.decimalString),
+                        "hasURL": .bool(pricing.hasURL),
                     ]).serialized
                 )
             } else {
-                emit("\(length.weightedLength)/\(length.maxWeightedLength) characters: \(postable ? "valid" : "not valid")")
+                emit(
+                    "\(length.weightedLength)/\(length.maxWeightedLength) characters: \(postable ? "valid" : "not valid"); "
+                        + "posting it costs \(pricing.price.formatted)\(Self.why(pricing))"
+                )
             }
             if !postable { throw ExitCode(TwfeedError.Code.invalidData.exitCode) }
             return
@@ -60,13 +67,49 @@ struct PostCommand: AsyncParsableCommand {
             let config = try options.loadConfig()
             // FULL sync: once this command returns, the status survives a power loss.
             let database = try AppDatabase.open(path: config.storage.database, durable: true)
+            let pricing = try BillingTerms(config.api).postPricing(
+                text: status,
+                replyTo: replyTo.flatMap(TweetID.init),
+                database: database
+            )
             let item = try database.enqueue(text: status, replyTo: replyTo.flatMap(TweetID.init), now: Date())
             let woke = WakeSocket.send(to: WakeSocket.path(config: config))
             if json {
-                emit(JSONValue.object(["id": .string(String(item.id)), "state": .string(item.state.rawValue)]).serialized)
+                emit(
+                    JSONValue.object([
+                        "id": .string(String(item.id)), "state": .string(item.state.rawValue),
+                        "costUSD": .number(pricing.price.decimalString), "hasURL": .bool(pricing.hasURL),
+                    ]).serialized
+                )
             } else {
-                emit("queued #\(item.id) (\(woke ? "the daemon is sending it" : "the daemon is not running; it goes out when it runs"))")
+                emit(
+                    "queued #\(item.id) (\(woke ? "the daemon is sending it" : "the daemon is not running; it goes out when it runs")); "
+                        + "it will cost \(pricing.price.formatted)\(Self.why(pricing))"
+                )
             }
+        }
+    }
+
+    /// What posting `status` costs. A dry run works without a config or a database: it
+    /// then prices at the published rates, and a reply counts as summoned only when the
+    /// store holds the post replied to among the mentions.
+    private func price(_ status: String, config: TwfeedConfig?) throws -> PostPricing {
+        let terms = config.map { BillingTerms($0.api) } ?? BillingTerms()
+        guard let config, let replyTo = replyTo.flatMap(TweetID.init),
+            FileManager.default.fileExists(atPath: config.storage.database)
+        else {
+            return PostPricing(text: status, summoned: false, prices: terms.prices)
+        }
+        let database = try StoreReader.open(path: config.storage.database)
+        return try terms.postPricing(text: status, replyTo: replyTo, database: database)
+    }
+
+    /// Why a post costs what it costs, when it is not the plain price.
+    static func why(_ pricing: PostPricing) -> String {
+        switch pricing.kind {
+        case .postCreateWithURL: " (it holds a URL)"
+        case .postCreateSummoned: " (a reply to a post that mentions you)"
+        default: ""
         }
     }
 

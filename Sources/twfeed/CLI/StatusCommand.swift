@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TwfeedBilling
 import TwfeedCore
 import TwfeedKit
 import TwfeedReader
@@ -64,6 +65,11 @@ enum StatusPresenter {
         var outbox = "outbox    " + counts.joined(separator: " · ")
         if let oldest = report.oldestPendingAgeSeconds { outbox += " (oldest \(duration(oldest)))" }
         lines.append(outbox)
+        if let spend = report.spend {
+            var line = "spend     \(spend.today.formatted) today, \(spend.cycle.formatted) this cycle (from \(spend.cycleStart))"
+            if let budget = spend.budget { line += " of \(budget.formatted)" }
+            lines.append(line)
+        }
         lines.append("images    \(report.imageFiles) files, \(bytes(report.imageBytes))")
         let size = "database  \(bytes(report.databaseBytes))  "
         lines.append(size + leftTruncated(report.databasePath, width - size.count))

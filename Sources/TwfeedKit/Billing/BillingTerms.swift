@@ -1,0 +1,49 @@
+import TwfeedBilling
+import TwfeedCore
+import TwfeedStore
+
+/// What the account pays, from the config: the prices and whether it owns the developer
+/// app (which makes its mentions owned reads). Handed to everything that calls the API
+/// so each answer's cost is recorded with what it stored.
+package struct BillingTerms: Sendable, Equatable {
+    package var prices: Prices
+    package var ownsApp: Bool
+
+    package init(prices: Prices = .published, ownsApp: Bool = true) {
+        self.prices = prices
+        self.ownsApp = ownsApp
+    }
+
+    package init(_ api: TwfeedConfig.API) {
+        self.init(prices: api.prices, ownsApp: api.ownsApp)
+    }
+
+    /// The source a feed's polls are charged to.
+    package static func source(of feed: Feed) -> BillingSource {
+        switch feed {
+        case .home: .home
+        case .mentions: .mentions
+        case .retweets: .retweets
+        }
+    }
+
+    /// A page of `feed` as the API bills it.
+    package func bill(_ page: TimelinePage, feed: Feed) -> BillableAnswer {
+        .page(page, source: Self.source(of: feed), postKind: BillableAnswer.postKind(of: feed, ownsApp: ownsApp))
+    }
+}
+
+extension BillingTerms {
+    /// What posting `text` (replying to `replyTo`) costs: summoned when the post replied
+    /// to is in the account's mentions, as far as the store knows.
+    package func postPricing(text: String, replyTo: TweetID?, database: some StoreReading) throws -> PostPricing {
+        PostPricing(text: text, summoned: try database.summons(replyTo), prices: prices)
+    }
+
+    /// The charge for one sent status, to the outbox.
+    package func postBill(for item: OutboxItem, database: some StoreReading) throws -> BillableAnswer {
+        var bill = BillableAnswer(source: .outbox)
+        bill.created = [try postPricing(text: item.text, replyTo: item.replyToID, database: database).kind]
+        return bill
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import GRDB
+import Testing
+import TwfeedBilling
+@testable import TwfeedKit
+@testable import TwfeedCore
+@testable import TwfeedStore
+import TwfeedReader
+import TwfeedTesting
+
+/// The ledger (v11): what the API charged per UTC day, source and kind, deduplicated as
+/// the API does (a resource once per UTC day per kind), recorded in the same transaction
+/// as the page it paid for.
+struct LedgerTests {
+    static let noon = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 11:06:40 UTC
+    static let author = Author(id: UserID(7), username: "someone", name: "Some One")
+    static let other = Author(id: UserID(8), username: "other", name: "Other")
+
+    func page(_ ids: [Int64], referenced: [Int64] = [], authors: [Author] = [author]) -> TimelinePage {
+        func tweet(_ id: Int64) -> Tweet {
+            Tweet(id: TweetID(id), authorID: UserID(7), createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "t\(id)")
+        }
+        return TimelinePage(tweets: ids.map(tweet), referencedTweets: referenced.map(tweet), authors: authors, nextPageToken: nil)
+    }
+
+    func store(_ database: AppDatabase, _ page: TimelinePage, _ feed: Feed = .home, now: Date = noon,
+               terms: BillingTerms = BillingTerms()) async throws {
+        try await database.storePage(page, feed: feed, state: SyncState(feed: feed), now: now,
+                                     bill: terms.bill(page, feed: feed), prices: terms.prices)
+    }
+
+    func rows(_ database: AppDatabase) throws -> [String: SpendRow] {
+        Dictionary(uniqueKeysWithValues: try database.spend(since: "2000-01-01").map { ("\($0.day) \($0.source.rawValue) \($0.kind.rawValue)", $0) })
+    }
+
+    @Test func aPageIsChargedPerPostAndUserAtThePublishedRates() async throws {
+        let database = try AppDatabase.inMemory()
+        try await store(database, page([3, 2, 1], referenced: [9], authors: [Self.author, Self.other]))
+        let rows = try rows(database)
+        #expect(rows["2026-11-18 home post_read"]?.resources == 4)
+        #expect(rows["2026-11-18 home post_read"]?.cost == MicroUSD(micros: 20_000))
+        #expect(rows["2026-11-18 home user_read"]?.resources == 2)
+        #expect(rows["2026-11-18 home user_read"]?.cost == MicroUSD(micros: 20_000))
+        #expect(rows.count == 2)
+        #expect(try database.spent(from: "2026-11-18", before: "2026-11-19") == MicroUSD(micros: 40_000))
+    }
+
+    @Test func theSamePostOrUserTheSameUTCDayIsFreeAndTheNextDayIsChargedAgain() async throws {
+        let database = try AppDatabase.inMemory()
+        try await store(database, page([2, 1]))
+        try await store(database, page([3, 2, 1]), now: Self.noon.addingTimeInterval(3600))
+        var rows = try rows(database)
+        #expect(rows["2026-11-18 home post_read"]?.resources == 3)
+        #expect(rows["2026-11-18 home user_read"]?.resources == 1)
+
+        // Another feed the same day: the same post is free (same kind) ...
+        try await store(database, page([3]), .retweets, now: Self.noon.addingTimeInterval(7200))
+        rows = try self.rows(database)
+        #expect(rows["2026-11-18 retweets post_read"] == nil)
+        // ... but as an owned read in mentions it is another resource.
+        try await store(database, page([3]), .mentions, now: Self.noon.addingTimeInterval(7200))
+        rows = try self.rows(database)
+        #expect(rows["2026-11-18 mentions owned_read"]?.resources == 1)
+        #expect(rows["2026-11-18 mentions owned_read"]?.cost == MicroUSD(micros: 1_000))
+
+        // Past midnight UTC: everything is charged again, and yesterday's dedup rows go.
+        let tomorrow = BillingCycle.endOfUTCDay(Self.noon).addingTimeInterval(60)
+        try await store(database, page([3, 2, 1]), now: tomorrow)
+        rows = try self.rows(database)
+        #expect(rows["2026-11-19 home post_read"]?.resources == 3)
+        #expect(rows["2026-11-19 home user_read"]?.resources == 1)
+        let days = try database.inspect { db in try String.fetchAll(db, sql: "SELECT DISTINCT day FROM billedResource") }
+        #expect(days == ["2026-11-19"])
+    }
+
+    @Test func mentionsAreNormalReadsWhenTheAccountDoesNotOwnTheApp() async throws {
+        let database = try AppDatabase.inMemory()
+        try await store(database, page([5]), .mentions, terms: BillingTerms(ownsApp: false))
+        #expect(try rows(database)["2026-11-18 mentions post_read"]?.resources == 1)
+    }
+
+    @Test func anEmptyPageCostsNothing() async throws {
+        let database = try AppDatabase.inMemory()
+        try await store(database, page([], authors: []))
+        #expect(try rows(database).isEmpty)
+    }
+
+    @Test func thePriceIsTheConfiguredOne() async throws {
+        let database = try AppDatabase.inMemory()
+        var prices = Prices.published
+        prices.postRead = MicroUSD(micros: 7_000)
+        try await store(database, page([1], authors: []), terms: BillingTerms(prices: prices))
+        #expect(try rows(database)["2026-11-18 home post_read"]?.cost == MicroUSD(micros: 7_000))
+    }
+
+    /// A failure anywhere in the page's transaction (here the ledger's own insert, made
+    /// to fail as a crash would cut it) leaves neither the page nor its charge; a retry
+    /// then pays for it once.
+    @Test func thePageAndItsChargeCommitTogetherOrNotAtAll() async throws {
+        let database = try AppDatabase.inMemory()
+        try database.tamper { db in
+            try db.execute(sql: "CREATE TRIGGER crash BEFORE INSERT ON spend BEGIN SELECT RAISE(ABORT, 'crash'); END")
+        }
+        await #expect(throws: (any Error).self) { try await store(database, page([2, 1])) }
+        #expect(try database.memberIDs(.home).isEmpty)
+        #expect(try database.inspect { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM billedResource") } == 0)
+
+        try database.tamper { db in try db.execute(sql: "DROP TRIGGER crash") }
+        try database.tamper { db in
+            try db.execute(sql: "CREATE TRIGGER crash BEFORE INSERT ON feedMembership BEGIN SELECT RAISE(ABORT, 'crash'); END")
+        }
+        await #expect(throws: (any Error).self) { try await store(database, page([2, 1])) }
+        #expect(try rows(database).isEmpty)
+
+        try database.tamper { db in try db.execute(sql: "DROP TRIGGER crash") }
+        try await store(database, page([2, 1]))
+        try await store(database, page([2, 1]))
+        #expect(try rows(database)["2026-11-18 home post_read"]?.resources == 2)
+    }
+
+    @Test func postsAreNeverDeduplicatedAndGoToTheOutbox() throws {
+        let database = try AppDatabase.inMemory()
+        var bill = BillableAnswer(source: .outbox)
+        bill.created = [.postCreateWithURL]
+        try database.recordSpend(bill, prices: .published, now: Self.noon)
+        try database.recordSpend(bill, prices: .published, now: Self.noon)
+        let row = try #require(try rows(database)["2026-11-18 outbox post_create_url"])
+        #expect(row.resources == 2)
+        #expect(row.cost == MicroUSD(micros: 400_000))
+    }
+
+    @Test func aReplyToAMentionIsSummoned() async throws {
+        let database = try AppDatabase.inMemory()
+        try await store(database, page([11]), .mentions)
+        let terms = BillingTerms()
+        #expect(try terms.postPricing(text: "thanks", replyTo: TweetID(11), database: database).kind == .postCreateSummoned)
+        #expect(try terms.postPricing(text: "thanks", replyTo: TweetID(12), database: database).kind == .postCreate)
+        #expect(try terms.postPricing(text: "see example.com", replyTo: TweetID(11), database: database).kind == .postCreateWithURL)
+    }
+}
+
+/// The spend metrics are read from the ledger at scrape time; the budget gauge is there
+/// only with a budget.
+struct SpendMetricsTests {
+    @Test func theBudgetGaugeFollowsTheConfigAndTheTotalsTheLedger() async throws {
+        let database = try AppDatabase.inMemory()
+        var bill = BillableAnswer(source: .home)
+        bill.read(.postRead, [1, 2, 3])
+        try await database.recordSpend(bill, prices: .published, now: LedgerTests.noon)
+        var config = TwfeedConfig(environment: ["HOME": "/home/ada"])
+        config.api.budget.monthlyUSD = MicroUSD(micros: 10_000_000)
+        let spend = try SpendCounts.read(config: config, database: database, now: LedgerTests.noon)
+        #expect(spend.cycleStart == "2026-11-01" && spend.cycleEnd == "2026-12-01")
+        #expect(spend.today == MicroUSD(micros: 15_000) && spend.cycle == MicroUSD(micros: 15_000))
+        var stored = TwfeedMetrics.StoredCounts()
+        stored.spend = spend
+        let metrics = try PrometheusText(parsing: String(decoding: TwfeedMetrics().exposition(stored: stored), as: UTF8.self))
+        #expect(metrics.value("twfeed_api_spend_usd_total", ["source": "home"]) == 0.015)
+        #expect(metrics.value("twfeed_api_spend_usd_total", ["source": "outbox"]) == 0)
+        #expect(metrics.value("twfeed_api_resources_total", ["kind": "post_read"]) == 3)
+        #expect(metrics.value("twfeed_api_cycle_spend_usd") == 0.015)
+        #expect(metrics.value("twfeed_api_budget_usd") == 10)
+        #expect(spend.billingJSON["budgetUSD"] == .number("10"))
+        #expect(spend.billingJSON["todayUSD"] == .number("0.015"))
+
+        let usage = try UsageReport.read(config: config, database: database, now: LedgerTests.noon, days: 3)
+        #expect(usage.days.map(\.day) == ["2026-11-18", "2026-11-17", "2026-11-16"])
+        #expect(usage.json["cycle"]?["leftUSD"] == .number("9.985"))
+        #expect(usage.json["days"]?.array?.first?["sources"]?["home"]?["postReads"] == .number("3"))
+        #expect(usage.table.contains("home"))
+    }
+}
