@@ -33,7 +33,7 @@ package struct StatusReport: Sendable {
     /// cannot fall out of step with them.
     package let health: Health
     /// What the API charged, from the ledger (it does not move the health).
-    package var spend: SpendCounts?
+    package let spend: SpendCounts?
 
     init(
         snapshot: StatusSnapshot?,
@@ -47,7 +47,8 @@ package struct StatusReport: Sendable {
         databasePath: String,
         databaseBytes: Int64,
         countsFrom: String,
-        account: StatusSnapshot.Counts.AccountName? = nil
+        account: StatusSnapshot.Counts.AccountName? = nil,
+        spend: SpendCounts? = nil
     ) {
         self.snapshot = snapshot
         self.running = running
@@ -61,6 +62,7 @@ package struct StatusReport: Sendable {
         self.databaseBytes = databaseBytes
         self.countsFrom = countsFrom
         self.account = account
+        self.spend = spend
         health = Health(
             running: running,
             heartbeatAge: snapshot.map { now.timeIntervalSince($0.heartbeatAt) },
