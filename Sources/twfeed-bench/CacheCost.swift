@@ -32,24 +32,30 @@ enum CacheCost {
                 status[files, default: []].append(run.seconds)
             }
         }
-        var home: [Int: [Double]] = [:]
-        for files in cacheSizes {
-            let (config, port) = configs[files]!
-            let server = Process()
-            server.executableURL = URL(fileURLWithPath: twfeed)
-            server.arguments = ["serve", "--config", config]
-            server.standardOutput = FileHandle.nullDevice
-            server.standardError = FileHandle.nullDevice
-            try server.run()
-            defer {
+        // Both readers up at once, and their requests interleaved too.
+        var servers: [Process] = []
+        defer {
+            for server in servers {
                 server.terminate()
                 server.waitUntilExit()
             }
-            try await waitForReader(port: port)
-            _ = try await RawHTTP.request(port: port, "/home")  // templates and the store warm
-            for _ in 0..<runs {
+        }
+        for files in cacheSizes {
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: twfeed)
+            server.arguments = ["serve", "--config", configs[files]!.config]
+            server.standardOutput = FileHandle.nullDevice
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            servers.append(server)
+            try await waitForReader(port: configs[files]!.port)
+            _ = try await RawHTTP.request(port: configs[files]!.port, "/home")  // templates and the store warm
+        }
+        var home: [Int: [Double]] = [:]
+        for _ in 0..<runs {
+            for files in cacheSizes {
                 let started = DispatchTime.now()
-                let page = try await RawHTTP.request(port: port, "/home")
+                let page = try await RawHTTP.request(port: configs[files]!.port, "/home")
                 guard page.status == 200 else { throw BenchError("/home answered \(page.status)") }
                 home[files, default: []].append(Bench.elapsed(since: started))
             }
