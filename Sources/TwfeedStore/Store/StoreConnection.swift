@@ -19,8 +19,16 @@ package final class StoreConnection: Sendable {
         try AppDatabase.mapErrors(path: path, "cannot read the database") { try dbReader.read(value) }
     }
 
+    /// The read runs whole on a thread of Dispatch's, never as GRDB's async read: that one
+    /// holds its pooled reader until the awaiting task resumes on the cooperative pool, so
+    /// with two cores, two sync reads waiting there for a reader (the heartbeat's counts, a
+    /// page) left every reader held by a task that could not resume: a deadlock.
     func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await AppDatabase.mapErrors(path: path, "cannot read the database") { try await dbReader.read(value) }
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.read(value) })
+            }
+        }
     }
 
     /// A read that lets GRDB's error through, for `StoreReader.open`, which must see
