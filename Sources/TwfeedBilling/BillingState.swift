@@ -34,4 +34,15 @@ package enum BillingState: String, CaseIterable, Sendable, Hashable {
         case .notPermitted: return nil
         }
     }
+
+    /// What a person does about it, on one line: the log's `hint` and `twfeed status`.
+    package var advice: String {
+        switch self {
+        case .ok: "nothing to do"
+        case .budgetLimited: "today's share of api.budget.monthlyUSD is spent; reads resume at 00:00 UTC"
+        case .outOfCredits: "add credits in the X developer console; twfeed resumes by itself"
+        case .spendCap: "raise the spend cap in the X developer console, or wait for its reset"
+        case .usageCap: "the monthly read cap: reads resume with the next billing cycle; posts go on"
+        }
+    }
 }

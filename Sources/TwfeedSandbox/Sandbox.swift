@@ -78,7 +78,12 @@ package final class Sandbox: Sendable {
             "credentials": .string(credentialsPath),
             "storage": .object(["database": .string(databasePath), "imageCache": .string(imageCachePath)]),
         ]
-        for (key, value) in extra { object[key] = value }
+        for (key, value) in extra where key != "api" { object[key] = value }
+        // Keys given for "api" join the emulator's address and dialect, not replace them.
+        if case .object(let more)? = extra["api"] {
+            for (key, value) in more { api[key] = value }
+            object["api"] = .object(api)
+        }
         try AtomicFile.write(Data(JSONValue.object(object).serialized.utf8), to: configPath, mode: configMode)
     }
 

@@ -17,7 +17,8 @@ struct TwfeedCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, OutboxCommand.self,
-            ServeCommand.self, UsageCommand.self, LoginCommand.self, LogoutCommand.self, LogsCommand.self, DemoCommand.self,
+            ServeCommand.self, UsageCommand.self, GapsCommand.self, FillCommand.self, LoginCommand.self, LogoutCommand.self, LogsCommand.self,
+            DemoCommand.self,
         ]
     )
 

@@ -85,7 +85,7 @@ struct FaultMatrixTests {
         }
 
         let served = { world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) }.count }
-        #expect(try await drive(clock, transport, finished) { try served() == times && settled(texts) },
+        #expect(try await drive(clock, transport, daemon.watchdog, finished) { try served() == times && settled(texts) },
                 "did not recover: \(describe(daemon, world, cell))")
         #expect(served() == times, "the fault was not served \(times) times")
 
@@ -94,7 +94,7 @@ struct FaultMatrixTests {
         let later = texts + ["matrix \(cell) after the fault"]
         _ = try daemon.database.enqueue(text: later.last!, replyTo: nil, now: clock.now())
         daemon.doorbell.ring()
-        #expect(try await drive(clock, transport, finished) { try settled(later) },
+        #expect(try await drive(clock, transport, daemon.watchdog, finished) { try settled(later) },
                 "stopped making progress: \(describe(daemon, world, cell))")
 
         #expect(!finished.value, "the daemon stopped")
@@ -115,13 +115,16 @@ struct FaultMatrixTests {
     /// real time). Returns false if it never did or the daemon stopped. Time stands still
     /// while a request is in flight, as it nearly does for a real daemon: a one-second
     /// timeout must not let a day pass (and expire the queue).
-    private func drive(_ clock: ManualClock, _ transport: ObservedTransport, _ finished: Finished, timeout: Double = 30,
+    private func drive(_ clock: ManualClock, _ transport: ObservedTransport, _ watchdog: Watchdog, _ finished: Finished, timeout: Double = 30,
                        until condition: () throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, !finished.value {
             if try condition() { return true }
             try await Task.sleep(for: .milliseconds(5))
-            guard transport.inFlight == 0 else { continue }
+            // Time stands still while a loop works (a request, the store, the billing
+            // gate): a busy loop is no sleeper, and the next deadline would then be a far
+            // one (the day's spend line at midnight), leaping a day past the loop's work.
+            guard transport.inFlight == 0, watchdog.working().isEmpty else { continue }
             // At least 10 s a step: waking a sleeper late is harmless, and a floor of
             // 15 minutes then passes in a hundred steps, not in the outbox's 1 s ones.
             if let next = clock.nextDeadline { clock.advance(to: max(next, clock.now().addingTimeInterval(10))) }
@@ -146,6 +149,7 @@ struct FaultMatrixTests {
         for item in try daemon.database.outboxItems() {
             lines.append("outbox \(item.id) \(item.state) attempts \(item.attempts) \(item.lastError ?? "")")
         }
+        lines += world.sink.lines.filter { $0.contains("outbox") || $0.contains("billing") }.suffix(8)
         lines.append("posted \(world.emulator.postedStatuses.count); faults served \(world.emulator.requests.filter { $0.fault != nil }.count)")
         return lines.joined(separator: "\n")
     }

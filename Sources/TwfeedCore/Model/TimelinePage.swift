@@ -7,11 +7,14 @@ package struct TimelineQuery: Sendable, Equatable {
     package var untilID: TweetID?
     /// An opaque continuation from the previous page of the same walk.
     package var pageToken: String?
+    /// Fewer posts than a full page, when the budget pays for only so many; nil: a full page.
+    package var maxResults: Int?
 
-    package init(sinceID: TweetID? = nil, untilID: TweetID? = nil, pageToken: String? = nil) {
+    package init(sinceID: TweetID? = nil, untilID: TweetID? = nil, pageToken: String? = nil, maxResults: Int? = nil) {
         self.sinceID = sinceID
         self.untilID = untilID
         self.pageToken = pageToken
+        self.maxResults = maxResults
     }
 }
 

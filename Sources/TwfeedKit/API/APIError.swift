@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBilling
 import TwfeedCore
 
 /// A failed API call, classified by what the caller should do about it.
@@ -36,6 +37,9 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// was refused, the URL is invalid): a post that failed so is certainly not out. Any
     /// other failure of a post may have come after the server took it.
     package var mayHaveArrived: Bool
+    /// A refusal for money or entitlement (402, a spend or usage cap, an endpoint not
+    /// enrolled), told apart by the body: it has a state of its own, not a backoff.
+    package var refusal: BillingRefusal?
 
     package init(
         kind: Kind,
@@ -43,7 +47,8 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         code: Int? = nil,
         message: String,
         rateLimit: RateLimit? = nil,
-        mayHaveArrived: Bool = true
+        mayHaveArrived: Bool = true,
+        refusal: BillingRefusal? = nil
     ) {
         self.kind = kind
         self.status = status
@@ -51,6 +56,7 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
         self.rateLimit = rateLimit
         self.mayHaveArrived = mayHaveArrived
+        self.refusal = refusal
     }
 
     package var description: String {
@@ -82,7 +88,14 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case 408: kind = .transient
         default: kind = .rejected
         }
-        return APIError(kind: kind, status: response.status, code: code, message: message, rateLimit: rateLimit)
+        return APIError(
+            kind: kind,
+            status: response.status,
+            code: code,
+            message: message,
+            rateLimit: rateLimit,
+            refusal: BillingRefusal.classify(status: response.status, body: response.body)
+        )
     }
 
     static func transport(_ error: TransportError) -> APIError {

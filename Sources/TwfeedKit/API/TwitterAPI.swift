@@ -25,6 +25,21 @@ package protocol TwitterAPI: Sendable {
     func ownPosts(userID: UserID) async throws -> TimelinePage
 }
 
+extension ClosedRange where Bound == Int {
+    func clamped(_ value: Int) -> Int { Swift.min(Swift.max(value, lowerBound), upperBound) }
+}
+
+extension TwfeedConfig.Dialect {
+    /// How many posts one page of `feed` may ask for in this dialect: the budget sizes a
+    /// page within these bounds.
+    package func pageBounds(_ feed: Feed) -> ClosedRange<Int> {
+        switch self {
+        case .v2: V2Client.pageBounds(feed)
+        case .v1_1: V11Client.pageBounds(feed)
+        }
+    }
+}
+
 extension TwitterAPI {
     /// The own posts alone (see `ownPosts`).
     func ownTweets(userID: UserID) async throws -> [Tweet] {

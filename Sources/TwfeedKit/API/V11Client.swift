@@ -39,6 +39,9 @@ struct V11Client: TwitterAPI {
 
     static func pageSize(_ feed: Feed) -> Int { feed == .retweets ? 100 : 200 }
 
+    /// The `count` each timeline accepts.
+    static func pageBounds(_ feed: Feed) -> ClosedRange<Int> { 1...pageSize(feed) }
+
     /// v1.1 pages by `max_id` (inclusive). The page token is the next `max_id`: one
     /// below the oldest tweet of the page. An empty page ends the walk; a short page
     /// does not (deleted tweets are removed after the page is cut).
@@ -49,7 +52,8 @@ struct V11Client: TwitterAPI {
         case .mentions: path = "/1.1/statuses/mentions_timeline.json"
         case .retweets: path = "/1.1/statuses/retweets_of_me.json"
         }
-        var parameters: [(String, String)] = [("count", String(Self.pageSize(feed))), ("tweet_mode", "extended")]
+        let size = Self.pageBounds(feed).clamped(query.maxResults ?? Self.pageSize(feed))
+        var parameters: [(String, String)] = [("count", String(size)), ("tweet_mode", "extended")]
         if let since = query.sinceID { parameters.append(("since_id", since.description)) }
         if let token = query.pageToken {
             parameters.append(("max_id", token))

@@ -8,6 +8,9 @@ struct V2Client: TwitterAPI {
     var dialect: TwfeedConfig.Dialect { .v2 }
 
     static let pageSize = 100
+
+    /// The `max_results` each timeline accepts (mentions wants at least 5).
+    static func pageBounds(_ feed: Feed) -> ClosedRange<Int> { feed == .mentions ? 5...100 : 1...100 }
     static let fields: [(String, String)] = [
         ("tweet.fields", "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities"),
         ("expansions", "author_id,referenced_tweets.id,referenced_tweets.id.author_id"),
@@ -49,7 +52,8 @@ struct V2Client: TwitterAPI {
         case .mentions: path = "/2/users/\(userID)/mentions"
         case .retweets: path = "/2/users/reposts_of_me"
         }
-        var parameters: [(String, String)] = [("max_results", String(Self.pageSize))]
+        let size = Self.pageBounds(feed).clamped(query.maxResults ?? Self.pageSize)
+        var parameters: [(String, String)] = [("max_results", String(size))]
         if feed != .retweets {
             if let since = query.sinceID { parameters.append(("since_id", since.description)) }
             if let until = query.untilID { parameters.append(("until_id", until.description)) }

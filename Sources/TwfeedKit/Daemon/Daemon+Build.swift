@@ -64,6 +64,16 @@ extension Daemon {
         )
         var services: [any Service] = []
         var syncers: [FeedSyncer] = []
+        var feedDoorbells: [Doorbell] = []
+        let doorbell = Doorbell()
+        let gate = BillingGate(
+            database: database,
+            config: config.api,
+            clock: dependencies.clock,
+            logger: logger,
+            readers: Set(config.enabledFeeds.map(BillingTerms.source(of:))),
+            onRecovered: { doorbell.ring() }
+        )
         let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
         board.reconfigure(config: config, database: database, signedOut: false)
         let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
@@ -77,22 +87,25 @@ extension Daemon {
                 interval: config.feeds[feed]!.intervalSeconds,
                 fullWalkHours: config.feeds[feed]!.fullWalkHours,
                 logger: logger,
-                terms: BillingTerms(config.api)
+                terms: BillingTerms(config.api),
+                gate: gate
             )
             syncers.append(syncer)
+            let feedDoorbell = Doorbell()
+            feedDoorbells.append(feedDoorbell)
             services.append(
                 FeedPoller(
                     syncer: syncer,
                     database: database,
                     clock: dependencies.clock,
                     logger: logger,
+                    doorbell: feedDoorbell,
                     checkIn: watchdog.checkIn(.poll(feed)),
                     metrics: dependencies.metrics,
                     onCycle: { board.record($0, $1) }
                 )
             )
         }
-        let doorbell = Doorbell()
         let flusher = OutboxFlusher(
             api: api,
             database: database,
@@ -103,7 +116,8 @@ extension Daemon {
             logger: logger,
             checkIn: watchdog.checkIn(.outbox),
             metrics: dependencies.metrics,
-            terms: BillingTerms(config.api)
+            terms: BillingTerms(config.api),
+            gate: gate
         )
         services.append(flusher)
         if config.images.enabled {
@@ -113,6 +127,7 @@ extension Daemon {
         if config.storage.keepDays > 0 {
             services.append(Pruner(database: database, clock: dependencies.clock, keepDays: config.storage.keepDays, logger: logger))
         }
+        services.append(SpendDayReporter(database: database, clock: dependencies.clock, logger: logger))
         services.append(SearchIndexMerger(database: database, clock: dependencies.clock, logger: logger))
         services += monitoringServices(
             board: board,
@@ -136,6 +151,7 @@ extension Daemon {
             syncers: syncers,
             flusher: flusher,
             doorbell: doorbell,
+            feedDoorbells: feedDoorbells,
             wakePath: wakePath,
             logger: logger,
             board: board,

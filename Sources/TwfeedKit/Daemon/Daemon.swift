@@ -23,6 +23,8 @@ package struct Daemon: Service {
     package let flusher: OutboxFlusher?
     /// Rung when a status is queued; `twfeed post` rings it through the wake socket.
     package let doorbell: Doorbell
+    /// The feeds' doorbells, rung with the outbox's: `twfeed fill` asks through them.
+    let feedDoorbells: [Doorbell]
     let wakePath: String?
     package let logger: Logger
     /// The live status the heartbeat writes to the snapshot file.
@@ -40,6 +42,7 @@ package struct Daemon: Service {
         syncers: [FeedSyncer],
         flusher: OutboxFlusher?,
         doorbell: Doorbell,
+        feedDoorbells: [Doorbell] = [],
         wakePath: String?,
         logger: Logger,
         board: StatusBoard,
@@ -53,6 +56,7 @@ package struct Daemon: Service {
         self.syncers = syncers
         self.flusher = flusher
         self.doorbell = doorbell
+        self.feedDoorbells = feedDoorbells
         self.wakePath = wakePath
         self.logger = logger
         self.board = board
@@ -89,7 +93,7 @@ package struct Daemon: Service {
     /// wake path. Separate from `runServices` so the supervisor can open it before
     /// telling systemd READY, and decide what a failure means.
     func openWakeSocket() throws -> WakeSocket? {
-        try wakePath.map { try WakeSocket(listeningAt: $0, doorbell: doorbell) }
+        try wakePath.map { try WakeSocket(listeningAt: $0, doorbell: doorbell, also: feedDoorbells) }
     }
 
     /// Runs the services' group to its end, then closes `wakeSocket`.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import TwfeedBilling
 import TwfeedCore
 import TwfeedReader
 import TwfeedStore
@@ -23,12 +24,16 @@ package struct FeedPoller: Service {
     let checkIn: Watchdog.CheckIn
     /// Counts each poll's requests and times it (`twfeed_poll_*`).
     let metrics: TwfeedMetrics?
+    /// Rung by `twfeed fill` (through the wake socket): the poller wakes, reads the
+    /// feed's gaps within the spend asked for, and sleeps on to its schedule.
+    let doorbell: Doorbell?
 
     package init(
         syncer: FeedSyncer,
         database: AppDatabase,
         clock: any WallClock,
         logger: Logger,
+        doorbell: Doorbell? = nil,
         checkIn: Watchdog.CheckIn = .unwatched,
         metrics: TwfeedMetrics? = nil,
         onCycle: @escaping @Sendable (Feed, PollOutcome) async -> Void = { _, _ in }
@@ -37,6 +42,7 @@ package struct FeedPoller: Service {
         self.database = database
         self.clock = clock
         self.logger = logger
+        self.doorbell = doorbell
         self.checkIn = checkIn
         self.metrics = metrics
         self.onCycle = onCycle
@@ -59,12 +65,20 @@ package struct FeedPoller: Service {
             while !Task.isCancelled {
                 let due = next ?? clock.now()
                 checkIn.waiting(until: due)
-                do {
-                    try await clock.sleep(until: due)
-                } catch is CancellationError {
-                    return
+                if let doorbell {
+                    await doorbell.wait(until: due, clock: clock)
+                    if Task.isCancelled { return }
+                } else {
+                    do {
+                        try await clock.sleep(until: due)
+                    } catch is CancellationError {
+                        return
+                    }
                 }
                 checkIn.working()
+                await fillIfAsked()
+                // Woken early (by `twfeed fill`, or a post's ring): back to the schedule.
+                if clock.now() < due { continue }
                 do {
                     let started = clock.monotonicNow()
                     let outcome = try await syncer.poll(onProgress: checkIn.working)
@@ -87,6 +101,31 @@ package struct FeedPoller: Service {
                     next = nil
                 }
             }
+        }
+    }
+
+    /// Reads the feed's gaps when `twfeed fill` asked for it, then forgets the request:
+    /// it was "up to this much, now". A billing state that stops reads keeps it for later.
+    func fillIfAsked() async {
+        do {
+            guard let maxSpend = try await database.fillRequest(syncer.feed) else { return }
+            let userID = try await syncer.account.userID()
+            do {
+                let spent = try await syncer.fill(maxSpend: maxSpend, userID: userID)
+                try await database.updateFillRequest(syncer.feed, left: nil)
+                let left = try await database.gaps(syncer.feed).count
+                logger.info(
+                    "gap.fill_done",
+                    metadata: ["feed": "\(syncer.feed.rawValue)", "usd": "\(spent.decimalString)", "gaps_left": "\(left)"]
+                )
+            } catch let hold as BillingGate.Hold {
+                logger.info("gap.fill_held", metadata: ["feed": "\(syncer.feed.rawValue)", "hold": "\(hold)"])
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            logger.warning("gap.fill_failed", metadata: ["feed": "\(syncer.feed.rawValue)", "error": "\(error)"])
+            try? await database.updateFillRequest(syncer.feed, left: nil)
         }
     }
 }

@@ -31,7 +31,7 @@ extension FeedSyncer {
         var top: TweetID?
         while true {
             if rateLimitWait(state, now: clock.now()) != nil || outcome.pages >= maxPagesPerPoll { return }
-            let page = try await api.timeline(feed, userID: userID, query: TimelineQuery(pageToken: token))
+            let page = try await timelinePage(TimelineQuery(pageToken: token), userID: userID)
             outcome.requests += 1
             outcome.pages += 1
             if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }
@@ -67,7 +67,7 @@ extension FeedSyncer {
     ) async throws {
         guard state.pendingTop == nil, let newest = state.newestID, rateLimitWait(state, now: clock.now()) == nil
         else { return }
-        let page = try await api.timeline(feed, userID: userID, query: TimelineQuery())
+        let page = try await timelinePage(TimelineQuery(), userID: userID)
         outcome.requests += 1
         outcome.pages += 1
         if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }

@@ -15,6 +15,8 @@ package struct PollOutcome: Sendable, Equatable {
     /// When this feed should be polled next (interval, rate-limit reset or backoff):
     /// the poller sleeps until then. Also stored, for `status` and for a restart.
     package var nextPollAt: Date?
+    /// Why the poll stopped without an error: the budget, a billing state, a refusal.
+    package var hold: BillingGate.Hold?
 }
 
 /// Brings one feed up to date: the sync controller between the API and the store.
@@ -36,6 +38,9 @@ package struct FeedSyncer: Sendable {
     let logger: Logger
     /// What the API charges; each page's cost is recorded with the page.
     let terms: BillingTerms
+    /// Asked before every request (budget, billing state, endpoints refused); nil when
+    /// nothing is billed (tests of the sync alone).
+    let gate: BillingGate?
     /// A safety net against a server that never stops handing out page tokens.
     var maxPagesPerPoll = 100
 
@@ -48,9 +53,11 @@ package struct FeedSyncer: Sendable {
         interval: Double,
         fullWalkHours: Int = 24,
         logger: Logger,
-        terms: BillingTerms = BillingTerms()
+        terms: BillingTerms = BillingTerms(),
+        gate: BillingGate? = nil
     ) {
         self.feed = feed
+        self.gate = gate
         self.terms = terms
         self.api = api
         self.account = account
@@ -77,6 +84,17 @@ package struct FeedSyncer: Sendable {
     /// `onProgress` is called after each stored page (the watchdog counts it as progress).
     @discardableResult
     package func poll(onProgress: @Sendable () -> Void = {}) async throws -> PollOutcome {
+        do {
+            let outcome = try await pollOnce(onProgress: onProgress)
+            await gate?.release(source)
+            return outcome
+        } catch {
+            await gate?.release(source)
+            throw error
+        }
+    }
+
+    private func pollOnce(onProgress: @Sendable () -> Void) async throws -> PollOutcome {
         var state = try await database.syncState(feed)
         let started = clock.now()
         var outcome = PollOutcome()
@@ -124,6 +142,21 @@ package struct FeedSyncer: Sendable {
                     "ms": "\(Int(now.timeIntervalSince(started) * 1000))",
                 ]
             )
+        } catch let hold as BillingGate.Hold {
+            // Held back (the budget, a billing state, an endpoint refused): not a failure,
+            // no backoff; what was committed stays. The gate logged any change of state.
+            var held = try await database.syncState(feed, account: state.account)
+            held.lastPollAt = started
+            held.nextPollAt = hold.until
+            if case .budget = hold.reason {
+                held.lastError = nil
+            } else {
+                held.lastError = hold.description
+            }
+            try await database.saveSyncState(held)
+            outcome.nextPollAt = hold.until
+            outcome.hold = hold
+            logger.debug("poll.held", metadata: ["feed": "\(feed.rawValue)", "hold": "\(hold)"])
         } catch let error as APIError {
             outcome.error = error
             // What was committed stays committed; re-read so the failure is recorded on
@@ -195,18 +228,26 @@ package struct FeedSyncer: Sendable {
         let floor = state.pendingBottom
         let since = state.newestID
         func fetch(_ token: String?) -> Task<TimelinePage, any Error> {
-            Task { [api, feed] in
-                try await api.timeline(feed, userID: userID, query: TimelineQuery(sinceID: since, untilID: floor, pageToken: token))
+            Task { [self] in
+                try await timelinePage(TimelineQuery(sinceID: since, untilID: floor, pageToken: token), userID: userID)
             }
         }
         if rateLimitWait(state, now: clock.now()) != nil { return }
         var inFlight: Task<TimelinePage, any Error>? = fetch(nil)
         defer { inFlight?.cancel() }
         while let request = inFlight {
-            let page = try await withTaskCancellationHandler {
-                try await request.value
-            } onCancel: {
-                request.cancel()
+            let page: TimelinePage
+            do {
+                page = try await withTaskCancellationHandler {
+                    try await request.value
+                } onCancel: {
+                    request.cancel()
+                }
+            } catch let hold as BillingGate.Hold {
+                // Today's budget ends inside the range: the newest part is stored, the
+                // rest is recorded as a gap, never skipped in silence.
+                if case .budget = hold.reason { try await closeRangeWithGap(&state) }
+                throw hold
             }
             inFlight = nil
             outcome.requests += 1
@@ -215,10 +256,17 @@ package struct FeedSyncer: Sendable {
             if let oldest = page.tweets.last?.id, state.pendingTop != nil { state.pendingBottom = oldest }
             if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }
             let more = page.nextPageToken != nil
-            if let next = page.nextPageToken, rateLimitWait(state, now: clock.now()) == nil, outcome.pages < maxPagesPerPoll {
-                inFlight = fetch(next)
+            // Under a budget the next page is asked for only once this one is paid for in
+            // the ledger: the budget must see every charge before it admits another.
+            let overlap = gate?.budget == nil
+            func fetchNext() {
+                if let next = page.nextPageToken, rateLimitWait(state, now: clock.now()) == nil, outcome.pages < maxPagesPerPoll {
+                    inFlight = fetch(next)
+                }
             }
+            if overlap { fetchNext() }
             outcome.newTweets += try await storePage(page, state: state)
+            if !overlap { fetchNext() }
             logger.debug("poll.page", metadata: ["feed": "\(feed.rawValue)", "tweets": "\(page.tweets.count)", "more": "\(more)"])
             onProgress()
             if more && inFlight == nil { return }  // paused by the rate limit or the page cap
@@ -245,7 +293,7 @@ package struct FeedSyncer: Sendable {
         while true {
             if rateLimitWait(state, now: clock.now()) != nil { return }
             if outcome.pages >= maxPagesPerPoll { return }
-            let page = try await api.timeline(feed, userID: userID, query: TimelineQuery(pageToken: token))
+            let page = try await timelinePage(TimelineQuery(pageToken: token), userID: userID)
             outcome.requests += 1
             outcome.pages += 1
             let known = try await database.knownIDs(page.tweets.map(\.id), feed: feed, account: state.account)

@@ -38,6 +38,10 @@ package struct OutboxFlusher: Service {
     /// Counts the statuses that went out (`twfeed_outbox_sent_total`).
     let metrics: TwfeedMetrics?
 
+    /// Asked before every attempt (billing state, the endpoint, the budget); nil when
+    /// nothing is billed (tests of the queue alone).
+    let gate: BillingGate?
+
     package init(
         api: any TwitterAPI,
         database: AppDatabase,
@@ -48,8 +52,10 @@ package struct OutboxFlusher: Service {
         logger: Logger,
         checkIn: Watchdog.CheckIn = .unwatched,
         metrics: TwfeedMetrics? = nil,
-        terms: BillingTerms = BillingTerms()
+        terms: BillingTerms = BillingTerms(),
+        gate: BillingGate? = nil
     ) {
+        self.gate = gate
         self.metrics = metrics
         self.terms = terms
         self.api = api
@@ -149,6 +155,14 @@ package struct OutboxFlusher: Service {
             }
             // Times round-trip through SQLite as doubles: allow for the last bit.
             if let due = head.nextAttemptAt, due.timeIntervalSince(now) > 0.001 { return .until(due) }
+            // The billing state, the endpoint and the budget come before an attempt: a
+            // status held back is not an attempt and stays `pending` (expiry still applies).
+            if let gate {
+                let price = try terms.postPricing(text: head.text, replyTo: head.replyToID, database: database).price
+                if case .hold(let hold) = try await gate.admit(.outbox, perPost: price, posts: 1...1) {
+                    return .until(hold.until)
+                }
+            }
             guard
                 let sending = try await database.transitionOutbox(
                     head.id,
@@ -157,7 +171,9 @@ package struct OutboxFlusher: Service {
                     changes: [.attempts(head.attempts + 1), .lastAttemptAt(now)]
                 )
             else { continue }  // cancelled meanwhile
-            if let pause = try await send(sending) { return pause }
+            let pause = try await send(sending)
+            await gate?.release(.outbox)
+            if let pause { return pause }
             checkIn.working()
         }
     }
@@ -168,6 +184,7 @@ package struct OutboxFlusher: Service {
         do {
             let id = try await api.post(text: item.text, replyTo: item.replyToID)
             try markSent(item, tweetID: id, note: nil)
+            try await gate?.answered(.outbox)
             logger.info(
                 "outbox.sent",
                 metadata: [
@@ -178,6 +195,18 @@ package struct OutboxFlusher: Service {
             return nil
         } catch let error as APIError {
             let now = clock.now()
+            if let refusal = error.refusal, let gate {
+                // Refused for money or entitlement: the status did not go out and did not
+                // fail. It waits, not counted as an attempt, until the gate lets posts through.
+                let hold = try await gate.refused(refusal, source: .outbox)
+                try await database.transitionOutbox(
+                    item.id,
+                    from: [.sending],
+                    to: .pending,
+                    changes: [.attempts(item.attempts - 1), .lastError(error.description)]
+                )
+                return .until(hold.until)
+            }
             if error.isDuplicateStatus, item.uncertainSince != nil {
                 // An earlier attempt may be the tweet the API means: look for it.
                 return try await settle(item, from: .sending, duplicate: error)

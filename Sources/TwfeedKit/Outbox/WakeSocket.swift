@@ -28,8 +28,10 @@ package final class WakeSocket: @unchecked Sendable {
     /// `sun_path` holds 108 bytes including the terminating zero.
     static let maxPathBytes = 107
 
-    /// Binds the socket and rings the doorbell for every datagram received.
-    package init(listeningAt path: String, doorbell: Doorbell) throws {
+    /// Binds the socket and rings the doorbells for every datagram received: the
+    /// outbox's (`twfeed post`) and the feeds' (`twfeed fill`); each looks whether it
+    /// has work and goes back to sleep if not.
+    package init(listeningAt path: String, doorbell: Doorbell, also others: [Doorbell] = []) throws {
         self.path = path
         if !path.hasPrefix("@") { unlink(path) }
         let fd = UnixDatagram.socket()
@@ -56,6 +58,7 @@ package final class WakeSocket: @unchecked Sendable {
                 if received <= 0 { return }  // closed by shutdown()
                 if buffer[0] == UInt8(ascii: "q") { return }
                 doorbell.ring()
+                for other in others { other.ring() }
             }
         }
         thread.name = "twfeed-wake"

@@ -103,6 +103,17 @@ package final class Watchdog: Sendable {
         }
     }
 
+    /// The loops working now (not waiting), by name, sorted: a test that drives a manual
+    /// clock moves it only while none is, as time stands still for work in progress.
+    package func working() -> [String] {
+        phases.withLock { phases in
+            phases.compactMap { loop, phase -> String? in
+                if case .working = phase { return loop.description }
+                return nil
+            }.sorted()
+        }
+    }
+
     /// How long a step may take: every request gives up after `api.timeoutSeconds`; a
     /// pipelined page waits for at most two of them, plus storing.
     package static func hangAfter(config: TwfeedConfig) -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 import TwfeedBilling
 import TwfeedCore
 import TwfeedStore
@@ -18,6 +19,29 @@ package struct SpendCounts: Codable, Sendable, Equatable {
     package var bySourceMicros: [String: Int64]
     /// Every resource charged, per `BillableKind` raw value.
     package var byKindResources: [String: Int]
+    /// The account's billing state (`BillingState` raw value) and its times; absent in
+    /// a snapshot written before twfeed knew refusals (read as `ok`).
+    package var state: String?
+    package var since: Date?
+    package var until: Date?
+    package var detail: String?
+    /// The endpoints the API refuses, per `BillingSource` raw value.
+    package var refusals: [String: Refusal]?
+    /// Recorded gaps per feed.
+    package var gaps: [String: Int]?
+
+    /// A refused endpoint as `status` shows it.
+    package struct Refusal: Codable, Sendable, Equatable {
+        package var reason: String
+        package var detail: String
+        package var since: Date
+    }
+
+    /// The billing state; `ok` when unknown.
+    package var billingState: BillingState { state.flatMap(BillingState.init(rawValue:)) ?? .ok }
+
+    /// The refusal of a feed's endpoint, nil when it is permitted.
+    package func refusal(of feed: Feed) -> Refusal? { refusals?[feed.rawValue] }
 
     package var today: MicroUSD { MicroUSD(micros: todayMicros) }
     package var cycle: MicroUSD { MicroUSD(micros: cycleMicros) }
@@ -36,6 +60,13 @@ package struct SpendCounts: Codable, Sendable, Equatable {
             bySource[row.source.rawValue, default: 0] += row.cost.micros
             byKind[row.kind.rawValue, default: 0] += row.resources
         }
+        let status = try database.billingStatus()
+        var refusals: [String: Refusal] = [:]
+        for refusal in try database.endpointRefusals() {
+            refusals[refusal.source.rawValue] = Refusal(reason: refusal.reason.rawValue, detail: refusal.detail, since: refusal.since)
+        }
+        var gaps: [String: Int] = [:]
+        for (feed, count) in try database.gapCounts() { gaps[feed.rawValue] = count }
         return SpendCounts(
             todayMicros: try database.spent(from: today.description, before: today.adding(days: 1).description).micros,
             cycleMicros: try database.spent(from: cycleStart, before: cycleEnd).micros,
@@ -43,18 +74,24 @@ package struct SpendCounts: Codable, Sendable, Equatable {
             cycleEnd: cycleEnd,
             budgetMicros: config.api.budget.monthlyUSD?.micros,
             bySourceMicros: bySource,
-            byKindResources: byKind
+            byKindResources: byKind,
+            state: status?.state.rawValue,
+            since: status?.since,
+            until: status?.until,
+            detail: status?.detail,
+            refusals: refusals,
+            gaps: gaps
         )
     }
 
-    /// `status --json`'s and `usage --json`'s `"billing"`. The state is `ok` until the
-    /// daemon learns the API's refusals; `since`, `until` and `detail` belong to those.
+    /// `status --json`'s and `usage --json`'s `"billing"`.
     package var billingJSON: JSONValue {
-        .object([
-            "state": .string(BillingState.ok.rawValue),
-            "since": .null,
-            "until": .null,
-            "detail": .null,
+        func time(_ date: Date?) -> JSONValue { date.map { .string(Timestamp.iso8601($0)) } ?? .null }
+        return .object([
+            "state": .string(billingState.rawValue),
+            "since": time(since),
+            "until": time(until),
+            "detail": detail.map { .string($0) } ?? .null,
             "todayUSD": Self.usd(today),
             "cycleSpentUSD": Self.usd(cycle),
             "budgetUSD": budget.map(Self.usd) ?? .null,

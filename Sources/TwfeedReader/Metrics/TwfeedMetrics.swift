@@ -86,6 +86,14 @@ package final class TwfeedMetrics: Sendable {
             }
             gauge("twfeed_api_cycle_spend_usd").record(spend.cycle.usd)
             if let budget = spend.budget { gauge("twfeed_api_budget_usd").record(budget.usd) }
+            // One series per state, 1 for the current one: an alert is `== 1` on a name.
+            for state in BillingState.allCases {
+                gauge("twfeed_api_billing_state", ("state", state.rawValue)).record(state == spend.billingState ? 1 : 0)
+            }
+            for feed in Feed.allCases {
+                gauge("twfeed_feed_permitted", ("feed", feed.rawValue)).record(spend.refusal(of: feed) == nil ? 1 : 0)
+                gauge("twfeed_feed_gaps", ("feed", feed.rawValue)).record(spend.gaps?[feed.rawValue] ?? 0)
+            }
         }
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)

@@ -4,17 +4,27 @@ extension StatusReport {
     package enum Health: Sendable, CaseIterable {
         case healthy
         /// Running, but an enabled feed's last poll failed, the heartbeat is stale (a hung
-        /// daemon), or it is signed out.
+        /// daemon), it is signed out, the API refuses for money, or it refuses a feed.
         case degraded
         /// No snapshot, or the daemon that wrote it is gone.
         case notRunning
 
-        init(running: Bool, heartbeatAge: Double?, signedOut: Bool, anEnabledFeedFailed: Bool) {
+        /// - Parameters:
+        ///   - billingStopped: the API refuses for money (credits, a spend or usage cap).
+        ///   - notPermitted: the API refuses a feed (or the outbox) to this account.
+        init(
+            running: Bool,
+            heartbeatAge: Double?,
+            signedOut: Bool,
+            anEnabledFeedFailed: Bool,
+            billingStopped: Bool = false,
+            notPermitted: Bool = false
+        ) {
             if !running {
                 self = .notRunning
             } else if let heartbeatAge, heartbeatAge > StatusReport.staleAfter {
                 self = .degraded
-            } else if signedOut || anEnabledFeedFailed {
+            } else if signedOut || anEnabledFeedFailed || billingStopped || notPermitted {
                 self = .degraded
             } else {
                 self = .healthy

@@ -67,7 +67,9 @@ package struct StatusReport: Sendable {
             running: running,
             heartbeatAge: snapshot.map { now.timeIntervalSince($0.heartbeatAt) },
             signedOut: snapshot?.signedOut == true,
-            anEnabledFeedFailed: feeds.contains { $0.enabled && $0.sync.lastError != nil }
+            anEnabledFeedFailed: feeds.contains { $0.enabled && $0.sync.lastError != nil },
+            billingStopped: !(spend?.billingState.isHealthy ?? true),
+            notPermitted: !(spend?.refusals?.isEmpty ?? true)
         )
     }
 
@@ -197,6 +199,9 @@ package struct StatusReport: Sendable {
                 "nextPollAt": time(status.sync.nextPollAt),
                 "rateLimitRemaining": int(status.sync.rateLimit?.remaining),
                 "rateLimitResetAt": time(status.sync.rateLimit?.resetAt),
+                "permitted": .bool(spend?.refusal(of: status.feed) == nil),
+                "refusal": spend?.refusal(of: status.feed).map { .string($0.reason) } ?? .null,
+                "gaps": int(spend?.gaps?[status.feed.rawValue] ?? 0),
             ])
         }
         var outboxObject: [String: JSONValue] = [:]

@@ -105,6 +105,12 @@ extension StoreReading {
         }
     }
 
+    package func spent(from firstDay: String, before endDay: String) async throws -> MicroUSD {
+        try await read { db in
+            MicroUSD(micros: try Int64.fetchOne(db, sql: ReaderQueries.spendBetween.sql, arguments: [firstDay, endDay]) ?? 0)
+        }
+    }
+
     /// Everything ever spent, per source and kind (what the metrics' counters say).
     package func spendTotals() throws -> [SpendRow] {
         try read { db in

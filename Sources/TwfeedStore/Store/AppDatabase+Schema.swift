@@ -135,6 +135,7 @@ extension AppDatabase {
         ),
         ("v10: image cache counts", imageCacheCounts),
         ("v11: the ledger", ledgerSchema),
+        ("v12: billing states and gaps", billingSchema),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

@@ -188,7 +188,28 @@ enum ReaderQueries {
         timelineView, feedCountsView, postsView,
         search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON, authorByID,
         spendSince, spendBetween, spendTotals,
+        billingState, endpointRefusals, gapsInFeed, gapsAll, gapCounts, fillRequest,
     ]
+
+    /// The billing status: one row by its key.
+    static let billingState = ReaderQuery("billingState", "SELECT * FROM billingState WHERE id = 1")
+    /// The endpoints refused to the account: at most one row per source.
+    static let endpointRefusals = ReaderQuery(
+        "endpointRefusals",
+        "SELECT * FROM endpointRefusal",
+        allowance: .init(scans: ["endpointRefusal"], sorts: false, why: "one row per billing source at most (seven)")
+    )
+    /// A feed's gaps newest first: a range of `gap_feed`, walked backwards.
+    static let gapsInFeed = ReaderQuery(
+        "gapsInFeed",
+        "SELECT * FROM gap WHERE account = ? AND feed = ? ORDER BY olderThanId DESC"
+    )
+    /// Every feed's gaps, by feed and newest first: `gap_feed` walked backwards.
+    static let gapsAll = ReaderQuery("gapsAll", "SELECT * FROM gap WHERE account = ? ORDER BY feed DESC, olderThanId DESC")
+    /// Gaps per feed: counted along `gap_feed`.
+    static let gapCounts = ReaderQuery("gapCounts", "SELECT feed, count(*) FROM gap WHERE account = ? GROUP BY feed")
+    /// What `twfeed fill` asked for a feed.
+    static let fillRequest = ReaderQuery("fillRequest", "SELECT maxMicros FROM fillRequest WHERE feed = ?")
 
     /// `twfeed usage`: the ledger's days from `?` on, a range of the primary key walked
     /// backwards (newest first, no sort).

@@ -26,11 +26,15 @@ struct FeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandLineEdge.run {
-            try list.show(config: try options.loadConfig()) { database, avatarPath, print in
+            let below = before.flatMap(TweetID.init)
+            try list.show(
+                config: try options.loadConfig(),
+                gaps: { database in try database.gaps(feed).filter { below == nil || $0.newerThanID < below! } }
+            ) { database, avatarPath, print in
                 try database.forEachFeedItem(
                     feed,
                     limit: list.limit,
-                    before: before.flatMap(TweetID.init),
+                    before: below,
                     avatarPath: avatarPath,
                     print
                 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TwfeedBase
 import TwfeedBilling
 import TwfeedCore
 import TwfeedKit
@@ -69,6 +70,15 @@ enum StatusPresenter {
             var line = "spend     \(spend.today.formatted) today, \(spend.cycle.formatted) this cycle (from \(spend.cycleStart))"
             if let budget = spend.budget { line += " of \(budget.formatted)" }
             lines.append(line)
+            let state = spend.billingState
+            if state != .ok {
+                let since = spend.since.map { " since \(Timestamp.iso8601($0))" } ?? ""
+                lines.append("billing   \(state.rawValue)\(since): \(state.advice)")
+            }
+            for (source, refusal) in (spend.refusals ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let advice = NotPermittedReason(rawValue: refusal.reason)?.advice ?? refusal.detail
+                lines.append("refused   \(source) (\(refusal.reason)): \(advice)")
+            }
         }
         lines.append("images    \(report.imageFiles) files, \(bytes(report.imageBytes))")
         let size = "database  \(bytes(report.databaseBytes))  "

@@ -24,8 +24,11 @@ struct TweetListOptions: ParsableArguments {
     ///
     /// - Parameter read: gets the database, the avatar lookup that turns a cached image's
     ///   name into its path (nil when not on disk), and the function to hand each tweet to.
+    ///   - gaps: the feed's recorded gaps, newest first: each is shown (a line of its
+    ///     own) where it lies, just above the first tweet below it.
     func show(
         config: TwfeedConfig,
+        gaps: (StoreReader) throws -> [FeedGap] = { _ in [] },
         _ read: (StoreReader, _ avatarPath: (String) -> String?, _ print: (FeedItem) -> Void) throws -> Void
     ) throws {
         guard FileManager.default.fileExists(atPath: config.storage.database) else {
@@ -43,7 +46,17 @@ struct TweetListOptions: ParsableArguments {
             return path
         }
         var output = StandardOutput()
+        var gapsLeft = try gaps(database)[...]
         try read(database, avatarPath) { item in
+            while let gap = gapsLeft.first, item.tweet.id < gap.olderThanID {
+                gapsLeft.removeFirst()
+                if json {
+                    output.buffer.append(contentsOf: FeedGapPresenter.json(gap).utf8)
+                } else {
+                    output.buffer.append(contentsOf: FeedGapPresenter.text(gap).utf8)
+                }
+                output.buffer.append(UInt8(ascii: "\n"))
+            }
             if json { item.appendJSON(to: &output.buffer) } else { output.buffer.append(contentsOf: FeedPresenter.text(item).utf8) }
             output.buffer.append(UInt8(ascii: "\n"))
             output.flushIfFull()

@@ -42,7 +42,7 @@ struct LedgerTests {
         #expect(rows["2026-11-18 home user_read"]?.resources == 2)
         #expect(rows["2026-11-18 home user_read"]?.cost == MicroUSD(micros: 20_000))
         #expect(rows.count == 2)
-        #expect(try database.spent(from: "2026-11-18", before: "2026-11-19") == MicroUSD(micros: 40_000))
+        #expect(try await database.spent(from: "2026-11-18", before: "2026-11-19") == MicroUSD(micros: 40_000))
     }
 
     @Test func theSamePostOrUserTheSameUTCDayIsFreeAndTheNextDayIsChargedAgain() async throws {

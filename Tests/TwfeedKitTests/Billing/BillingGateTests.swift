@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import Testing
+import TwfeedBilling
+import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedKit
+@testable import TwfeedReader
+@testable import TwfeedStore
+
+/// The gate every billable request passes: the budget with its priorities, the probes,
+/// the refusal states and their one log line each, kept across a restart.
+struct BillingGateTests {
+    static let noon = Date(timeIntervalSince1970: 1_796_040_000)  // 2026-11-30T12:00:00Z, a cycle's last day
+
+    static func gate(
+        _ database: AppDatabase,
+        clock: ManualClock,
+        budget: MicroUSD? = nil,
+        readers: Set<BillingSource> = [.home, .mentions],
+        sink: MemorySink = MemorySink()
+    ) -> BillingGate {
+        var api = TwfeedConfig.API()
+        api.budget.monthlyUSD = budget
+        let logger = Logger(label: "gate") { _ in EventLogHandler(level: .debug, format: .logfmt, sink: sink) }
+        return BillingGate(database: database, config: api, clock: clock, logger: logger, readers: readers)
+    }
+
+    @Test func withoutABudgetEveryRequestGoesAtFullPages() async throws {
+        let database = try AppDatabase.inMemory()
+        let gate = Self.gate(database, clock: ManualClock(now: Self.noon))
+        let answer = try await gate.admit(.home, perPost: MicroUSD(micros: 30_000), posts: 10...100)
+        #expect(answer == .go(maxPosts: nil))
+    }
+
+    @Test func aBudgetSizesThePageAndTwoFeedsAtOnceCannotBothSpendWhatIsLeft() async throws {
+        let database = try AppDatabase.inMemory()
+        let clock = ManualClock(now: Self.noon)
+        // $1.50 left on the cycle's last day: 50 posts at $0.03 worst case.
+        let gate = Self.gate(database, clock: clock, budget: MicroUSD(micros: 1_500_000))
+        let first = try await gate.admit(.home, perPost: MicroUSD(micros: 30_000), posts: 10...100)
+        #expect(first == .go(maxPosts: 50))
+        // Home's page is in flight: mentions may not count on the same money.
+        let second = try await gate.admit(.mentions, perPost: MicroUSD(micros: 30_000), posts: 10...100)
+        guard case .hold(let hold) = second else { Issue.record("mentions went too: \(second)"); return }
+        #expect(hold.reason == .budget)
+        #expect(hold.until == BillingCycle.endOfUTCDay(Self.noon))
+        #expect(try await gate.current().state == .budgetLimited)
+    }
+
+    @Test func theOutboxComesFirstQueuedPostsAreReservedBeforeAnyRead() async throws {
+        let database = try AppDatabase.inMemory()
+        let clock = ManualClock(now: Self.noon)
+        // $0.30: a queued post with a URL ($0.20) leaves $0.10 for reads: 3 posts at
+        // $0.03, fewer than the 10 a page must hold.
+        _ = try database.enqueue(text: "read this: https://example.com", replyTo: nil, now: clock.now())
+        let gate = Self.gate(database, clock: clock, budget: MicroUSD(micros: 300_000))
+        let read = try await gate.admit(.home, perPost: MicroUSD(micros: 30_000), posts: 10...100)
+        guard case .hold = read else { Issue.record("the read took the post's money: \(read)"); return }
+        let post = try await gate.admit(.outbox, perPost: MicroUSD(micros: 200_000), posts: 1...1)
+        #expect(post == .go(maxPosts: nil))
+    }
+
+    @Test func outOfCreditsLetsOneProbeThroughPerRecheckAndLogsEachChangeOnce() async throws {
+        let database = try AppDatabase.inMemory()
+        let clock = ManualClock(now: Self.noon)
+        let sink = MemorySink()
+        let gate = Self.gate(database, clock: clock, sink: sink)
+        let hold = try await gate.refused(.creditsDepleted(detail: "no credits"), source: .home)
+        #expect(hold.reason == .billing(.outOfCredits))
+        #expect(hold.until == Self.noon.addingTimeInterval(15 * 60))
+        let again = try await gate.admit(.mentions, perPost: .zero, posts: 1...100)
+        #expect(again == .hold(.init(until: hold.until, reason: .billing(.outOfCredits), detail: "no credits")))
+        clock.advance(by: 15 * 60)
+        // The outbox leaves the due probe to a feed (a since_id read costs nothing).
+        guard case .hold = try await gate.admit(.outbox, perPost: MicroUSD(micros: 15_000), posts: 1...1) else {
+            Issue.record("the outbox probed while a feed could"); return
+        }
+        #expect(try await gate.admit(.home, perPost: .zero, posts: 1...100) == .go(maxPosts: nil))
+        guard case .hold = try await gate.admit(.mentions, perPost: .zero, posts: 1...100) else {
+            Issue.record("a second probe went out"); return
+        }
+        _ = try await gate.refused(.creditsDepleted(detail: "no credits"), source: .home)
+        #expect(sink.events("billing.state").count == 1)
+
+        // A restart remembers the state and when the last probe went.
+        let restarted = Self.gate(database, clock: clock, sink: sink)
+        #expect(try await restarted.current().state == .outOfCredits)
+        guard case .hold = try await restarted.admit(.home, perPost: .zero, posts: 1...100) else {
+            Issue.record("a restart probed at once"); return
+        }
+        clock.advance(by: 15 * 60)
+        #expect(try await restarted.admit(.home, perPost: .zero, posts: 1...100) == .go(maxPosts: nil))
+        try await restarted.answered(.home)
+        #expect(try await restarted.current().state == .ok)
+        #expect(sink.events("billing.state").count == 2)
+    }
+
+    @Test func aStoppedAccountOrARefusedFeedMakesStatusExitOne() {
+        let stopped = StatusReport.Health(
+            running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false, billingStopped: true)
+        let refused = StatusReport.Health(
+            running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false, notPermitted: true)
+        let fine = StatusReport.Health(running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false)
+        #expect(stopped.exitCode == 1)
+        #expect(refused.exitCode == 1)
+        #expect(fine.exitCode == 0)
+    }
+}
