@@ -19,16 +19,23 @@ package protocol TwitterAPI: Sendable {
 
     /// The account's own most recent tweets, newest first: one page (v2
     /// `GET /2/users/:id/tweets`, 100; v1.1 `statuses/user_timeline`, 200), which is how
-    /// the outbox settles a status whose answer was lost. Only the page is read:
-    /// filtering by time is the caller's, on its own clock with a margin. The whole page
-    /// (with its authors and referenced posts), since the API bills all of it.
-    func ownPosts(userID: UserID) async throws -> TimelinePage
+    /// the outbox settles a status whose answer was lost. With `sinceID`, only posts with
+    /// a larger id (`since_id`, exclusive): the ids are the server's clock, so this asks
+    /// for "posted after" without comparing clocks, and an empty answer costs nothing.
+    /// The whole page (with its authors and referenced posts), since the API bills all
+    /// of it. v2 asks for `note_tweet` too, so a long post's whole text is in `rawJSON`.
+    func ownPosts(userID: UserID, sinceID: TweetID?) async throws -> TimelinePage
 }
 
 extension TwitterAPI {
     /// The own posts alone (see `ownPosts`).
     func ownTweets(userID: UserID) async throws -> [Tweet] {
-        try await ownPosts(userID: userID).tweets
+        try await ownPosts(userID: userID, sinceID: nil).tweets
+    }
+
+    /// The latest own posts, whatever their id (see `ownPosts(userID:sinceID:)`).
+    func ownPosts(userID: UserID) async throws -> TimelinePage {
+        try await ownPosts(userID: userID, sinceID: nil)
     }
 }
 

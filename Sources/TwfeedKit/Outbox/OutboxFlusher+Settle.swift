@@ -41,17 +41,54 @@ extension OutboxFlusher {
         return .until(now.addingTimeInterval(delay))
     }
 
-    /// Looks for the status among the account's tweets since its first uncertain
-    /// attempt. Found: `sent` with that tweet's id. Absent: back to `pending` to be sent
-    /// again, or `failed` with the API's reason when the API called a later attempt a
-    /// duplicate (`duplicate`). The tweets could not be read: it stays `uncertain` and is
+    /// Looks for the status among the account's own posts made after its earliest
+    /// attempt that may have gone out (`OutboxSettler.find`, by the server's ids).
+    /// Found: `sent` with that post's id. Absent: back to `pending` to be sent again.
+    /// The posts could not be read for now (a 5xx, a 429): it stays `uncertain` and is
     /// tried again after a wait.
+    ///
+    /// Two cases lean on the API's duplicate answer, each the best proof left:
+    /// - The API refuses the read itself (`isRefusedRead`: a 403 for an endpoint outside
+    ///   the account's access, say), so waiting would never settle it. The status goes
+    ///   back to `pending` still marked uncertain and is sent again at once: a
+    ///   "duplicate" answer then proves the earlier attempt went out (below); a post is a
+    ///   post that had not. Only then, while the attempt is minutes old, well inside the
+    ///   duplicate check's window.
+    /// - A later attempt was called a duplicate (`duplicate`) and no post matched (or
+    ///   none could be read): the duplicate check compares the account's own recent
+    ///   posts, so a recent post of ours holds this text. Either it is the earlier
+    ///   attempt, which matching missed (a rewriting of the text not undone, the
+    ///   timeline lagging behind the post), or the author posted the same text just
+    ///   before: in both the text is out on the account, once, and sending it again is
+    ///   refused for as long as the window lasts. So it is `sent`, without a post id and
+    ///   with a note saying why, and charged once as a post, not `failed` (which would
+    ///   have the author send it again and be refused).
     func settle(_ item: OutboxItem, from state: OutboxState, duplicate: APIError?) async throws -> Pause? {
         let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
         let found: Tweet?
         do {
             found = try await settler.find(item, since: since)
         } catch let error as APIError {
+            if let duplicate, error.kind != .rateLimited {
+                // The duplicate answer is proof enough; no need to wait for the read.
+                return try settleAsDuplicate(item, from: state, duplicate: duplicate)
+            }
+            if duplicate == nil, Self.isRefusedRead(error) {
+                try await database.transitionOutbox(
+                    item.id,
+                    from: [state],
+                    to: .pending,
+                    changes: [
+                        .nextAttemptAt(nil), .uncertainSince(since),
+                        .lastError("settling: own posts refused (\(error.description)); sending again, a duplicate answer proves it went out"),
+                    ]
+                )
+                logger.notice(
+                    "outbox.settled",
+                    metadata: ["id": "\(item.id)", "outcome": "resend", "status": "\(error.status)", "error": "\(error.message)"]
+                )
+                return nil
+            }
             return try settleLater(item, from: state, since: since, error: error)
         }
         let now = clock.now()
@@ -73,18 +110,41 @@ extension OutboxFlusher {
             metrics?.statusSent()
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "sent", "tweet_id": "\(tweet.id)"])
         } else if let duplicate {
-            try await database.transitionOutbox(
-                item.id,
-                from: [state],
-                to: .failed,
-                changes: [.lastError(duplicate.description), .nextAttemptAt(nil)]
-            )
-            logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "failed", "error": "\(duplicate.message)"])
+            return try settleAsDuplicate(item, from: state, duplicate: duplicate)
         } else {
             try await database.transitionOutbox(item.id, from: [state], to: .pending, changes: [.nextAttemptAt(nil)])
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "absent"])
         }
         return nil
+    }
+
+    /// The note a status sent on the strength of a duplicate answer keeps in `lastError`.
+    static let duplicateNote = "sent: the API called a resend a duplicate"
+
+    /// `sent` on the strength of a duplicate answer (see `settle`): no post id, a note,
+    /// the post charged once (the earlier attempt's; the refused resend costs nothing).
+    private func settleAsDuplicate(_ item: OutboxItem, from state: OutboxState, duplicate: APIError) throws -> Pause? {
+        let now = clock.now()
+        let bill = try terms.postBill(for: item, database: database)
+        try database.transitionOutbox(
+            item.id,
+            from: [state],
+            to: .sent,
+            changes: [.sentTweetID(nil), .sentAt(now), .lastError("\(Self.duplicateNote) (\(duplicate.description))"), .nextAttemptAt(nil)],
+            bill: bill,
+            prices: terms.prices,
+            now: now
+        )
+        metrics?.statusSent()
+        logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "duplicate", "error": "\(duplicate.message)"])
+        return nil
+    }
+
+    /// Whether the own-posts read was refused for good, not for now: a 4xx other than
+    /// 429, 408 and 401 (`rejected`). Not a 402: out of credits, a post is refused too,
+    /// and waiting (`settleLater`) is all there is to do.
+    static func isRefusedRead(_ error: APIError) -> Bool {
+        error.kind == .rejected && error.status != 402
     }
 
     /// The lookup failed: wait and try again. Without a failure counter of its own, the
