@@ -90,7 +90,9 @@ struct SettleTests {
         let posted = try #require(world.emulator.postedStatuses.first?.id)
         #expect(settled.sentTweetID?.description == posted)
         #expect(world.emulator.postedStatuses.count == 1)
-        if text.contains("example.") {
+        if text.count > 280 {
+            #expect(world.emulator.tweet(posted)?.text.hasSuffix("…") == true, "the emulator should have cut the text")
+        } else if text.contains("example.") {
             #expect(world.emulator.tweet(posted)?.text.contains("https://t.co/") == true, "the emulator should have shortened the links")
         }
     }
