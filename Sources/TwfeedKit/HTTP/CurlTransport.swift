@@ -123,7 +123,7 @@ package final class CurlTransport: APITransport {
             ccurl_getinfo_long(curl, CURLINFO_NUM_CONNECTS, &connects)
             if code != CURLE_OK {
                 var error = transfer.error(for: code)
-                if mayReuse, connects == 0, [CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR].contains(code) {
+                if mayReuse, connects == 0, !transfer.answered, [CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR].contains(code) {
                     error.diedOnReusedConnection = true
                 }
                 return .failure(error)
@@ -162,6 +162,9 @@ final class Transfer: @unchecked Sendable {
     var body: [UInt8] = []
     var headers: [String: String] = [:]
     var tooLarge = false
+    /// Whether any of an answer came (a status line or a header): a connection that dies
+    /// after that did not die "before any answer", and is not resent.
+    var answered = false
 
     init(request: APIRequest) { self.request = request }
 
@@ -221,6 +224,7 @@ private func curlWriteHeader(
     _ context: UnsafeMutableRawPointer?
 ) -> Int {
     curlReceive(data, size, count, context) { transfer, bytes in
+        transfer.answered = true
         let line = String(decoding: bytes, as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             transfer.headers = [:]  // a new response (after a 100 Continue) starts afresh

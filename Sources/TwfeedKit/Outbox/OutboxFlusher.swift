@@ -149,7 +149,7 @@ package struct OutboxFlusher: Service {
             }
             // Times round-trip through SQLite as doubles: allow for the last bit.
             if let due = head.nextAttemptAt, due.timeIntervalSince(now) > 0.001 { return .until(due) }
-            let bound = try await idBound(for: head)
+            let bound = try idBound(for: head)
             guard
                 let sending = try await database.transitionOutbox(
                     head.id,
@@ -241,9 +241,11 @@ package struct OutboxFlusher: Service {
     /// nil); after one, the earlier attempt's bound stays (the earliest), since a bound
     /// read now could already lie above that attempt's post (a home poll may have
     /// stored it meanwhile), which would then never be found.
-    func idBound(for item: OutboxItem) async throws -> TweetID? {
+    /// A synchronous read (one step down the primary key): no hop off the task between
+    /// taking the head and sending it.
+    func idBound(for item: OutboxItem) throws -> TweetID? {
         guard item.uncertainSince == nil else { return item.newestIDBeforeAttempt }
-        return try await database.newestKnownTweetID()
+        return try database.newestKnownTweetID()
     }
 
     func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) throws {
