@@ -165,6 +165,23 @@ public final class Emulator: Sendable {
         core.state.withLock { $0.duplicateWindowSeconds = max(0, EmulatorState.finite(seconds)) }
     }
 
+    /// Lets the account post over 280 (weighted), up to 25,000, as X Premium does: such
+    /// a post keeps its `text` cut and its whole text as `note_tweet` (v2).
+    public func setLongPostsAllowed(_ allowed: Bool) {
+        core.state.withLock { $0.longPostsAllowed = allowed }
+    }
+
+    /// The next `times` API requests that arrive on a connection after its first
+    /// `afterRequests` are processed (a post stored, a nonce used up), then the
+    /// connection is closed with no answer: a server dropping a kept-alive connection
+    /// as the request arrives. Recorded with the fault "close-kept-alive".
+    public func dropKeptAliveConnections(afterRequests: Int = 1, times: Int = 1) {
+        core.state.withLock {
+            $0.keepAliveDropAfter = max(1, afterRequests)
+            $0.keepAliveDrops = max(0, times)
+        }
+    }
+
     /// The account's own tweets (statuses posted here included), newest first, as the
     /// own-posts timelines serve them.
     public func ownTweetIDs() -> [String] {

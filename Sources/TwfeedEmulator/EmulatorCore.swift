@@ -53,9 +53,17 @@ final class EmulatorCore: Sendable {
             let fault = state.faults.take(path: request.path, isAPI: route.isAPI)
             var response = answer(route, request, fault: fault, now: now, state: &state)
             if let fault { Self.applyDelivery(fault, to: &response, now: now) }
+            var faultName = fault?.controlName
+            // A kept-alive connection dropped after the request was processed: the client
+            // saw no answer on a reused connection (libcurl then sends it again as it was).
+            if route.isAPI, state.keepAliveDrops > 0, request.connectionRequestNumber > state.keepAliveDropAfter {
+                state.keepAliveDrops -= 1
+                response.delivery = .closeWithoutAnswer
+                faultName = faultName ?? "close-kept-alive"
+            }
             // The server's clock, so a client can measure its own clock's skew against it.
             response.setHeader("Date", EmulatorResponse.httpDate(now))
-            state.record(request, route: route, status: response.status, fault: fault, now: now)
+            state.record(request, route: route, status: response.status, fault: faultName, now: now)
             return response
         }
     }

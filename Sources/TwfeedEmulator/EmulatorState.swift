@@ -19,6 +19,12 @@ struct EmulatorState {
     var clock: @Sendable () -> Date = { Date() }
     /// `EmulatorConfiguration.duplicateWindowSeconds`; 0 = no duplicate check.
     var duplicateWindowSeconds: Double = 86_400
+    /// Whether the account may post over 280 (weighted), up to 25,000: X Premium.
+    var longPostsAllowed = false
+    /// `Emulator.dropKeptAliveConnections`: requests left to drop, and after how many
+    /// requests on one connection.
+    var keepAliveDrops = 0
+    var keepAliveDropAfter = 1
     /// The pay-per-use account: prices, credits, caps, refusals, and what was charged.
     var billing = BillingLedger(EmulatorBillingConfiguration())
 
@@ -34,7 +40,7 @@ struct EmulatorState {
     /// Request records kept (oldest dropped first), so a long demo cannot grow without bound.
     static let maxRecords = 100_000
 
-    mutating func record(_ request: EmulatorRequest, route: Route, status: Int, fault: Fault?, now: Date) {
+    mutating func record(_ request: EmulatorRequest, route: Route, status: Int, fault: String?, now: Date) {
         if records.count >= Self.maxRecords { records.removeFirst(Self.maxRecords / 10) }
         records.append(
             EmulatorRequestRecord(
@@ -44,8 +50,10 @@ struct EmulatorState {
                 status: status,
                 endpoint: route.endpointName,
                 dialect: route.rateLimited == nil ? nil : route.dialect,
-                fault: fault?.controlName,
-                date: now
+                fault: fault,
+                date: now,
+                nonce: request.header("authorization").flatMap(OAuthHeader.init)?["oauth_nonce"],
+                connectionRequestNumber: request.connectionRequestNumber
             )
         )
     }

@@ -25,6 +25,8 @@ package final class FakeTimelineAPI: TwitterAPI {
         /// The account's own tweets, as `ownTweets` serves them (posted ones included).
         package var ownTweets: [Tweet] = []
         package var ownTweetsCalls = 0
+        /// The `sinceID` of each own-posts read, in order.
+        package var ownPostsSinceIDs: [TweetID?] = []
         package var ownTweetsFailures: [APIError] = []
         /// This many more reads of the own tweets see none (a timeline that lags).
         package var ownTweetsLagging = 0
@@ -101,7 +103,7 @@ package final class FakeTimelineAPI: TwitterAPI {
         }
     }
 
-    package func ownPosts(userID: UserID) async throws -> TimelinePage {
+    package func ownPosts(userID: UserID, sinceID: TweetID?) async throws -> TimelinePage {
         let tweets: [Tweet] = try state.withLock { state in
             state.ownTweetsCalls += 1
             if !state.ownTweetsFailures.isEmpty { throw state.ownTweetsFailures.removeFirst() }
@@ -109,7 +111,8 @@ package final class FakeTimelineAPI: TwitterAPI {
                 state.ownTweetsLagging -= 1
                 return []
             }
-            return state.ownTweets.sorted { $0.id > $1.id }
+            state.ownPostsSinceIDs.append(sinceID)
+            return state.ownTweets.filter { sinceID == nil || $0.id > sinceID! }.sorted { $0.id > $1.id }
         }
         return TimelinePage(tweets: tweets, authors: tweets.isEmpty ? [] : [Self.me], nextPageToken: nil)
     }

@@ -9,3 +9,15 @@ extension TweetLengthCounter {
         URLDetector.entities(in: Array(text.precomposedStringWithCanonicalMapping.utf16)).count
     }
 }
+
+extension TweetLengthCounter {
+    /// The URLs twitter-text links in `text` (taken NFC), in order, each as the text
+    /// spells it (a bare domain stays bare): what the API turns into `t.co` links.
+    public static func urls(in text: String) -> [String] {
+        let units = Array(text.precomposedStringWithCanonicalMapping.utf16)
+        return URLDetector.entities(in: units).map { entity in
+            let end = min(units.count, entity.start + entity.length)
+            return String(decoding: units[entity.start..<end], as: UTF16.self)
+        }
+    }
+}

@@ -16,4 +16,7 @@ package enum OutboxChange: Sendable, Equatable {
     /// status among the account's tweets from then on. Nil: every attempt got a definite
     /// answer (or none was made).
     case uncertainSince(Date?)
+    /// The newest tweet id twfeed knew before the earliest attempt that may have gone
+    /// out (`OutboxItem.newestIDBeforeAttempt`). Nil with `uncertainSince(nil)`.
+    case newestIDBeforeAttempt(TweetID?)
 }

@@ -21,6 +21,12 @@ package struct OutboxItem: Sendable, Equatable {
     package var lastAttemptAt: Date?
     /// When the earliest attempt that may have gone out started (`OutboxChange.uncertainSince`).
     package var uncertainSince: Date?
+    /// The newest tweet id twfeed knew before the earliest attempt that may have gone
+    /// out: a lower bound on the server's clock (ids are snowflakes), so settling looks
+    /// only at own posts with a larger id and compares no clocks. Nil when nothing was
+    /// known (an empty database) or the attempt predates v12: settling falls back on
+    /// `uncertainSince`.
+    package var newestIDBeforeAttempt: TweetID?
 
     package init(
         id: Int64,
@@ -35,7 +41,8 @@ package struct OutboxItem: Sendable, Equatable {
         sentTweetID: TweetID? = nil,
         sentAt: Date? = nil,
         lastAttemptAt: Date? = nil,
-        uncertainSince: Date? = nil
+        uncertainSince: Date? = nil,
+        newestIDBeforeAttempt: TweetID? = nil
     ) {
         self.id = id
         self.text = text
@@ -50,6 +57,7 @@ package struct OutboxItem: Sendable, Equatable {
         self.sentAt = sentAt
         self.lastAttemptAt = lastAttemptAt
         self.uncertainSince = uncertainSince
+        self.newestIDBeforeAttempt = newestIDBeforeAttempt
     }
 
     /// INTERFACE.md's `outbox list --json` object.

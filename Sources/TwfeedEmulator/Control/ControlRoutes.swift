@@ -23,6 +23,11 @@ import TwfeedBase
 /// - `GET  /_emulator/clock` → `{"now":"<ISO 8601>","skewSeconds":N}`; `POST /_emulator/clock`
 ///   `{"skewSeconds":-120}` sets the server's clock that far from this machine's.
 /// - `POST /_emulator/duplicate-window` `{"seconds":60}` (0: no duplicate check).
+/// - `POST /_emulator/long-posts` `{"allowed":true}`: posts up to 25,000 (weighted), kept
+///   whole as v2 `note_tweet` (X Premium).
+/// - `POST /_emulator/drop-kept-alive` `{"afterRequests":1,"times":1}`: the next `times` API
+///   requests arriving on a connection after its first `afterRequests` are processed,
+///   then the connection closed with no answer.
 /// - `POST /_emulator/retweet-old` `{}` or `{"id":"<tweet id>"}` → `{"id":"<retweeted tweet>"}`.
 /// - `GET  /_emulator/own-tweets` → `{"ids":[...]}`: the account's own tweets, newest first.
 /// - `GET  /_emulator/bill` → what the pay-per-use API charged (totals, cycle, days newest
@@ -47,6 +52,7 @@ enum ControlRoutes {
                                 "DELETE /_emulator/faults", "POST /_emulator/rate-limits", "GET /_emulator/stats",
                                 "GET /_emulator/pin?oauth_token=...", "POST /_emulator/images", "DELETE /_emulator/images",
                                 "GET /_emulator/clock", "POST /_emulator/clock", "POST /_emulator/duplicate-window",
+                                "POST /_emulator/long-posts", "POST /_emulator/drop-kept-alive",
                                 "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "GET /_emulator/bill",
                                 "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
                             ].map(EmulatorJSON.string)
@@ -126,6 +132,25 @@ enum ControlRoutes {
             }
             core.state.withLock { $0.duplicateWindowSeconds = seconds }
             return .json(200, .object([("ok", .bool(true)), ("seconds", .number(String(seconds)))]))
+        case ("POST", ["long-posts"]):
+            guard let body = JSONBody.object(request.body), let number = body["allowed"] as? NSNumber,
+                String(cString: number.objCType) == "c"
+            else {
+                return error(400, "expected {\"allowed\":true|false}")
+            }
+            let allowed = number.boolValue
+            core.state.withLock { $0.longPostsAllowed = allowed }
+            return .json(200, .object([("ok", .bool(true)), ("allowed", .bool(allowed))]))
+        case ("POST", ["drop-kept-alive"]):
+            let body = JSONBody.object(request.body) ?? [:]
+            let after = (body["afterRequests"] as? NSNumber)?.intValue ?? 1
+            let times = (body["times"] as? NSNumber)?.intValue ?? 1
+            guard after >= 1, times >= 0 else { return error(400, "expected {\"afterRequests\":1 or more,\"times\":0 or more}") }
+            core.state.withLock {
+                $0.keepAliveDropAfter = after
+                $0.keepAliveDrops = times
+            }
+            return .json(200, .object([("ok", .bool(true)), ("afterRequests", .int(after)), ("times", .int(times))]))
         case ("POST", ["retweet-old"]):
             let body = JSONBody.object(request.body) ?? [:]
             let requested = body["id"] as? String

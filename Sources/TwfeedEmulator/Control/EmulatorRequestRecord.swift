@@ -17,4 +17,9 @@ public struct EmulatorRequestRecord: Sendable {
     /// The injected fault, if one was applied (its control-route name, e.g. "503", "reset").
     public let fault: String?
     public let date: Date
+    /// The request's `oauth_nonce`, if it was signed: a client's retry shows whether it
+    /// signed afresh or replayed the same header.
+    public let nonce: String?
+    /// Which request this was on its connection (1: the first; more: a kept-alive one).
+    public let connectionRequestNumber: Int
 }

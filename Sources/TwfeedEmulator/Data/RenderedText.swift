@@ -54,10 +54,11 @@ struct RenderedText: Sendable {
                 }
             }
             if scalar == "h", atWordStart {
-                var end = index
-                while end < scalars.count, !scalars[end].properties.isWhitespace { end += 1 }
-                let candidate = String(String.UnicodeScalarView(scalars[index..<end]))
-                if let link = urls.first(where: { $0.url == candidate }) {
+                // A link ends where its t.co form does, not at the next space: a posted
+                // "(example.com)." has its link between the brackets.
+                let rest = scalars[index...]
+                if let link = urls.first(where: { rest.starts(with: $0.url.unicodeScalars) }) {
+                    let end = index + link.url.unicodeScalars.count
                     found.append(.url(start: index, end: end, link))
                     index = end
                     continue

@@ -13,6 +13,8 @@ struct StoredTweet: Sendable {
     let rendered: RenderedText
     /// v1.1's non-extended `text` when the text is over 140 scalars (nil when it fits).
     let shortened: RenderedText?
+    /// A long post's whole text (v2 `note_tweet`); `text` and `rendered` are then cut.
+    var note: RenderedText?
     let inReplyToTweetID: UInt64?
     let inReplyToUserID: UInt64?
     let retweetedID: UInt64?

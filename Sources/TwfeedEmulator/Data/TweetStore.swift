@@ -1,4 +1,5 @@
 import Foundation
+import TwitterText
 
 /// Why a status was refused.
 enum PostRejection: Error, Equatable {
@@ -276,10 +277,11 @@ struct TweetStore: Sendable {
         replyTo: UInt64?,
         now: Date,
         duplicateWindow: Double,
-        repliesRequireSummons: Bool = false
+        repliesRequireSummons: Bool = false,
+        longPosts: Bool = false
     ) -> PostRejection? {
         if Self.duplicateKey(text).isEmpty { return .empty }
-        if StatusTextRules.weightedLength(text) > 280 { return .tooLong }
+        if StatusTextRules.weightedLength(text) > (longPosts ? Self.longPostLimit : 280) { return .tooLong }
         if let target = replyTo, tweets[target] == nil || tweets[target]?.deleted == true {
             return .replyTargetMissing
         }
@@ -292,18 +294,56 @@ struct TweetStore: Sendable {
         return nil
     }
 
-    /// Stores an accepted status as the account user's newest tweet (also in home).
+    /// How long a long post may be (weighted), for an account allowed them (X Premium).
+    static let longPostLimit = 25_000
+
+    /// Stores an accepted status as the account user's newest tweet (also in home), as
+    /// the API keeps it: every URL twitter-text links (bare domains included) becomes a
+    /// `t.co` link with its entity (`expanded_url`: the URL, `http://` added to a bare
+    /// one), and a post over 280 (weighted) keeps its text cut to 280 scalars with "…"
+    /// while the whole text is its `note_tweet` (v2; v1.1 shows only the cut text).
     mutating func post(text: String, replyTo: UInt64?, now: Date) -> StoredTweet {
         let target = replyTo.flatMap { tweets[$0] }
-        let tweet = createTweet(
+        let (shortened, links) = shortenLinks(text)
+        let long = StatusTextRules.weightedLength(text) > 280
+        var tweet = createTweet(
             author: Self.accountID,
-            text: text,
+            text: long ? (StatusTextRules.truncated(shortened, limit: 280) ?? shortened) : shortened,
+            urls: links,
             at: Self.wholeSeconds(max(now, lastDate)),
             replyTo: target.map { ($0.id, $0.authorID) }
         )
+        if long {
+            let resolve: (String) -> (id: UInt64, username: String)? = { [users, userIDsByName] name in
+                userIDsByName[name.lowercased()].flatMap { users[$0] }.map { ($0.id, $0.username) }
+            }
+            tweet.note = RenderedText(raw: shortened, urls: links, resolveUser: resolve)
+            tweets[tweet.id] = tweet
+        }
+        // The duplicate check compares what clients send, not the shortened text.
+        myTexts[Self.duplicateKey(text)] = tweet.id
         append(tweet.id, to: .home)
         if target == nil { myRecentOriginals.append(tweet.id) }
         return tweet
+    }
+
+    /// The text with each URL replaced by a new `t.co` link, left to right, and the links.
+    mutating func shortenLinks(_ raw: String) -> (String, [TweetURL]) {
+        let text = raw.precomposedStringWithCanonicalMapping
+        var out = ""
+        var rest = text[...]
+        var links: [TweetURL] = []
+        for url in TweetLengthCounter.urls(in: text) {
+            guard let range = rest.range(of: url) else { continue }
+            let code = String((0..<10).map { _ in rng.pick(TweetCorpus.linkCharacters) })
+            let lower = url.lowercased()
+            let expanded = lower.hasPrefix("http://") || lower.hasPrefix("https://") ? url : "http://" + url
+            let link = TweetURL(url: "https://t.co/" + code, expanded: expanded, display: TweetCorpus.display(expanded))
+            out += String(rest[..<range.lowerBound]) + link.url
+            rest = rest[range.upperBound...]
+            links.append(link)
+        }
+        return (links.isEmpty ? raw : out + String(rest), links)
     }
 
     static func wholeSeconds(_ date: Date) -> Date {

@@ -11,6 +11,8 @@ struct EmulatorRequest: Sendable {
     /// Header fields in order, names in lower case.
     var headers: [(name: String, value: String)]
     var body: [UInt8]
+    /// Which request this is on its connection, from 1 (set by `HTTPServer`).
+    var connectionRequestNumber = 1
 
     /// The first value of a header (name in any case).
     func header(_ name: String) -> String? {

@@ -12,6 +12,9 @@ struct EmulatorResponse: Sendable {
         case resetMidBody
         /// No answer at all: the connection is reset (the request was still processed).
         case resetWithoutAnswer
+        /// No answer at all: the connection is closed cleanly (a FIN), as a server that
+        /// drops a kept-alive connection does (the request was still processed).
+        case closeWithoutAnswer
         /// Headers and half the body, a pause of this many seconds (cut short by
         /// `Emulator.stop()`), then the rest: a slow server.
         case stallMidBody(seconds: Double)

@@ -201,6 +201,7 @@ final class HTTPServer: Sendable {
 
         var reader = HTTPRequestReader(fd: fd)
         var reset = false
+        var served = 0
         loop: while !lifecycle.isStopped {
             switch reader.next(sendContinue: { Self.send(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }) {
             case .closed:
@@ -209,7 +210,9 @@ final class HTTPServer: Sendable {
                 let response = EmulatorResponse.text(status, EmulatorResponse.reason(status) + "\n")
                 Self.send(fd, response.head(contentLength: response.body.count, keepAlive: false) + response.body)
                 break loop
-            case .request(let request):
+            case .request(var request):
+                served += 1
+                request.connectionRequestNumber = served
                 let response = handler(request)
                 if response.delay > 0, lifecycle.wait(seconds: response.delay) { break loop }
                 let keepAlive = !request.wantsClose && !response.closeAfter
@@ -259,6 +262,8 @@ final class HTTPServer: Sendable {
                     break loop
                 case .resetWithoutAnswer:
                     reset = true
+                    break loop
+                case .closeWithoutAnswer:
                     break loop
                 }
             }

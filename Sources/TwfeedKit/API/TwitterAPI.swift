@@ -19,10 +19,12 @@ package protocol TwitterAPI: Sendable {
 
     /// The account's own most recent tweets, newest first: one page (v2
     /// `GET /2/users/:id/tweets`, 100; v1.1 `statuses/user_timeline`, 200), which is how
-    /// the outbox settles a status whose answer was lost. Only the page is read:
-    /// filtering by time is the caller's, on its own clock with a margin. The whole page
-    /// (with its authors and referenced posts), since the API bills all of it.
-    func ownPosts(userID: UserID) async throws -> TimelinePage
+    /// the outbox settles a status whose answer was lost. With `sinceID`, only posts with
+    /// a larger id (`since_id`, exclusive): the ids are the server's clock, so this asks
+    /// for "posted after" without comparing clocks, and an empty answer costs nothing.
+    /// The whole page (with its authors and referenced posts), since the API bills all
+    /// of it. v2 asks for `note_tweet` too, so a long post's whole text is in `rawJSON`.
+    func ownPosts(userID: UserID, sinceID: TweetID?) async throws -> TimelinePage
 }
 
 extension ClosedRange where Bound == Int {
@@ -43,7 +45,12 @@ extension TwfeedConfig.Dialect {
 extension TwitterAPI {
     /// The own posts alone (see `ownPosts`).
     func ownTweets(userID: UserID) async throws -> [Tweet] {
-        try await ownPosts(userID: userID).tweets
+        try await ownPosts(userID: userID, sinceID: nil).tweets
+    }
+
+    /// The latest own posts, whatever their id (see `ownPosts(userID:sinceID:)`).
+    func ownPosts(userID: UserID) async throws -> TimelinePage {
+        try await ownPosts(userID: userID, sinceID: nil)
     }
 }
 
@@ -64,17 +71,48 @@ struct SignedRequester: Sendable {
     let timeoutSeconds: Double
 
     /// GET `path` with the query parameters, returning the parsed body and the rate limit.
+    ///
+    /// A read whose kept-alive connection died is sent again once, at once, signed
+    /// afresh (a new nonce and timestamp) on a new connection: when the transport says
+    /// the connection died under it (`TransportError.diedOnReusedConnection`), or when a
+    /// 401 answers a request that may have gone out twice (`APIResponse.maySentTwice`:
+    /// libcurl resent it by itself, same headers, same nonce, and the server refused
+    /// the replayed nonce). Without this, one dropped connection cost a poll the 401
+    /// backoff (minutes) for credentials that are fine. A read changes nothing on the
+    /// server, so sending it again is safe; a post is never sent again here (`post`).
     func get(_ path: String, query: [(String, String)]) async throws -> (JSONValue, RateLimit?, APIResponse) {
         let queryText = PercentEncoding.form(query)
         let url = baseURL + path + (queryText.isEmpty ? "" : "?" + queryText)
-        let authorization = signer.authorizationHeader(method: "GET", url: url)
-        let request = APIRequest(
+        var request = signedGet(url)
+        let response: APIResponse
+        do {
+            let first = try await transport.send(request)
+            if first.status == 401, first.maySentTwice {
+                request = signedGet(url)
+                request.freshConnection = true
+                response = try await transport.send(request)
+            } else {
+                response = first
+            }
+        } catch let error as TransportError where error.diedOnReusedConnection {
+            request = signedGet(url)
+            request.freshConnection = true
+            return try await send(request)
+        } catch let error as TransportError {
+            if error.kind == .cancelled { throw CancellationError() }
+            throw APIError.transport(error)
+        }
+        return try Self.answer(response)
+    }
+
+    /// A GET of `url` with a new signature (nonce, timestamp) each call.
+    private func signedGet(_ url: String) -> APIRequest {
+        APIRequest(
             method: .get,
             url: url,
-            headers: [("Authorization", authorization), ("Accept", "application/json")],
+            headers: [("Authorization", signer.authorizationHeader(method: "GET", url: url)), ("Accept", "application/json")],
             timeoutSeconds: timeoutSeconds
         )
-        return try await send(request)
     }
 
     /// POST with a form body (signed) or a JSON body (not signed).
@@ -103,6 +141,11 @@ struct SignedRequester: Sendable {
             if error.kind == .cancelled { throw CancellationError() }
             throw APIError.transport(error)
         }
+        return try Self.answer(response)
+    }
+
+    /// The parsed body of a success; an `APIError` for anything else.
+    private static func answer(_ response: APIResponse) throws -> (JSONValue, RateLimit?, APIResponse) {
         guard (200..<300).contains(response.status) else { throw APIError.from(response) }
         let rateLimit = RateLimit(headers: response.headers)
         do {

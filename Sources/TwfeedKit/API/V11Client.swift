@@ -27,13 +27,10 @@ struct V11Client: TwitterAPI {
         return id
     }
 
-    func ownPosts(userID: UserID) async throws -> TimelinePage {
-        let (body, rateLimit, _) = try await requester.get(
-            "/1.1/statuses/user_timeline.json",
-            query: [
-                ("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended"),
-            ]
-        )
+    func ownPosts(userID: UserID, sinceID: TweetID?) async throws -> TimelinePage {
+        var query = [("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended")]
+        if let sinceID { query.append(("since_id", sinceID.description)) }
+        let (body, rateLimit, _) = try await requester.get("/1.1/statuses/user_timeline.json", query: query)
         return try Self.page(body, rateLimit: rateLimit)
     }
 

@@ -37,11 +37,16 @@ struct V2Client: TwitterAPI {
         return id
     }
 
-    func ownPosts(userID: UserID) async throws -> TimelinePage {
-        let (body, rateLimit, _) = try await requester.get(
-            "/2/users/\(userID)/tweets",
-            query: [("max_results", String(Self.pageSize))] + Self.fields
-        )
+    /// `tweet.fields` for the own posts: the timelines' plus `note_tweet`, the whole text
+    /// of a long post, which the settling compares (its `text` is cut).
+    static let ownPostsFields: [(String, String)] = fields.map { name, value in
+        name == "tweet.fields" ? (name, value + ",note_tweet") : (name, value)
+    }
+
+    func ownPosts(userID: UserID, sinceID: TweetID?) async throws -> TimelinePage {
+        var query: [(String, String)] = [("max_results", String(Self.pageSize))]
+        if let sinceID { query.append(("since_id", sinceID.description)) }
+        let (body, rateLimit, _) = try await requester.get("/2/users/\(userID)/tweets", query: query + Self.ownPostsFields)
         return try Self.page(body, rateLimit: rateLimit)
     }
 

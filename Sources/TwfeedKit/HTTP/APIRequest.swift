@@ -17,6 +17,9 @@ package struct APIRequest: Sendable {
     package var timeoutSeconds: Double
     /// The transfer is cut off once the body grows past this.
     package var maxResponseBytes: Int
+    /// Send it on a new connection, not a kept-alive one (a read sent again after its
+    /// reused connection died; posts always go on a connection of their own).
+    package var freshConnection = false
 
     package init(
         method: Method = .get,

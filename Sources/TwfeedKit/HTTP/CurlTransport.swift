@@ -87,7 +87,7 @@ package final class CurlTransport: APITransport {
             switch request.method {
             case .get:
                 ccurl_setopt_long(curl, CURLOPT_HTTPGET, 1)
-                ccurl_setopt_long(curl, CURLOPT_FRESH_CONNECT, 0)
+                ccurl_setopt_long(curl, CURLOPT_FRESH_CONNECT, request.freshConnection ? 1 : 0)
                 ccurl_setopt_long(curl, CURLOPT_FORBID_REUSE, 0)
             case .post:
                 // A post goes on a connection of its own, never a reused one: when a reused
@@ -115,19 +115,33 @@ package final class CurlTransport: APITransport {
             ccurl_setopt_xferinfo_function(curl, curlProgress)
             ccurl_setopt_pointer(curl, CURLOPT_XFERINFODATA, pointer)
 
+            // Whether this handle's connection cache may hold a kept-alive connection:
+            // only a handle that finished a transfer before.
+            let mayReuse = handle.served && !request.freshConnection
             let code = curl_easy_perform(curl)
+            var connects = 0
+            ccurl_getinfo_long(curl, CURLINFO_NUM_CONNECTS, &connects)
             if code != CURLE_OK {
-                return .failure(transfer.error(for: code))
+                var error = transfer.error(for: code)
+                if mayReuse, connects == 0, !transfer.answered, [CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR].contains(code) {
+                    error.diedOnReusedConnection = true
+                }
+                return .failure(error)
             }
+            handle.served = true
             var status = 0
             ccurl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
-            return .success(APIResponse(status: status, headers: transfer.headers, body: transfer.body))
+            return .success(
+                APIResponse(status: status, headers: transfer.headers, body: transfer.body, maySentTwice: mayReuse && connects > 0)
+            )
         }
     }
 
     /// One easy handle; its connection cache lets keep-alive connections be reused.
     private final class Handle: @unchecked Sendable {
         private(set) var curl: UnsafeMutableRawPointer?
+        /// Whether it finished a transfer (its connection cache may hold a connection).
+        var served = false
 
         init() { curl = curl_easy_init() }
 
@@ -148,6 +162,9 @@ final class Transfer: @unchecked Sendable {
     var body: [UInt8] = []
     var headers: [String: String] = [:]
     var tooLarge = false
+    /// Whether any of an answer came (a status line or a header): a connection that dies
+    /// after that did not die "before any answer", and is not resent.
+    var answered = false
 
     init(request: APIRequest) { self.request = request }
 
@@ -207,6 +224,7 @@ private func curlWriteHeader(
     _ context: UnsafeMutableRawPointer?
 ) -> Int {
     curlReceive(data, size, count, context) { transfer, bytes in
+        transfer.answered = true
         let line = String(decoding: bytes, as: UTF8.self)
         if line.hasPrefix("HTTP/") {
             transfer.headers = [:]  // a new response (after a 100 Continue) starts afresh

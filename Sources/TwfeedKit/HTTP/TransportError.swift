@@ -7,10 +7,16 @@ package struct TransportError: Error, Sendable, Equatable, CustomStringConvertib
 
     package var kind: Kind
     package var detail: String
+    /// The connection died before any answer while the request went over a reused
+    /// keep-alive connection (curl 52, 55 or 56 with no new connection made): the
+    /// server may have closed it as the request arrived. A read is worth sending again
+    /// at once, signed afresh, on a new connection; a post never (it may have arrived).
+    package var diedOnReusedConnection: Bool
 
-    package init(_ kind: Kind, _ detail: String) {
+    package init(_ kind: Kind, _ detail: String, diedOnReusedConnection: Bool = false) {
         self.kind = kind
         self.detail = detail
+        self.diedOnReusedConnection = diedOnReusedConnection
     }
 
     package var description: String { "\(kind.rawValue): \(detail)" }

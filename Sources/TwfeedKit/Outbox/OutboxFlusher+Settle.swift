@@ -41,17 +41,56 @@ extension OutboxFlusher {
         return .until(now.addingTimeInterval(delay))
     }
 
-    /// Looks for the status among the account's tweets since its first uncertain
-    /// attempt. Found: `sent` with that tweet's id. Absent: back to `pending` to be sent
-    /// again, or `failed` with the API's reason when the API called a later attempt a
-    /// duplicate (`duplicate`). The tweets could not be read: it stays `uncertain` and is
+    /// Looks for the status among the account's own posts made after its earliest
+    /// attempt that may have gone out (`OutboxSettler.find`, by the server's ids).
+    /// Found: `sent` with that post's id. Absent: back to `pending` to be sent again.
+    /// The posts could not be read for now (a 5xx, a 429): it stays `uncertain` and is
     /// tried again after a wait.
+    ///
+    /// Two cases lean on the API's duplicate answer, each the best proof left:
+    /// - The API refuses the read itself (`isRefusedRead`: a 403 for an endpoint outside
+    ///   the account's access, say), so waiting would never settle it. The status goes
+    ///   back to `pending` still marked uncertain and is sent again at once: a
+    ///   "duplicate" answer then proves the earlier attempt went out (below); a post is a
+    ///   post that had not. Only then, while the attempt is minutes old, well inside the
+    ///   duplicate check's window.
+    /// - A later attempt was called a duplicate (`duplicate`) and no post matched (or
+    ///   none could be read): the duplicate check compares the account's own recent
+    ///   posts, so a recent post of ours holds this text. Either it is the earlier
+    ///   attempt, which matching missed (a rewriting of the text not undone, the
+    ///   timeline lagging behind the post), or the author posted the same text just
+    ///   before: in both the text is out on the account, once, and sending it again is
+    ///   refused for as long as the window lasts. So it is `sent`, without a post id and
+    ///   with a note saying why, and charged once as a post, not `failed` (which would
+    ///   have the author send it again and be refused).
     func settle(_ item: OutboxItem, from state: OutboxState, duplicate: APIError?) async throws -> Pause? {
         let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
         let found: Tweet?
         do {
-            found = try await settler.find(item, since: since)
+            found = try await settlementRead(item, since: since)
+        } catch let hold as BillingGate.Hold {
+            if case .budget = hold.reason, duplicate == nil {
+                // The budget cannot pay for the read: a resend costs nothing if the API
+                // calls it a duplicate, and is the post itself if it is not.
+                return try resendToSettle(item, from: state, since: since, why: "the budget cannot pay for reading own posts")
+            }
+            if let duplicate { return try settleAsDuplicate(item, from: state, duplicate: duplicate) }
+            // A billing state stops reads: it stays uncertain until the state lets one through.
+            try await database.transitionOutbox(
+                item.id,
+                from: [state],
+                to: .uncertain,
+                changes: [.nextAttemptAt(hold.until), .uncertainSince(since), .lastError("settling: \(hold)")]
+            )
+            return .until(hold.until)
         } catch let error as APIError {
+            if let duplicate, error.kind != .rateLimited {
+                // The duplicate answer is proof enough; no need to wait for the read.
+                return try settleAsDuplicate(item, from: state, duplicate: duplicate)
+            }
+            if duplicate == nil, Self.isRefusedRead(error) {
+                return try resendToSettle(item, from: state, since: since, why: "own posts refused (\(error.description))")
+            }
             return try settleLater(item, from: state, since: since, error: error)
         }
         let now = clock.now()
@@ -73,18 +112,81 @@ extension OutboxFlusher {
             metrics?.statusSent()
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "sent", "tweet_id": "\(tweet.id)"])
         } else if let duplicate {
-            try await database.transitionOutbox(
-                item.id,
-                from: [state],
-                to: .failed,
-                changes: [.lastError(duplicate.description), .nextAttemptAt(nil)]
-            )
-            logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "failed", "error": "\(duplicate.message)"])
+            return try settleAsDuplicate(item, from: state, duplicate: duplicate)
         } else {
             try await database.transitionOutbox(item.id, from: [state], to: .pending, changes: [.nextAttemptAt(nil)])
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "absent"])
         }
         return nil
+    }
+
+    /// The note a status sent on the strength of a duplicate answer keeps in `lastError`.
+    static let duplicateNote = "sent: the API called a resend a duplicate"
+
+    /// `sent` on the strength of a duplicate answer (see `settle`): no post id, a note,
+    /// the post charged once (the earlier attempt's; the refused resend costs nothing).
+    private func settleAsDuplicate(_ item: OutboxItem, from state: OutboxState, duplicate: APIError) throws -> Pause? {
+        let now = clock.now()
+        let bill = try terms.postBill(for: item, database: database)
+        try database.transitionOutbox(
+            item.id,
+            from: [state],
+            to: .sent,
+            changes: [.sentTweetID(nil), .sentAt(now), .lastError("\(Self.duplicateNote) (\(duplicate.description))"), .nextAttemptAt(nil)],
+            bill: bill,
+            prices: terms.prices,
+            now: now
+        )
+        metrics?.statusSent()
+        logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "duplicate", "error": "\(duplicate.message)"])
+        return nil
+    }
+
+    /// Whether the own-posts read was refused for good, not for now: a 4xx other than
+    /// 429, 408 and 401 (`rejected`). Not a 402: out of credits, a post is refused too,
+    /// and waiting (`settleLater`) is all there is to do.
+    static func isRefusedRead(_ error: APIError) -> Bool {
+        switch error.refusal {
+        case .usageCapExceeded?, .notPermitted?: return true  // reads refused for weeks, or for good
+        case .creditsDepleted?, .spendCapReached?: return false  // a post would be refused too
+        case nil: return error.kind == .rejected && error.status != 402
+        }
+    }
+
+    /// The own posts cannot be read to settle it: back to `pending`, still marked
+    /// uncertain, and sent again at once; a duplicate answer proves it went out.
+    private func resendToSettle(_ item: OutboxItem, from state: OutboxState, since: Date, why: String) throws -> Pause? {
+        try database.transitionOutbox(
+            item.id,
+            from: [state],
+            to: .pending,
+            changes: [
+                .nextAttemptAt(nil), .uncertainSince(since),
+                .lastError("settling: \(why); sending again, a duplicate answer proves it went out"),
+            ]
+        )
+        logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "resend", "why": "\(why)"])
+        return nil
+    }
+
+    /// The settling read, through the billing gate when there is one: admitted at its
+    /// worst case (a full page of own posts), the gate told how the API answered.
+    private func settlementRead(_ item: OutboxItem, since: Date) async throws -> Tweet? {
+        guard let gate else { return try await settler.find(item, since: since) }
+        let perPost = terms.ownsApp ? terms.prices.ownedRead : terms.prices.postRead
+        if case .hold(let hold) = try await gate.admit(.settlement, perPost: perPost, posts: 100...100) { throw hold }
+        do {
+            let found = try await settler.find(item, since: since)
+            await gate.release(.settlement)  // its charge is in the ledger
+            try await gate.answered(.settlement)
+            return found
+        } catch let error as APIError {
+            await gate.release(.settlement)
+            if let refusal = error.refusal, !Self.isRefusedRead(error) {
+                throw try await gate.refused(refusal, source: .settlement)
+            }
+            throw error
+        }
     }
 
     /// The lookup failed: wait and try again. Without a failure counter of its own, the

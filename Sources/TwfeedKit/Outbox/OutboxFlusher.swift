@@ -163,12 +163,13 @@ package struct OutboxFlusher: Service {
                     return .until(hold.until)
                 }
             }
+            let bound = try idBound(for: head)
             guard
                 let sending = try await database.transitionOutbox(
                     head.id,
                     from: [.pending],
                     to: .sending,
-                    changes: [.attempts(head.attempts + 1), .lastAttemptAt(now)]
+                    changes: [.attempts(head.attempts + 1), .lastAttemptAt(now), .newestIDBeforeAttempt(bound)]
                 )
             else { continue }  // cancelled meanwhile
             let pause = try await send(sending)
@@ -260,6 +261,20 @@ package struct OutboxFlusher: Service {
             // next start and is settled then.
             throw CancellationError()
         }
+    }
+
+    /// The id bound this attempt is settled by, should it get no definite answer
+    /// (`OutboxSettler.find`): the newest tweet id stored now, read before the request
+    /// goes out, so certainly made by the server before any post this attempt makes. It
+    /// is taken afresh only while no earlier attempt may have gone out (`uncertainSince`
+    /// nil); after one, the earlier attempt's bound stays (the earliest), since a bound
+    /// read now could already lie above that attempt's post (a home poll may have
+    /// stored it meanwhile), which would then never be found.
+    /// A synchronous read (one step down the primary key): no hop off the task between
+    /// taking the head and sending it.
+    func idBound(for item: OutboxItem) throws -> TweetID? {
+        guard item.uncertainSince == nil else { return item.newestIDBeforeAttempt }
+        return try database.newestKnownTweetID()
     }
 
     func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) throws {

@@ -85,6 +85,7 @@ extension OutboxChange {
         case .sentTweetID(let tweetID): ("sentTweetId", tweetID?.rawValue)
         case .sentAt(let date): ("sentAt", date.timeIntervalSince1970)
         case .uncertainSince(let date): ("uncertainSince", date?.timeIntervalSince1970)
+        case .newestIDBeforeAttempt(let id): ("newestIdBeforeAttempt", id?.rawValue)
         }
     }
 }
@@ -106,7 +107,9 @@ extension OutboxItem {
             sentAt: date("sentAt"),
             lastAttemptAt: date("lastAttemptAt"),
             // Absent in a database not yet migrated to v8 (a reader of an older file): nil.
-            uncertainSince: date("uncertainSince")
+            uncertainSince: date("uncertainSince"),
+            // Absent before v12: nil, and settling falls back on `uncertainSince`.
+            newestIDBeforeAttempt: (row["newestIdBeforeAttempt"] as Int64?).map(TweetID.init)
         )
     }
 
@@ -145,6 +148,7 @@ extension AppDatabase {
                 changes: [
                     .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
                     .uncertainSince(mayHaveGoneOut ? since : nil),
+                    .newestIDBeforeAttempt(mayHaveGoneOut ? item.newestIDBeforeAttempt : nil),
                 ]
             )
         else {
@@ -205,6 +209,17 @@ extension StoreReading {
 
     package func outboxClaims(_ tweetID: TweetID) async throws -> Bool {
         try await read { db in try AppDatabase.outboxClaims(tweetID, db) }
+    }
+
+    /// The largest tweet id stored, of any author and feed: every one was made by the
+    /// server before twfeed read it, so a status posted after this read gets a larger id
+    /// (ids are snowflakes, the server's clock). Nil in an empty database.
+    package func newestKnownTweetID() async throws -> TweetID? {
+        try await read { db in try Int64.fetchOne(db, sql: ReaderQueries.newestTweetID.sql).map(TweetID.init) }
+    }
+
+    package func newestKnownTweetID() throws -> TweetID? {
+        try read { db in try Int64.fetchOne(db, sql: ReaderQueries.newestTweetID.sql).map(TweetID.init) }
     }
 }
 

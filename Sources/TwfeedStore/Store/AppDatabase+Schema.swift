@@ -136,6 +136,15 @@ extension AppDatabase {
         ("v10: image cache counts", imageCacheCounts),
         ("v11: the ledger", ledgerSchema),
         ("v12: billing states and gaps", billingSchema),
+        // Settling by the server's clock: the newest tweet id twfeed knew before the
+        // earliest attempt that may have gone out. Ids are snowflakes (the server's own
+        // clock), so the status, if it went out, has a larger id, whatever either clock says.
+        (
+            "v13: outbox id bound",
+            """
+            ALTER TABLE outbox ADD COLUMN newestIdBeforeAttempt INTEGER;
+            """
+        ),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

@@ -94,6 +94,9 @@ enum ReaderQueries {
     /// Settling an uncertain status: is this tweet already another status's? (v6's
     /// partial index on sentTweetId.)
     static let outboxSentTweet = ReaderQuery("outboxSentTweet", "SELECT id FROM outbox WHERE sentTweetId = ? LIMIT 1")
+    /// Before each post: the newest id twfeed knows, the settling's lower bound (the
+    /// rowid's max, one step down the primary key).
+    static let newestTweetID = ReaderQuery("newestTweetID", "SELECT max(id) FROM tweet")
 
     static let imageCandidates = ReaderQuery(
         "imageCandidates",
@@ -182,7 +185,7 @@ enum ReaderQueries {
 
     static let all: [ReaderQuery] = [
         feedItems, feedStats, memberIDs, knownIDs(count: 3), syncState, account, currentAccount,
-        outboxAll, outboxInState, outboxItem, outboxCounts, outboxOldestWaiting, outboxSentTweet,
+        outboxAll, outboxInState, outboxItem, outboxCounts, outboxOldestWaiting, outboxSentTweet, newestTweetID,
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals, tweetCount, authorsWithPicture,
         imageFileUsers, imageFileOf,
         timelineView, feedCountsView, postsView,

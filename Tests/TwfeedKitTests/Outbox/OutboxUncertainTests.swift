@@ -118,19 +118,68 @@ struct OutboxUncertainTests {
         #expect(fixture.api.state.withLock { $0.ownTweetsCalls } == 2)
     }
 
-    @Test func aDuplicateAfterAnUncertainAttemptThatIsNotFoundFailsWithTheReason() async throws {
+    /// The duplicate check compares the account's own recent posts: after an attempt
+    /// that may have gone out, a duplicate answer with no match found is proof the text
+    /// is out (sent, with a note and no id), not a failure to be retried and refused.
+    @Test func aDuplicateAfterAnUncertainAttemptThatIsNotFoundIsSentWithANote() async throws {
         fixture.api.state.withLock { $0.loseNextAnswer = true; $0.ownTweetsLagging = 2 }
         let id = try enqueue("never shows")
         try await flushTwice()
-        let failed = try item(id)
-        #expect(failed.state == .failed)
-        #expect(failed.lastError?.contains("duplicate") == true)
-        // `outbox retry` must not post it blindly: it is looked up first, and found.
-        let retried = try fixture.database.retryOutbox(id, now: fixture.clock.now())
-        #expect(retried.state.rawValue == "uncertain")
+        let sent = try item(id)
+        #expect(sent.state == .sent)
+        #expect(sent.sentTweetID == nil)
+        #expect(sent.lastError?.hasPrefix(OutboxFlusher.duplicateNote) == true)
+        #expect(fixture.api.posted == ["never shows"])
+        #expect(fixture.sink.events("outbox.settled").last?.contains("outcome=duplicate") == true)
+    }
+
+    /// The bound is the newest tweet id stored before the attempt, and settling asks the
+    /// API only for the posts after it (`since_id`), comparing no dates.
+    @Test func settlingAsksForThePostsAfterTheNewestIDKnownBeforeTheAttempt() async throws {
+        fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true }
+        let known = Tweet(id: TweetID(1_800_000_000_000_000_000), authorID: UserID(7), createdAt: fixture.clock.now(), text: "older")
+        try await fixture.database.storeOwnTweet(known, now: fixture.clock.now())
+        let id = try enqueue("after the bound")
+        guard case .until(let next) = try await flusher.flush() else { Issue.record("expected a pause"); return }
+        #expect(try item(id).newestIDBeforeAttempt == known.id)
+        // The attempt seems a day later than the post: a date comparison would miss it; ids do not.
+        fixture.clock.advance(to: next)
+        let moved = try item(id)
+        try await fixture.database.transitionOutbox(id, from: [.uncertain], to: .uncertain, changes: [.uncertainSince(moved.uncertainSince!.addingTimeInterval(86_400))])
         _ = try await flusher.flush()
         #expect(try item(id).state == .sent)
-        #expect(fixture.api.posted == ["never shows"])
+        #expect(fixture.api.state.withLock { $0.ownPostsSinceIDs } == [known.id])
+        #expect(fixture.api.posted == ["after the bound"])
+    }
+
+    /// After an attempt that may have gone out, a later attempt keeps the earlier bound:
+    /// one read afresh could already lie above the first attempt's post.
+    @Test func aLaterAttemptKeepsTheEarliestBound() async throws {
+        fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true; $0.ownTweetsLagging = 1 }
+        let first = Tweet(id: TweetID(1_800_000_000_000_000_000), authorID: UserID(7), createdAt: fixture.clock.now(), text: "first")
+        try await fixture.database.storeOwnTweet(first, now: fixture.clock.now())
+        let id = try enqueue("twice")
+        _ = try await flusher.flush()
+        let newer = Tweet(id: TweetID(1_850_000_000_000_000_000), authorID: UserID(7), createdAt: fixture.clock.now(), text: "newer")
+        try await fixture.database.storeOwnTweet(newer, now: fixture.clock.now())
+        try await flushTwice()  // absent (lagging), sent again
+        #expect(try item(id).newestIDBeforeAttempt == first.id)
+    }
+
+    /// The own posts cannot be read (403): the status is sent again at once, and a
+    /// duplicate answer makes it sent.
+    @Test func aRefusedLookupSendsAgainAndADuplicateMakesItSent() async throws {
+        fixture.api.state.withLock { $0.loseNextAnswer = true }
+        let refused = APIError(kind: .rejected, status: 403, message: "Forbidden")
+        fixture.api.state.withLock { $0.ownTweetsFailures = [refused, refused] }
+        let id = try enqueue("unreadable")
+        try await flushTwice()
+        let sent = try item(id)
+        #expect(sent.state == .sent)
+        #expect(sent.sentTweetID == nil)
+        #expect(sent.lastError?.hasPrefix(OutboxFlusher.duplicateNote) == true)
+        #expect(fixture.api.posted == ["unreadable"])
+        #expect(fixture.sink.events("outbox.settled").contains { $0.contains("outcome=resend") })
     }
 
     @Test func aFailedLookupKeepsTheStatusUncertainAndTriesAgainLater() async throws {

@@ -96,7 +96,8 @@ enum V11Routes {
             replyTo: replyTo,
             now: context.now,
             duplicateWindow: state.duplicateWindowSeconds,
-            repliesRequireSummons: state.billing.repliesRequireSummons
+            repliesRequireSummons: state.billing.repliesRequireSummons,
+            longPosts: state.longPostsAllowed
         ) {
             switch rejection {
             case .replyNotPermitted: return ErrorBody.v11(403, code: 433, message: ErrorBody.replyNotPermittedDetail)

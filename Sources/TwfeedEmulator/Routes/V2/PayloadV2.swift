@@ -82,6 +82,11 @@ enum PayloadV2 {
         if fields.contains("entities"), !tweet.rendered.entities.isEmpty {
             members.append(("entities", entities(tweet.rendered)))
         }
+        if fields.contains("note_tweet"), let note = tweet.note {
+            var object: [(String, EmulatorJSON)] = [("text", .string(note.escaped))]
+            if !note.entities.isEmpty { object.append(("entities", entities(note))) }
+            members.append(("note_tweet", .object(object)))
+        }
         if fields.contains("public_metrics") {
             members.append(
                 (

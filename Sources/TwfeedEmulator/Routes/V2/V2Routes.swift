@@ -245,7 +245,8 @@ enum V2Routes {
             replyTo: replyTo,
             now: context.now,
             duplicateWindow: state.duplicateWindowSeconds,
-            repliesRequireSummons: state.billing.repliesRequireSummons
+            repliesRequireSummons: state.billing.repliesRequireSummons,
+            longPosts: state.longPostsAllowed
         ) {
             switch rejection {
             case .empty:
