@@ -18,7 +18,15 @@ struct BackfillTests {
         }
         let emulatorDialect = EmulatorDialect(rawValue: dialect)!
         for feed in Feed.allCases {
-            let truth = world.emulator.groundTruth(EmulatorFeed(feed), dialect: emulatorDialect)
+            var truth = world.emulator.groundTruth(EmulatorFeed(feed), dialect: emulatorDialect)
+            if feed == .retweets {
+                // With api.ownsApp the feed also reads the own originals' repost counts: an own
+                // post reposted long ago, beyond retweets-of-me's reach, is in it too.
+                let reposted = world.emulator.ownTweetIDs().filter { id in
+                    world.emulator.tweet(id).map { $0.retweetCount > 0 && $0.retweetOfID == nil } ?? false
+                }
+                truth = Set(truth).union(reposted).sorted { UInt64($0)! > UInt64($1)! }
+            }
             let stored = try daemon.database.memberIDs(feed).map(\.description)
             #expect(stored == truth, "\(feed): stored \(stored.count), truth \(truth.count)")
             #expect(!truth.isEmpty)
@@ -45,10 +53,15 @@ struct BackfillTests {
         #expect(!home.contains { $0.tweet.text.contains("&amp;") || $0.tweet.text.contains("&lt;") })
         #expect(home.allSatisfy { $0.tweet.id.rawValue > 1 << 53 })
 
-        // Nothing new: exactly one request per enabled feed.
+        // Nothing new: free, and one request per enabled feed (v1.1's retweets also read the
+        // own originals again, free the same UTC day: its list is by id, see FeedSyncer+Retweets).
         let before = world.emulator.requests.count
+        let paid = world.emulator.bill().total.micros
         for syncer in daemon.syncers { try await syncer.poll() }
-        #expect(world.emulator.requests.count - before == daemon.syncers.count)
+        #expect(world.emulator.bill().total.micros == paid)
+        let ownReads = world.emulator.requestCount(pathContains: "user_timeline")
+        let expected = daemon.syncers.count + (dialect == "v1.1" ? ownReads / 2 : 0)
+        #expect(world.emulator.requests.count - before == expected)
     }
 
     @Test(arguments: ["v2", "v1.1"])

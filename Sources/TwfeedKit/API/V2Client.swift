@@ -8,11 +8,52 @@ struct V2Client: TwitterAPI {
     var dialect: TwfeedConfig.Dialect { .v2 }
 
     static let pageSize = 100
+    static let tweetFields = "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities"
+    static let userFields = ("user.fields", "name,username,profile_image_url")
+    /// Everything, authors expanded: the settlement's one read of the own posts.
     static let fields: [(String, String)] = [
-        ("tweet.fields", "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities"),
+        ("tweet.fields", tweetFields),
         ("expansions", "author_id,referenced_tweets.id,referenced_tweets.id.author_id"),
-        ("user.fields", "name,username,profile_image_url"),
+        userFields,
     ]
+    /// Timelines: no author expansions. `author_id` is in every post anyway, and each user
+    /// in `includes.users` is billed (once per UTC day) however long it has been stored;
+    /// the syncer looks up only the authors it lacks or has not refreshed lately.
+    static let timelineFields: [(String, String)] = [
+        ("tweet.fields", tweetFields),
+        ("expansions", "referenced_tweets.id"),
+    ]
+    /// The own originals with their repost counts, authors left out (the account's own).
+    static let ownOriginalsFields: [(String, String)] = [
+        ("tweet.fields", tweetFields + ",public_metrics"),
+        ("expansions", "referenced_tweets.id"),
+    ]
+
+    var authorsOnRequest: Bool { true }
+
+    func users(ids: [UserID]) async throws -> (authors: [Author], rateLimit: RateLimit?) {
+        guard !ids.isEmpty else { return ([], nil) }
+        let (body, rateLimit, _) = try await requester.get(
+            "/2/users",
+            query: [("ids", ids.map(\.description).joined(separator: ",")), Self.userFields]
+        )
+        return ((body["data"]?.array ?? []).compactMap(Self.author), rateLimit)
+    }
+
+    func ownOriginals(userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
+        var parameters: [(String, String)] = [("max_results", String(Self.pageSize)), ("exclude", "retweets")]
+        if let token = query.pageToken { parameters.append(("pagination_token", token)) }
+        let (body, rateLimit, _) = try await requester.get("/2/users/\(userID)/tweets", query: parameters + Self.ownOriginalsFields)
+        var page = try Self.page(body, rateLimit: rateLimit)
+        for object in body["data"]?.array ?? [] {
+            if let id = object["id"]?.string.flatMap(TweetID.init),
+                let count = object["public_metrics"]?["retweet_count"]?.int
+            {
+                page.retweetCounts[id] = count
+            }
+        }
+        return page
+    }
 
     func me() async throws -> Author {
         let (body, rateLimit, _) = try await requester.get("/2/users/me", query: [("user.fields", "name,username,profile_image_url")])
@@ -49,13 +90,14 @@ struct V2Client: TwitterAPI {
         case .mentions: path = "/2/users/\(userID)/mentions"
         case .retweets: path = "/2/users/reposts_of_me"
         }
-        var parameters: [(String, String)] = [("max_results", String(Self.pageSize))]
+        let size = query.maxResults.map { min(max($0, feed == .mentions ? 5 : 1), Self.pageSize) } ?? Self.pageSize
+        var parameters: [(String, String)] = [("max_results", String(size))]
         if feed != .retweets {
             if let since = query.sinceID { parameters.append(("since_id", since.description)) }
             if let until = query.untilID { parameters.append(("until_id", until.description)) }
         }
         if let token = query.pageToken { parameters.append(("pagination_token", token)) }
-        parameters += Self.fields
+        parameters += Self.timelineFields
         let (body, rateLimit, _) = try await requester.get(path, query: parameters)
         return try Self.page(body, rateLimit: rateLimit)
     }
@@ -128,11 +170,14 @@ struct V2Client: TwitterAPI {
             default: break
             }
         }
-        // A retweet's own text is cut short; rebuild it from the original.
+        // A retweet's own text is cut short; rebuild it from the original. Without the
+        // original's author expanded, its username is the one the retweet's text starts with.
         if let retweetOf, let original = included[retweetOf], let originalText = original["text"]?.string {
             let originalAuthor = original["author_id"]?.string.flatMap(UserID.init).flatMap { authors[$0] }
             if let originalAuthor {
                 text = "RT @\(originalAuthor.username): " + TextCleaning.unescapeHTML(originalText)
+            } else if text.hasPrefix("RT @"), let colon = text.range(of: ": ") {
+                text = String(text[..<colon.upperBound]) + TextCleaning.unescapeHTML(originalText)
             }
         }
         return Tweet(
