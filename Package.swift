@@ -165,7 +165,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "twfeed-bench",
-            dependencies: ["TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
+            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
                            "TwfeedSandbox", "TwfeedTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(

@@ -208,6 +208,7 @@ final class EmulatorCore: Sendable {
         case .v11Update: V11Routes.update(context, state: &state)
         case .v2Lookup: V2Routes.lookup(context, pathID: nil, store: state.store)
         case .v2Tweet(let id): V2Routes.lookup(context, pathID: id, store: state.store)
+        case .v2Users: V2Routes.users(context, store: state.store)
         case .v11Lookup: V11Routes.lookup(context, store: state.store)
         case .v11Show: V11Routes.show(context, store: state.store)
         default: ErrorBody.notFound(route.dialect)

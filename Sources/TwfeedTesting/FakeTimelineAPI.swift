@@ -32,6 +32,13 @@ package final class FakeTimelineAPI: TwitterAPI {
         package var ownTweetsLagging = 0
         /// The API's duplicate check (403 code 187 for a text already posted); off: none.
         package var duplicateCheck = true
+        /// How often each own tweet was reposted, as `ownOriginals` reports it.
+        package var retweetCounts: [TweetID: Int] = [:]
+        /// Pages of own originals served, and the users looked up by `users(ids:)`.
+        package var ownOriginalsCalls = 0
+        package var userLookups: [[UserID]] = []
+        /// Users `users(ids:)` knows (besides the account).
+        package var users: [UserID: Author] = [:]
     }
 
     package let state = Mutex(State())
@@ -115,6 +122,48 @@ package final class FakeTimelineAPI: TwitterAPI {
             return state.ownTweets.filter { sinceID == nil || $0.id > sinceID! }.sorted { $0.id > $1.id }
         }
         return TimelinePage(tweets: tweets, authors: tweets.isEmpty ? [] : [Self.me], nextPageToken: nil)
+    }
+
+    /// Leaves authors out of pages (as v2 does for twfeed) when set.
+    package var authorsOnRequest: Bool { false }
+
+    package func users(ids: [UserID]) async throws -> (authors: [Author], rateLimit: RateLimit?) {
+        state.withLock { state in
+            state.userLookups.append(ids)
+            return (ids.compactMap { $0 == state.account.id ? state.account : state.users[$0] }, nil)
+        }
+    }
+
+    /// Adds `count` own originals older than any tweet so far (months-old posts), oldest first.
+    @discardableResult
+    package func addOwnOriginals(_ count: Int) -> [TweetID] {
+        state.withLock { state in
+            let bottom = state.ownTweets.map(\.id.rawValue).min() ?? Self.firstID
+            let ids = (1...max(count, 1)).prefix(count).map { TweetID(bottom - Int64(count) - 1 + Int64($0)) }
+            for id in ids {
+                state.ownTweets.append(
+                    Tweet(id: id, authorID: state.account.id, createdAt: Date(timeIntervalSince1970: 1_690_000_000), text: "mine \(id)")
+                )
+            }
+            return ids
+        }
+    }
+
+    package func ownOriginals(userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
+        try state.withLock { state in
+            state.ownOriginalsCalls += 1
+            if !state.ownTweetsFailures.isEmpty { throw state.ownTweetsFailures.removeFirst() }
+            var tweets = state.ownTweets.filter { $0.retweetOfID == nil }.sorted { $0.id > $1.id }
+            if let token = query.pageToken, let below = TweetID(token) { tweets = tweets.filter { $0.id < below } }
+            let page = Array(tweets.prefix(pageSize))
+            var result = TimelinePage(
+                tweets: page,
+                authors: page.isEmpty ? [] : [state.account],
+                nextPageToken: tweets.count > pageSize ? page.last?.id.description : nil
+            )
+            for tweet in page { result.retweetCounts[tweet.id] = state.retweetCounts[tweet.id] ?? 0 }
+            return result
+        }
     }
 
     package func timeline(_ feed: Feed, userID: UserID, query: TimelineQuery) async throws -> TimelinePage {

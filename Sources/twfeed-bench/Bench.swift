@@ -40,6 +40,10 @@ struct Bench {
             try await ImageCost.run(folder: "\(folder)/images")
             return
         }
+        if CommandLine.arguments.contains("--cost-week") {
+            try await CostWeek.run(folder: "\(folder)/cost-week", arguments: CommandLine.arguments)
+            return
+        }
         if CommandLine.arguments.contains("--cache-cost") {
             try await CacheCost.run(folder: "\(folder)/cache-cost", arguments: CommandLine.arguments)
             return

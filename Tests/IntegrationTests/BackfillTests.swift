@@ -18,7 +18,8 @@ struct BackfillTests {
         }
         let emulatorDialect = EmulatorDialect(rawValue: dialect)!
         for feed in Feed.allCases {
-            let truth = world.emulator.groundTruth(EmulatorFeed(feed), dialect: emulatorDialect)
+            // With api.ownsApp retweets also hold own posts reposted beyond retweets-of-me's reach.
+            let truth = world.emulator.expectedMembers(feed, dialect: emulatorDialect)
             let stored = try daemon.database.memberIDs(feed).map(\.description)
             #expect(stored == truth, "\(feed): stored \(stored.count), truth \(truth.count)")
             #expect(!truth.isEmpty)
@@ -45,10 +46,15 @@ struct BackfillTests {
         #expect(!home.contains { $0.tweet.text.contains("&amp;") || $0.tweet.text.contains("&lt;") })
         #expect(home.allSatisfy { $0.tweet.id.rawValue > 1 << 53 })
 
-        // Nothing new: exactly one request per enabled feed.
+        // Nothing new: free, and one request per enabled feed (v1.1's retweets also read the
+        // own originals again, free the same UTC day: its list is by id, see FeedSyncer+Retweets).
         let before = world.emulator.requests.count
+        let paid = world.emulator.bill().total.micros
         for syncer in daemon.syncers { try await syncer.poll() }
-        #expect(world.emulator.requests.count - before == daemon.syncers.count)
+        #expect(world.emulator.bill().total.micros == paid)
+        let ownReads = world.emulator.requestCount(pathContains: "user_timeline")
+        let expected = daemon.syncers.count + (dialect == "v1.1" ? ownReads / 2 : 0)
+        #expect(world.emulator.requests.count - before == expected)
     }
 
     @Test(arguments: ["v2", "v1.1"])

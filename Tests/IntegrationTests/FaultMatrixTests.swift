@@ -77,7 +77,7 @@ struct FaultMatrixTests {
         func settled(_ texts: [String]) throws -> Bool {
             for feed in Feed.allCases {
                 let stored = try daemon.database.memberIDs(feed).map(\.description)
-                let expected = world.emulator.groundTruth(EmulatorFeed(feed), dialect: cell.emulatorDialect)
+                let expected = world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect)
                 guard Set(stored) == Set(expected) else { return false }
             }
             let items = try daemon.database.outboxItems()
@@ -144,7 +144,7 @@ struct FaultMatrixTests {
         var lines: [String] = []
         for feed in Feed.allCases {
             let state = try daemon.database.syncState(feed)
-            lines.append("\(feed): \(try daemon.database.memberIDs(feed).count)/\(world.emulator.groundTruth(EmulatorFeed(feed), dialect: cell.emulatorDialect).count) error \(state.lastError ?? "-") next \(state.nextPollAt.map { "\($0)" } ?? "-")")
+            lines.append("\(feed): \(try daemon.database.memberIDs(feed).count)/\(world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect).count) error \(state.lastError ?? "-") next \(state.nextPollAt.map { "\($0)" } ?? "-")")
         }
         for item in try daemon.database.outboxItems() {
             lines.append("outbox \(item.id) \(item.state) attempts \(item.attempts) \(item.lastError ?? "")")

@@ -39,23 +39,26 @@ struct RetweetOldTweetTests {
         #expect(try daemon.database.feedItems(.retweets, limit: 1000).contains { $0.tweet.id.description == old })
     }
 
-    /// v1.1: an old tweet below the first page is found by the full walk, a day later.
-    @Test func aDeepOldTweetIsTaggedByTheFullWalk() async throws {
+    /// v1.1: an old tweet below the first page, which retweets-of-me lists by id, is found
+    /// at the next poll from the own originals' repost counts (with `api.ownsApp`, re-read
+    /// free the same UTC day), not by a walk through retweets-of-me a day later.
+    @Test func aDeepOldTweetIsTaggedAtTheNextPollFromTheOwnOriginals() async throws {
         let world = try TestWorld(dialect: "v1.1", tweets: 400)
         let clock = ManualClock(now: Date())
         let daemon = try world.daemon(clock: clock)
         let retweets = try #require(daemon.syncers.first { $0.feed == .retweets })
         #expect(try await retweets.poll().complete)
+        func unbounded() -> Int {
+            world.emulator.requests.filter { $0.path.contains("retweets_of_me") && !$0.query.contains("since_id") }.count
+        }
+        let backfill = unbounded()
         let old = try #require(world.emulator.retweetOldTweet())
-        clock.advance(by: 15)
-        try await retweets.poll()
         let position = try #require(world.emulator.groundTruth(.retweets, dialect: .v1_1).firstIndex(of: old))
         #expect(position >= 100, "below v1.1's first page")
-        #expect(try !daemon.database.memberIDs(.retweets).map(\.description).contains(old), "the regular poll cannot reach it")
-        clock.advance(by: 24 * 3600)
-        world.serverFollows(clock)
+        clock.advance(by: 15)
         #expect(try await retweets.poll().complete)
         #expect(try daemon.database.memberIDs(.retweets).map(\.description).contains(old))
-        #expect(world.sink.events("poll.full_walk").count == 2)
+        #expect(world.sink.events("poll.full_walk").allSatisfy { $0.contains("via=own_posts") })
+        #expect(unbounded() == backfill, "retweets-of-me without since_id only for the first backfill")
     }
 }

@@ -3,6 +3,8 @@ import Testing
 @testable import TwfeedKit
 import TwfeedTesting
 @testable import TwfeedCore
+import TwfeedBilling
+import TwfeedStore
 
 /// Retweets of old tweets: each poll re-reads the first page without since_id, and a
 /// full walk on its own schedule (`feeds.retweets.fullWalkHours`) finds the rest.
@@ -92,5 +94,47 @@ struct RetweetsWalkTests {
         #expect(again.complete)
         #expect(again.requests == 3)
         #expect(try fixture.database.memberIDs(.retweets).count == 250)
+    }
+
+    /// With `api.ownsApp`: a months-old post of mine reposted now is tagged at the next
+    /// poll from the own originals' repost counts (re-read free the same UTC day where the
+    /// feed lists by id), never by walking retweets-of-me without since_id.
+    @Test func aRepostOfAMonthsOldPostIsTaggedFromTheOwnOriginalsAtTheNextPoll() async throws {
+        let fixture = try SyncFixture()
+        fixture.api.add(150, to: .retweets)
+        let old = fixture.api.addOwnOriginals(300)
+        let syncer = fixture.syncer(.retweets, interval: 600, retweetsCheck: .ownOriginals)
+        try await syncer.poll()
+        #expect(try fixture.database.memberIDs(.retweets).count == 150, "no own original reposted yet")
+        fixture.api.state.withLock { $0.retweetCounts[old[10]] = 1 }
+        fixture.clock.advance(by: 600)
+        let requestsBefore = fixture.api.requestCount
+        let outcome = try await syncer.poll()
+        #expect(outcome.complete)
+        #expect(try fixture.database.memberIDs(.retweets).contains(old[10]))
+        #expect(outcome.newTweets == 1)
+        let feedQueries = fixture.api.queries.dropFirst(requestsBefore)
+        #expect(feedQueries.count == 1)
+        #expect(feedQueries.allSatisfy { $0.sinceID != nil }, "retweets-of-me only above since_id")
+        #expect(fixture.sink.events("poll.full_walk").allSatisfy { $0.contains("via=own_posts") })
+
+        // A new UTC day: the first poll reads the own originals again (paid once that day).
+        let walks = fixture.api.state.withLock { $0.ownOriginalsCalls }
+        fixture.clock.advance(by: 86_400)
+        fixture.api.state.withLock { $0.retweetCounts[old[200]] = 3 }
+        try await syncer.poll()
+        #expect(fixture.api.state.withLock { $0.ownOriginalsCalls } > walks)
+        #expect(try fixture.database.memberIDs(.retweets).contains(old[200]))
+    }
+
+    /// Each own-originals page is charged whole to `retweets` as owned reads, reposted or not.
+    @Test func theOwnOriginalsAreChargedWholeAsOwnedReads() async throws {
+        let fixture = try SyncFixture()
+        let own = fixture.api.addOwnOriginals(30)
+        fixture.api.state.withLock { $0.retweetCounts[own[0]] = 2 }
+        try await fixture.syncer(.retweets, retweetsCheck: .ownOriginals).poll()
+        let rows = try await fixture.database.spend(since: "2000-01-01")
+        #expect(rows.first { $0.source == .retweets && $0.kind == .ownedRead }?.resources == 30)
+        #expect(try fixture.database.memberIDs(.retweets) == [own[0]])
     }
 }

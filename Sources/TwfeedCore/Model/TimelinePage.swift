@@ -7,7 +7,8 @@ package struct TimelineQuery: Sendable, Equatable {
     package var untilID: TweetID?
     /// An opaque continuation from the previous page of the same walk.
     package var pageToken: String?
-    /// Fewer posts than a full page, when the budget pays for only so many; nil: a full page.
+    /// A smaller page than the endpoint's usual one (nil: the usual): the budget pays for
+    /// only so many, or a read whose first page is mostly known asks for few.
     package var maxResults: Int?
 
     package init(sinceID: TweetID? = nil, untilID: TweetID? = nil, pageToken: String? = nil, maxResults: Int? = nil) {
@@ -29,6 +30,10 @@ package struct TimelinePage: Sendable {
     /// Present when the API has more below this page.
     package var nextPageToken: String?
     package var rateLimit: RateLimit?
+    /// How many times each of `tweets` was reposted, when the answer says (v2
+    /// `public_metrics.retweet_count`, v1.1 `retweet_count`): how the retweets feed finds
+    /// the account's own posts that others reposted without reading reposts_of_me.
+    package var retweetCounts: [TweetID: Int] = [:]
 
     package init(
         tweets: [Tweet],

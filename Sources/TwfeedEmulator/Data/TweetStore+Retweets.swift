@@ -4,7 +4,7 @@ import Foundation
 extension TweetStore {
     /// Another user retweets one of the account's tweets now: `original` if given (it must
     /// be the account's own original), else the oldest own original nobody retweeted yet
-    /// that the retweets feed still reaches (else the oldest one already there, retweeted
+    /// (not listed, and with a retweet count of 0 when there is one) that the retweets feed still reaches (else the oldest one already there, retweeted
     /// again). The tweet's retweet count goes up, and it moves to the top of the retweets
     /// feed's repost order (v2); v1.1 keeps listing it by its id, below newer tweets.
     /// Returns the retweeted tweet's id, or nil when there is no such tweet of mine.
@@ -22,7 +22,10 @@ extension TweetStore {
             // A tweet below the reach of v1.1's id-ordered list could never be seen there.
             let floor = current.count >= reach ? current.sorted().suffix(reach).first ?? 0 : 0
             let mine = ownTweetIDs.filter { tweets[$0]?.isReply == false && tweets[$0]?.deleted == false }
-            guard let pick = mine.first(where: { !listed.contains($0) && $0 > floor }) ?? current.min() else {
+            // Nobody retweeted it yet (its count is 0) if there is such a tweet: a client that
+            // reads the repost counts must see it change.
+            let unlisted = mine.filter { !listed.contains($0) && $0 > floor }
+            guard let pick = unlisted.first(where: { tweets[$0]?.retweetCount == 0 }) ?? unlisted.first ?? current.min() else {
                 return nil
             }
             target = pick

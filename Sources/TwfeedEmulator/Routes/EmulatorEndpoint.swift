@@ -4,15 +4,15 @@
 /// One name covers both dialects: `ownPosts` is `GET /2/users/:id/tweets` and
 /// `statuses/user_timeline`; `lookup` is `GET /2/tweets`, `GET /2/tweets/:id`,
 /// `statuses/lookup` and `statuses/show`; `me` is `GET /2/users/me` and
-/// `account/verify_credentials`.
+/// `account/verify_credentials`; `users` is `GET /2/users?ids=` (v2 only).
 public enum EmulatorEndpoint: String, Sendable, CaseIterable {
-    case home, mentions, retweets, post, me, ownPosts, lookup
+    case home, mentions, retweets, post, me, ownPosts, lookup, users
 
     /// Whether the endpoint answers with posts (what the monthly post-read cap stops).
     var readsPosts: Bool {
         switch self {
         case .home, .mentions, .retweets, .ownPosts, .lookup: true
-        case .post, .me: false
+        case .post, .me, .users: false
         }
     }
 }

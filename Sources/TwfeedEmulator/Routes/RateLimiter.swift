@@ -38,6 +38,8 @@ struct RateLimiter {
         // x-api.md: `GET /2/tweets?ids=` 5,000 per 15 minutes per user; `GET /2/tweets/:id`
         // shares the bucket here.
         case (.v2, .lookup): 5_000
+        // x-api.md: `GET /2/users?ids=` 900 per 15 minutes per user.
+        case (.v2, .users): 900
         case (.v1_1, .home): 15
         case (.v1_1, .mentions): 75
         case (.v1_1, .retweets): 75
@@ -45,6 +47,8 @@ struct RateLimiter {
         case (.v1_1, .me): 75
         case (.v1_1, .ownPosts): 900
         case (.v1_1, .lookup): 900
+        // v1.1 has no route to this bucket here (its `users/lookup` is not emulated).
+        case (.v1_1, .users): 900
         }
     }
 

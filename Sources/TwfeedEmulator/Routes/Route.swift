@@ -10,6 +10,8 @@ enum Route: Equatable {
     case v2Lookup
     /// `GET /2/tweets/:id`
     case v2Tweet(id: String)
+    /// `GET /2/users?ids=...`
+    case v2Users
     case v11Home
     case v11Mentions
     case v11RetweetsOfMe
@@ -33,6 +35,7 @@ enum Route: Equatable {
             switch parts.dropFirst().joined(separator: "/") {
             case "users/me" where get: self = .v2Me
             case "users/reposts_of_me" where get: self = .v2RepostsOfMe
+            case "users" where get: self = .v2Users
             case "tweets" where post: self = .v2Post
             case "tweets" where get: self = .v2Lookup
             default:
@@ -81,7 +84,7 @@ enum Route: Equatable {
     /// The error dialect of the answer (OAuth and unknown paths answer like v1.1).
     var dialect: EmulatorDialect {
         switch self {
-        case .v2Me, .v2Home, .v2Mentions, .v2RepostsOfMe, .v2OwnPosts, .v2Post, .v2Lookup, .v2Tweet: .v2
+        case .v2Me, .v2Home, .v2Mentions, .v2RepostsOfMe, .v2OwnPosts, .v2Post, .v2Lookup, .v2Tweet, .v2Users: .v2
         case .notFound(let dialect): dialect
         default: .v1_1
         }
@@ -97,6 +100,7 @@ enum Route: Equatable {
         case .v2OwnPosts, .v11UserTimeline: .ownPosts
         case .v2Post, .v11Update: .post
         case .v2Lookup, .v2Tweet, .v11Lookup, .v11Show: .lookup
+        case .v2Users: .users
         default: nil
         }
     }

@@ -25,6 +25,22 @@ package protocol TwitterAPI: Sendable {
     /// The whole page (with its authors and referenced posts), since the API bills all
     /// of it. v2 asks for `note_tweet` too, so a long post's whole text is in `rawJSON`.
     func ownPosts(userID: UserID, sinceID: TweetID?) async throws -> TimelinePage
+
+    /// One page of the account's own originals (not its reposts), newest first, with each
+    /// post's repost count (`TimelinePage.retweetCounts`), paged with `query.pageToken`
+    /// from the newest through the endpoint's reach. Owned reads when the account owns
+    /// the app: a fifth of what reposts_of_me costs per post.
+    func ownOriginals(userID: UserID, query: TimelineQuery) async throws -> TimelinePage
+
+    /// Whether timeline pages leave the authors out (v2 asks for no `author_id`
+    /// expansion: every user in `includes.users` is billed, and most are already stored),
+    /// so the caller looks up the ones it lacks with `users(ids:)`. v1.1 embeds the user
+    /// in every status and cannot leave it out usefully.
+    var authorsOnRequest: Bool { get }
+
+    /// Users by id (v2 `GET /2/users?ids=`, 1-100 ids, at the user read price); unknown
+    /// ids are left out.
+    func users(ids: [UserID]) async throws -> (authors: [Author], rateLimit: RateLimit?)
 }
 
 extension ClosedRange where Bound == Int {

@@ -39,6 +39,29 @@ struct V11Client: TwitterAPI {
     /// The `count` each timeline accepts.
     static func pageBounds(_ feed: Feed) -> ClosedRange<Int> { 1...pageSize(feed) }
 
+    var authorsOnRequest: Bool { false }
+
+    /// Not used: v1.1 statuses embed their users (see `authorsOnRequest`).
+    func users(ids: [UserID]) async throws -> (authors: [Author], rateLimit: RateLimit?) { ([], nil) }
+
+    /// `statuses/user_timeline` without the account's retweets, 200 a page, paged by
+    /// `max_id`; every status carries `retweet_count`.
+    func ownOriginals(userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
+        var parameters: [(String, String)] = [
+            ("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended"), ("include_rts", "false"),
+        ]
+        if let token = query.pageToken { parameters.append(("max_id", token)) }
+        let (body, rateLimit, _) = try await requester.get("/1.1/statuses/user_timeline.json", query: parameters)
+        var page = try Self.page(body, rateLimit: rateLimit)
+        for status in body.array ?? [] {
+            if let id = status["id_str"]?.string.flatMap(TweetID.init), let count = status["retweet_count"]?.int {
+                page.retweetCounts[id] = count
+            }
+        }
+        if page.tweets.isEmpty { page.nextPageToken = nil }
+        return page
+    }
+
     /// v1.1 pages by `max_id` (inclusive). The page token is the next `max_id`: one
     /// below the oldest tweet of the page. An empty page ends the walk; a short page
     /// does not (deleted tweets are removed after the page is cut).

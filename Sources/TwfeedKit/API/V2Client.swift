@@ -8,14 +8,55 @@ struct V2Client: TwitterAPI {
     var dialect: TwfeedConfig.Dialect { .v2 }
 
     static let pageSize = 100
+    static let tweetFields = "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities"
+    static let userFields = ("user.fields", "name,username,profile_image_url")
 
     /// The `max_results` each timeline accepts (mentions wants at least 5).
     static func pageBounds(_ feed: Feed) -> ClosedRange<Int> { feed == .mentions ? 5...100 : 1...100 }
+
+    /// Everything, authors expanded: the settlement's one read of the own posts.
     static let fields: [(String, String)] = [
-        ("tweet.fields", "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities"),
+        ("tweet.fields", tweetFields),
         ("expansions", "author_id,referenced_tweets.id,referenced_tweets.id.author_id"),
-        ("user.fields", "name,username,profile_image_url"),
+        userFields,
     ]
+    /// Timelines: no author expansions. `author_id` is in every post anyway, and each user
+    /// in `includes.users` is billed (once per UTC day) however long it has been stored;
+    /// the syncer looks up only the authors it lacks or has not refreshed lately.
+    static let timelineFields: [(String, String)] = [
+        ("tweet.fields", tweetFields),
+        ("expansions", "referenced_tweets.id"),
+    ]
+    /// The own originals with their repost counts, nothing expanded: the author is the
+    /// account, and what its replies and quotes point at (each billed as a post read, five
+    /// times an owned read) is not needed to see which were reposted.
+    static let ownOriginalsFields: [(String, String)] = [("tweet.fields", tweetFields + ",public_metrics")]
+
+    var authorsOnRequest: Bool { true }
+
+    func users(ids: [UserID]) async throws -> (authors: [Author], rateLimit: RateLimit?) {
+        guard !ids.isEmpty else { return ([], nil) }
+        let (body, rateLimit, _) = try await requester.get(
+            "/2/users",
+            query: [("ids", ids.map(\.description).joined(separator: ",")), Self.userFields]
+        )
+        return ((body["data"]?.array ?? []).compactMap(Self.author), rateLimit)
+    }
+
+    func ownOriginals(userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
+        var parameters: [(String, String)] = [("max_results", String(Self.pageSize)), ("exclude", "retweets")]
+        if let token = query.pageToken { parameters.append(("pagination_token", token)) }
+        let (body, rateLimit, _) = try await requester.get("/2/users/\(userID)/tweets", query: parameters + Self.ownOriginalsFields)
+        var page = try Self.page(body, rateLimit: rateLimit)
+        for object in body["data"]?.array ?? [] {
+            if let id = object["id"]?.string.flatMap(TweetID.init),
+                let count = object["public_metrics"]?["retweet_count"]?.int
+            {
+                page.retweetCounts[id] = count
+            }
+        }
+        return page
+    }
 
     func me() async throws -> Author {
         let (body, rateLimit, _) = try await requester.get("/2/users/me", query: [("user.fields", "name,username,profile_image_url")])
@@ -64,7 +105,7 @@ struct V2Client: TwitterAPI {
             if let until = query.untilID { parameters.append(("until_id", until.description)) }
         }
         if let token = query.pageToken { parameters.append(("pagination_token", token)) }
-        parameters += Self.fields
+        parameters += Self.timelineFields
         let (body, rateLimit, _) = try await requester.get(path, query: parameters)
         return try Self.page(body, rateLimit: rateLimit)
     }
@@ -137,11 +178,14 @@ struct V2Client: TwitterAPI {
             default: break
             }
         }
-        // A retweet's own text is cut short; rebuild it from the original.
+        // A retweet's own text is cut short; rebuild it from the original. Without the
+        // original's author expanded, its username is the one the retweet's text starts with.
         if let retweetOf, let original = included[retweetOf], let originalText = original["text"]?.string {
             let originalAuthor = original["author_id"]?.string.flatMap(UserID.init).flatMap { authors[$0] }
             if let originalAuthor {
                 text = "RT @\(originalAuthor.username): " + TextCleaning.unescapeHTML(originalText)
+            } else if text.hasPrefix("RT @"), let colon = text.range(of: ": ") {
+                text = String(text[..<colon.upperBound]) + TextCleaning.unescapeHTML(originalText)
             }
         }
         return Tweet(

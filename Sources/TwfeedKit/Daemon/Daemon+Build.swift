@@ -86,6 +86,8 @@ extension Daemon {
                 clock: dependencies.clock,
                 interval: config.feeds[feed]!.intervalSeconds,
                 fullWalkHours: config.feeds[feed]!.fullWalkHours,
+                retweetsCheck: config.api.ownsApp ? .ownOriginals : .repostsOfMe,
+                authorsFreshDays: config.images.revalidateDays,
                 logger: logger,
                 terms: BillingTerms(config.api),
                 gate: gate

@@ -37,7 +37,8 @@ extension FeedSyncer {
         var sized = query
         switch try await gate.admit(source, perPost: worstCasePerPost, posts: Self.budgetedPages(api.dialect.pageBounds(feed)), within: within) {
         case .go(let maxPosts):
-            sized.maxResults = maxPosts
+            // The smaller of what the read wants and what the budget pays for.
+            sized.maxResults = [query.maxResults, maxPosts].compactMap { $0 }.min()
         case .hold(let hold):
             throw hold
         }
@@ -45,6 +46,28 @@ extension FeedSyncer {
             let page = try await api.timeline(feed, userID: userID, query: sized)
             try await gate.answered(source)
             return page
+        } catch let error as APIError {
+            guard let refusal = error.refusal else { throw error }
+            throw try await gate.refused(refusal, source: source)
+        }
+    }
+
+    /// Any other billable read of this feed (its own originals, the authors it lacks)
+    /// through the gate: admitted at `posts` × `perPost` when `admit` (nothing more to
+    /// admit when the page that needs it already reserved its worst case), and a refusal
+    /// for money or entitlement turned into the gate's state.
+    func gated<T>(
+        admit: Bool = true,
+        perPost: MicroUSD,
+        posts: ClosedRange<Int>,
+        _ request: () async throws -> T
+    ) async throws -> T {
+        guard let gate else { return try await request() }
+        if admit, case .hold(let hold) = try await gate.admit(source, perPost: perPost, posts: posts) { throw hold }
+        do {
+            let value = try await request()
+            try await gate.answered(source)
+            return value
         } catch let error as APIError {
             guard let refusal = error.refusal else { throw error }
             throw try await gate.refused(refusal, source: source)

@@ -35,6 +35,11 @@ package struct FeedSyncer: Sendable {
     let interval: Double
     /// Retweets only: the time between two full walks (`feeds.retweets.fullWalkHours`).
     let fullWalkInterval: Double
+    /// Retweets only: what the full walk reads (see `RetweetsCheck`).
+    let retweetsCheck: RetweetsCheck
+    /// How long a stored author counts as fresh (`images.revalidateDays`): a page whose
+    /// authors are all fresh buys none (when the dialect leaves authors out of pages).
+    let authorsFreshFor: Double
     let logger: Logger
     /// What the API charges; each page's cost is recorded with the page.
     let terms: BillingTerms
@@ -52,10 +57,14 @@ package struct FeedSyncer: Sendable {
         clock: any WallClock,
         interval: Double,
         fullWalkHours: Int = 24,
+        retweetsCheck: RetweetsCheck = .repostsOfMe,
+        authorsFreshDays: Double = 7,
         logger: Logger,
         terms: BillingTerms = BillingTerms(),
         gate: BillingGate? = nil
     ) {
+        self.retweetsCheck = retweetsCheck
+        authorsFreshFor = authorsFreshDays * 86_400
         self.feed = feed
         self.gate = gate
         self.terms = terms
@@ -68,16 +77,46 @@ package struct FeedSyncer: Sendable {
         self.logger = logger
     }
 
-    /// Stores a page and what the API charged for it, in one transaction.
-    func storePage(_ page: TimelinePage, state: SyncState) async throws -> Int {
-        try await database.storePage(
-            page,
-            feed: feed,
-            state: state,
-            now: clock.now(),
-            bill: terms.bill(page, feed: feed),
-            prices: terms.prices
-        )
+    /// Stores a page and what the API charged for it, in one transaction: `bill` when
+    /// given (a page read from another endpoint than the feed's), else the feed's page.
+    /// Authors the page left out and the store lacks, or has not refreshed within
+    /// `authorsFreshFor`, are looked up first and stored and charged with it.
+    func storePage(_ page: TimelinePage, state: SyncState, bill: BillableAnswer? = nil) async throws -> Int {
+        var page = page
+        var bill = bill ?? terms.bill(page, feed: feed)
+        if api.authorsOnRequest {
+            let found = try await lookUpAuthors(of: page)
+            page.authors += found
+            bill.read(.userRead, found.map { $0.id.rawValue })
+        }
+        return try await database.storePage(page, feed: feed, state: state, now: clock.now(), bill: bill, prices: terms.prices)
+    }
+
+    /// The authors of the page's posts (and of what they reference) that are neither in
+    /// the page nor stored fresh, looked up 100 at a time. Each costs a user read (once
+    /// per UTC day), as an expanded author would: the saving is every author already
+    /// stored, which the expansion would have bought again every day it appears.
+    func lookUpAuthors(of page: TimelinePage) async throws -> [Author] {
+        var wanted: [UserID] = []
+        var seen = Set(page.authors.map(\.id))
+        for tweet in page.tweets + page.referencedTweets where seen.insert(tweet.authorID).inserted {
+            wanted.append(tweet.authorID)
+        }
+        guard !wanted.isEmpty else { return [] }
+        let fresh = try await database.freshUsers(wanted, since: clock.now().addingTimeInterval(-authorsFreshFor))
+        let missing = wanted.filter { !fresh.contains($0) }
+        var found: [Author] = []
+        for start in stride(from: 0, to: missing.count, by: 100) {
+            let chunk = Array(missing[start..<min(start + 100, missing.count)])
+            // Within the page's worst case, which counted two users a post.
+            found += try await gated(admit: false, perPost: terms.prices.userRead, posts: chunk.count...chunk.count) {
+                try await api.users(ids: chunk).authors
+            }
+        }
+        if !missing.isEmpty {
+            logger.debug("poll.authors", metadata: ["feed": "\(feed.rawValue)", "wanted": "\(wanted.count)", "looked_up": "\(missing.count)"])
+        }
+        return found
     }
 
     /// Polls once and records the outcome, including when to poll next.
@@ -115,7 +154,9 @@ package struct FeedSyncer: Sendable {
                 state = try await database.syncState(feed, account: .account(userID))
                 state.lastPollAt = started
             }
-            if feed == .retweets, fullWalkDue(state, now: clock.now()) {
+            if feed == .retweets, retweetsCheck == .ownOriginals {
+                try await pollRetweetsCheaply(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            } else if feed == .retweets, fullWalkDue(state, now: clock.now()) {
                 try await fullWalk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
             } else if api.supportsSinceID(feed) {
                 if feed == .retweets {
@@ -219,7 +260,7 @@ package struct FeedSyncer: Sendable {
     ///
     /// The next page is requested while the current one is being stored, so the
     /// network and SQLite overlap; pages are still committed strictly in order.
-    private func syncRange(
+    func syncRange(
         _ state: inout SyncState,
         userID: UserID,
         outcome: inout PollOutcome,
@@ -281,7 +322,7 @@ package struct FeedSyncer: Sendable {
     /// a page that brings nothing new. A walk cut short is marked pending and the next
     /// one goes on below where it stopped, so a first run's interrupted backfill is
     /// completed rather than forgotten.
-    private func walk(
+    func walk(
         _ state: inout SyncState,
         userID: UserID,
         outcome: inout PollOutcome,
@@ -293,7 +334,11 @@ package struct FeedSyncer: Sendable {
         while true {
             if rateLimitWait(state, now: clock.now()) != nil { return }
             if outcome.pages >= maxPagesPerPoll { return }
-            let page = try await timelinePage(TimelineQuery(pageToken: token), userID: userID)
+            // reposts_of_me lists the most recently reposted first, so what is new since the
+            // last poll is at the top: once caught up, small pages cost little when nothing
+            // is (every post returned is billed, again on each UTC day).
+            let size = feed == .retweets && state.newestID != nil ? Self.repostsPageOnceCaughtUp : nil
+            let page = try await timelinePage(TimelineQuery(pageToken: token, maxResults: size), userID: userID)
             outcome.requests += 1
             outcome.pages += 1
             let known = try await database.knownIDs(page.tweets.map(\.id), feed: feed, account: state.account)

@@ -79,6 +79,22 @@ extension StoreReading {
     }
 }
 
+extension StoreReading {
+    /// Which of these users are stored and were refreshed at or after `since`: authors a
+    /// page need not pay for again (each user returned costs the user read price).
+    package func freshUsers(_ ids: [UserID], since: Date) async throws -> Set<UserID> {
+        guard !ids.isEmpty else { return [] }
+        return try await read { db in
+            let fresh = try Int64.fetchAll(
+                db,
+                sql: ReaderQueries.freshUsers(count: ids.count).sql,
+                arguments: StatementArguments([since.timeIntervalSince1970] as [any DatabaseValueConvertible] + ids.map(\.rawValue))
+            )
+            return Set(fresh.map(UserID.init))
+        }
+    }
+}
+
 extension AppDatabase {
     static func knownIDs(_ ids: [TweetID], feed: Feed, account: AccountScope, _ db: Database) throws -> Set<TweetID> {
         guard !ids.isEmpty else { return [] }

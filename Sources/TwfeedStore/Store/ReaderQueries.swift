@@ -68,6 +68,15 @@ enum ReaderQueries {
         )
     }
 
+    /// The syncer's author check; `count` placeholders after the freshness bound: which of
+    /// these users are stored and were refreshed since then (the rest must be looked up).
+    static func freshUsers(count: Int) -> ReaderQuery {
+        ReaderQuery(
+            "freshUsers",
+            "SELECT id FROM user WHERE updatedAt >= ? AND id IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+        )
+    }
+
     static let syncState = ReaderQuery("syncState", "SELECT * FROM syncState WHERE account = ? AND feed = ?")
     static let account = ReaderQuery("account", "SELECT key, value FROM account")
     /// The signed-in account's user id, which scopes feed tags, counts and positions.
@@ -184,7 +193,7 @@ enum ReaderQueries {
     static let postsView = ReaderQuery("postsView", "SELECT * FROM posts WHERE state = 'pending' ORDER BY id")
 
     static let all: [ReaderQuery] = [
-        feedItems, feedStats, memberIDs, knownIDs(count: 3), syncState, account, currentAccount,
+        feedItems, feedStats, memberIDs, knownIDs(count: 3), freshUsers(count: 3), syncState, account, currentAccount,
         outboxAll, outboxInState, outboxItem, outboxCounts, outboxOldestWaiting, outboxSentTweet, newestTweetID,
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals, tweetCount, authorsWithPicture,
         imageFileUsers, imageFileOf,

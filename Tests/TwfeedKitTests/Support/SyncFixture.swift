@@ -19,10 +19,11 @@ struct SyncFixture {
         logger = Logger(label: "test") { [sink] _ in EventLogHandler(level: .debug, format: .logfmt, sink: sink) }
     }
 
-    func syncer(_ feed: Feed = .home, interval: Double = 120, token: String = "token") -> FeedSyncer {
+    func syncer(_ feed: Feed = .home, interval: Double = 120, token: String = "token",
+                retweetsCheck: RetweetsCheck = .repostsOfMe) -> FeedSyncer {
         FeedSyncer(
             feed: feed, api: api,
             account: AccountResolver(api: api, database: database, accessToken: token, logger: logger),
-            database: database, clock: clock, interval: interval, logger: logger)
+            database: database, clock: clock, interval: interval, retweetsCheck: retweetsCheck, logger: logger)
     }
 }
