@@ -64,21 +64,26 @@ package struct FeedPoller: Service {
             var next = try await database.syncState(syncer.feed).nextPollAt
             while !Task.isCancelled {
                 let due = next ?? clock.now()
-                checkIn.waiting(until: due)
-                if let doorbell {
-                    await doorbell.wait(until: due, clock: clock)
-                    if Task.isCancelled { return }
-                } else {
-                    do {
-                        try await clock.sleep(until: due)
-                    } catch is CancellationError {
-                        return
+                // The wait is a span of monotonic time, measured once: a wall-clock step
+                // neither cuts it short nor stretches it. `twfeed fill` may ring the
+                // doorbell meanwhile; the fill runs, and the rest of the span is waited.
+                let wakeAt = clock.monotonicNow() + Swift.max(0, due.timeIntervalSince(clock.now()))
+                repeat {
+                    let left = Swift.max(0, wakeAt - clock.monotonicNow())
+                    checkIn.waiting(until: clock.now().addingTimeInterval(left))
+                    if let doorbell {
+                        await doorbell.wait(until: clock.now().addingTimeInterval(left), clock: clock)
+                        if Task.isCancelled { return }
+                    } else {
+                        do {
+                            try await clock.sleep(for: left)
+                        } catch is CancellationError {
+                            return
+                        }
                     }
-                }
-                checkIn.working()
-                await fillIfAsked()
-                // Woken early (by `twfeed fill`, or a post's ring): back to the schedule.
-                if clock.now() < due { continue }
+                    checkIn.working()
+                    await fillIfAsked()
+                } while wakeAt - clock.monotonicNow() > 0.001
                 do {
                     let started = clock.monotonicNow()
                     let outcome = try await syncer.poll(onProgress: checkIn.working)

@@ -15,6 +15,7 @@ extension PageModel: MustacheParent {
         case "healthName": healthName
         case "healthText": healthText
         case "healthDetail": healthDetail
+        case "spendText": spendText
         case "polls": polls
         case "message": message
         case "tweets": tweets

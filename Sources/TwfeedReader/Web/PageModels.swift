@@ -24,6 +24,9 @@ struct PageModel {
     var healthName: String
     var healthText: String
     var healthDetail: String
+    /// What the API has cost: today, the cycle (and its budget), and a billing state
+    /// other than `ok`; nil when the ledger cannot be read.
+    var spendText: String? = nil
     var polls: [Poll]
     var message: String?
     var tweets: [TweetModel]

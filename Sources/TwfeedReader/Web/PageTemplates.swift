@@ -41,6 +41,7 @@ enum PageTemplates {
         <nav aria-label="Feeds"><a class="brand" href="/home">twfeed</a>{{#nav}} <a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a>{{/nav}}</nav>
         <form role="search" action="/search" method="get"><input type="search" name="q" value="{{query}}" placeholder="words, &quot;a phrase&quot;, from:user" aria-label="Search the cached tweets"><button type="submit">Search</button></form>
         <p class="health health-{{healthName}}" title="{{healthDetail}}">{{healthText}}</p>
+        {{#spendText}}<p class="spend">{{spendText}}</p>{{/spendText}}
         <ul class="polls">{{#polls}}<li class="poll">{{feed}}: {{tweets}} tweets · last poll {{#lastPoll}}<time datetime="{{iso}}" title="{{exact}}">{{ago}}</time>{{/lastPoll}}{{^lastPoll}}never{{/lastPoll}}{{#error}} · <span class="error">{{error}}</span>{{/error}}</li>{{/polls}}</ul>
         </header>
         <main>

@@ -124,10 +124,19 @@ enum ReaderRoutes {
             healthName: health.name,
             healthText: healthText,
             healthDetail: report?.heartbeatAge.map { "last heartbeat \(Int($0)) s ago" } ?? "no heartbeat",
+            spendText: report?.spend.map(Self.spendText),
             polls: polls,
             message: nil,
             tweets: items.map { TweetModel($0, links: links[$0.tweet.id] ?? [], avatarHref: $0.avatarPath, now: now) }
         )
+    }
+
+    /// "API spend: $0.42 today · $3.10 this cycle of $10.00 · out_of_credits".
+    static func spendText(_ spend: SpendCounts) -> String {
+        var text = "API spend: \(spend.today.formatted) today · \(spend.cycle.formatted) this cycle"
+        if let budget = spend.budget { text += " of \(budget.formatted)" }
+        if spend.billingState != .ok { text += " · \(spend.billingState.rawValue)" }
+        return text
     }
 
     // MARK: Feeds, API, files

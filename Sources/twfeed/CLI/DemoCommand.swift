@@ -117,6 +117,9 @@ struct DemoCommand: AsyncParsableCommand {
                 emit("\n== status (twfeed status)")
                 let report = try StatusReport.collect(config: config, statusPath: statusPath)
                 emit(StatusPresenter.table(report))
+                // What the run cost, as the emulator billed it at the published rates.
+                emit("\n== usage (twfeed usage)")
+                emit(try UsageReport.read(config: config, database: database.reader, now: Date(), days: 1).table)
                 if let signals {
                     try await waitFor { reader.withLock { $0 } != nil }
                     guard let address = reader.withLock({ $0 }) else {

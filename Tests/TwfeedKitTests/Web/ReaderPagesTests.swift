@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import TwfeedBilling
 @testable import TwfeedKit
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedReader
+import TwfeedStore
 
 /// The web reader's pages as a browser gets them: the timeline, paging, search, and that
 /// nothing a tweet carries becomes markup.
@@ -135,6 +137,21 @@ struct ReaderPagesTests {
             #expect(page.contains(#"<p class="health health-not-running" title="no heartbeat">daemon not running: showing what is stored</p>"#))
             let css = try await RawHTTP.request(port: port, "/static/style.css").text
             #expect(css.contains(".health-not-running { color: var(--bad); }"))
+        }
+    }
+
+    /// The header says what the API has cost, from the ledger, and a billing state that
+    /// stops requests.
+    @Test func theHeaderShowsTheSpendAndTheBillingState() async throws {
+        let world = try await ReaderHarness()
+        let now = Date()
+        var bill = BillableAnswer(source: .outbox)
+        bill.created = [.postCreateWithURL]
+        try await world.database.recordSpend(bill, prices: .published, now: now)
+        try await world.database.saveBillingStatus(BillingStatus(state: .outOfCredits, since: now, detail: "no credits"))
+        try await world.withServer { port in
+            let page = try await RawHTTP.request(port: port, "/home").text
+            #expect(page.contains(#"<p class="spend">API spend: $0.200 today · $0.200 this cycle · out_of_credits</p>"#))
         }
     }
 
