@@ -27,6 +27,14 @@ package struct BillingTerms: Sendable, Equatable {
         }
     }
 
+    /// The most one post of a read can cost: the post at `kind`'s price, its author and
+    /// the author of what it references (`includes.users`), and a referenced post
+    /// (`includes.tweets`). Most posts cost far less; the budget is checked at the worst
+    /// case so it cannot be passed, and pages are sized by it.
+    package func worstCase(perPostOf kind: BillableKind) -> MicroUSD {
+        prices.price(of: kind) + prices.userRead * 2 + prices.postRead
+    }
+
     /// A page of `feed` as the API bills it.
     package func bill(_ page: TimelinePage, feed: Feed) -> BillableAnswer {
         .page(page, source: Self.source(of: feed), postKind: BillableAnswer.postKind(of: feed, ownsApp: ownsApp))

@@ -117,7 +117,7 @@ package struct FeedPoller: Service {
             let userID = try await syncer.account.userID()
             do {
                 let spent = try await syncer.fill(maxSpend: maxSpend, userID: userID)
-                try await database.updateFillRequest(syncer.feed, left: nil)
+                try await database.dropFillRequest(syncer.feed)
                 let left = try await database.gaps(syncer.feed).count
                 logger.info(
                     "gap.fill_done",
@@ -130,7 +130,7 @@ package struct FeedPoller: Service {
             return
         } catch {
             logger.warning("gap.fill_failed", metadata: ["feed": "\(syncer.feed.rawValue)", "error": "\(error)"])
-            try? await database.updateFillRequest(syncer.feed, left: nil)
+            try? await database.dropFillRequest(syncer.feed)
         }
     }
 }

@@ -11,14 +11,9 @@ import TwfeedStore
 extension FeedSyncer {
     var source: BillingSource { BillingTerms.source(of: feed) }
 
-    /// The most one post of this feed can cost: itself, its author and the author of
-    /// what it references (`includes.users`), and a referenced post (`includes.tweets`).
-    /// Most posts cost far less; the budget is checked at the worst case so it cannot
-    /// be passed, and the page is sized by it.
+    /// The most one post of this feed can cost (`BillingTerms.worstCase(perPostOf:)`).
     var worstCasePerPost: MicroUSD {
-        let prices = terms.prices
-        let kind = BillableAnswer.postKind(of: feed, ownsApp: terms.ownsApp)
-        return prices.price(of: kind) + prices.userRead * 2 + prices.postRead
+        terms.worstCase(perPostOf: BillableAnswer.postKind(of: feed, ownsApp: terms.ownsApp))
     }
 
     /// The page sizes a budget may ask for: never fewer than 10 posts (or the

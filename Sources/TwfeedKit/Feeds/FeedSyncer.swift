@@ -184,20 +184,12 @@ package struct FeedSyncer: Sendable {
                 ]
             )
         } catch let hold as BillingGate.Hold {
-            // Held back (the budget, a billing state, an endpoint refused): not a failure,
-            // no backoff; what was committed stays. The gate logged any change of state.
-            var held = try await database.syncState(feed, account: state.account)
-            held.lastPollAt = started
-            held.nextPollAt = hold.until
-            if case .budget = hold.reason {
-                held.lastError = nil
-            } else {
-                held.lastError = hold.description
-            }
-            try await database.saveSyncState(held)
-            outcome.nextPollAt = hold.until
-            outcome.hold = hold
-            logger.debug("poll.held", metadata: ["feed": "\(feed.rawValue)", "hold": "\(hold)"])
+            try await recordHold(hold, account: state.account, started: started, outcome: &outcome)
+        } catch let error as APIError where error.refusal != nil && gate != nil {
+            // A billing refusal from a request outside the gated pages (the who-am-I
+            // call): the same state, not a backoff.
+            let hold = try await gate!.refused(error.refusal!, source: source)
+            try await recordHold(hold, account: state.account, started: started, outcome: &outcome)
         } catch let error as APIError {
             outcome.error = error
             // What was committed stays committed; re-read so the failure is recorded on
@@ -248,6 +240,23 @@ package struct FeedSyncer: Sendable {
             outcome.nextPollAt = failed.nextPollAt
         }
         return outcome
+    }
+
+    /// Held back (the budget, a billing state, an endpoint refused): not a failure, no
+    /// backoff; what was committed stays. The gate logged any change of state.
+    private func recordHold(_ hold: BillingGate.Hold, account: AccountScope, started: Date, outcome: inout PollOutcome) async throws {
+        var held = try await database.syncState(feed, account: account)
+        held.lastPollAt = started
+        held.nextPollAt = hold.until
+        if case .budget = hold.reason {
+            held.lastError = nil
+        } else {
+            held.lastError = hold.description
+        }
+        try await database.saveSyncState(held)
+        outcome.nextPollAt = hold.until
+        outcome.hold = hold
+        logger.debug("poll.held", metadata: ["feed": "\(feed.rawValue)", "hold": "\(hold)"])
     }
 
     /// When the stored rate limit says no request may go out before its reset.

@@ -173,7 +173,7 @@ extension OutboxFlusher {
     /// worst case (a full page of own posts), the gate told how the API answered.
     private func settlementRead(_ item: OutboxItem, since: Date) async throws -> Tweet? {
         guard let gate else { return try await settler.find(item, since: since) }
-        let perPost = terms.ownsApp ? terms.prices.ownedRead : terms.prices.postRead
+        let perPost = terms.worstCase(perPostOf: terms.ownsApp ? .ownedRead : .postRead)
         if case .hold(let hold) = try await gate.admit(.settlement, perPost: perPost, posts: 100...100) { throw hold }
         do {
             let found = try await settler.find(item, since: since)

@@ -158,26 +158,6 @@ extension AppDatabase {
         }
     }
 
-    /// Records a skipped range of `feed` for the signed-in account; returns it with its id.
-    package func recordGap(_ gap: FeedGap) async throws -> FeedGap {
-        try await write { db in
-            let owner = try Self.owner(.signedIn, db)
-            try db.execute(
-                sql: """
-                    INSERT INTO gap (account, feed, newerThanId, olderThanId, reason, recordedAt)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    owner, gap.feed.rawValue, gap.newerThanID.rawValue, gap.olderThanID.rawValue, gap.reason.rawValue,
-                    gap.recordedAt.timeIntervalSince1970,
-                ]
-            )
-            var stored = gap
-            stored.id = db.lastInsertedRowID
-            return stored
-        }
-    }
-
     /// `twfeed fill FEED --max-usd X`: replaces any earlier request for the feed.
     package func requestFill(_ feed: Feed, maxSpend: MicroUSD, now: Date) throws {
         try write { db in
@@ -188,20 +168,13 @@ extension AppDatabase {
         }
     }
 
-    /// `twfeed fill` found no daemon to ask: the request goes.
-    package func cancelFill(_ feed: Feed) throws {
+    /// The request is done (or no daemon was there to take it): it goes.
+    package func dropFillRequest(_ feed: Feed) throws {
         try write { db in try db.execute(sql: "DELETE FROM fillRequest WHERE feed = ?", arguments: [feed.rawValue]) }
     }
 
-    /// The daemon took the request (or spent part of it): what is left, nil to drop it.
-    package func updateFillRequest(_ feed: Feed, left: MicroUSD?) async throws {
-        try await write { db in
-            if let left, left.micros > 0 {
-                try db.execute(sql: "UPDATE fillRequest SET maxMicros = ? WHERE feed = ?", arguments: [left.micros, feed.rawValue])
-            } else {
-                try db.execute(sql: "DELETE FROM fillRequest WHERE feed = ?", arguments: [feed.rawValue])
-            }
-        }
+    package func dropFillRequest(_ feed: Feed) async throws {
+        try await write { db in try db.execute(sql: "DELETE FROM fillRequest WHERE feed = ?", arguments: [feed.rawValue]) }
     }
 }
 

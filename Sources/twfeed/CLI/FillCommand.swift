@@ -44,7 +44,7 @@ struct FillCommand: AsyncParsableCommand {
             try database.requestFill(feed, maxSpend: amount, now: Date())
             guard WakeSocket.send(to: WakeSocket.path(config: config)) else {
                 // Nobody will read it: a daemon started later must not spend on it unasked.
-                try database.cancelFill(feed)
+                try database.dropFillRequest(feed)
                 throw TwfeedError(.unavailable, "the daemon is not running: start twfeed run, then ask again")
             }
             emit("asked the daemon to read \(gaps.count) gap\(gaps.count == 1 ? "" : "s") of \(feed.rawValue), spending at most \(amount.formatted)")
