@@ -64,6 +64,7 @@ let package = Package(
             dependencies: [
                 "TwfeedBase",
                 "TwfeedBilling",
+                "TwitterText",
                 "CCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -25,6 +25,16 @@ package struct PostPricing: Hashable, Sendable {
         price = prices.price(of: kind)
     }
 
+    /// Why it costs what it costs, when it is not the plain price: " (it holds a URL)",
+    /// " (a reply to a post that mentions you)", else "".
+    package var reason: String {
+        switch kind {
+        case .postCreateWithURL: " (it holds a URL)"
+        case .postCreateSummoned: " (a reply to a post that mentions you)"
+        default: ""
+        }
+    }
+
     /// How many URLs twitter-text finds in `text`.
     package static func urlCount(in text: String) -> Int {
         TweetLengthCounter.urlCount(in: text)

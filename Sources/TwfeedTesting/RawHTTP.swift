@@ -19,6 +19,11 @@ package enum RawHTTP {
         package init(description: String) { self.description = description }
     }
 
+    /// The reader's secret, sent as `Authorization: Bearer` by every request of a task
+    /// that sets it (and names no `Authorization` of its own): the reader's tests of
+    /// pages and feeds run signed in, its access tests run without.
+    @TaskLocal package static var bearer: String?
+
     /// `GET path` (or another method) on 127.0.0.1:port; `Host` defaults to the address.
     /// The blocking socket work runs on a thread of its own, never on the cooperative
     /// pool, where the server under test answers (two cores: two blocked pool threads
@@ -31,7 +36,11 @@ package enum RawHTTP {
         headers: [String: String] = [:],
         body: String = ""
     ) async throws -> Response {
-        try await withCheckedThrowingContinuation { continuation in
+        var headers = headers
+        if let bearer, !headers.keys.contains(where: { $0.lowercased() == "authorization" }) {
+            headers["Authorization"] = "Bearer \(bearer)"
+        }
+        return try await withCheckedThrowingContinuation { [headers] continuation in
             Thread.detachNewThread {
                 continuation.resume(
                     with: Result {

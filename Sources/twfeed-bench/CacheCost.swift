@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedReader
 import TwfeedTesting
 
 /// `twfeed-bench --cache-cost [--runs N]`: `twfeed status` and the reader's `/home` (from
@@ -40,6 +41,7 @@ enum CacheCost {
                 server.waitUntilExit()
             }
         }
+        var bearers: [Int: String?] = [:]
         for files in cacheSizes {
             let server = Process()
             server.executableURL = URL(fileURLWithPath: twfeed)
@@ -49,13 +51,16 @@ enum CacheCost {
             try server.run()
             servers.append(server)
             try await waitForReader(port: configs[files]!.port)
-            _ = try await RawHTTP.request(port: configs[files]!.port, "/home")  // templates and the store warm
+            // Signed in as a script is: the secret the reader made beside the database.
+            let secret = try ReaderSecret.load(path: "\((configs[files]!.config as NSString).deletingLastPathComponent)/\(ReaderSecret.fileName)")
+            bearers[files] = secret?.value
+            _ = try await RawHTTP.$bearer.withValue(bearers[files]!) { try await RawHTTP.request(port: configs[files]!.port, "/home") }  // templates and the store warm
         }
         var home: [Int: [Double]] = [:]
         for _ in 0..<runs {
             for files in cacheSizes {
                 let started = DispatchTime.now()
-                let page = try await RawHTTP.request(port: configs[files]!.port, "/home")
+                let page = try await RawHTTP.$bearer.withValue(bearers[files]!) { try await RawHTTP.request(port: configs[files]!.port, "/home") }
                 guard page.status == 200 else { throw BenchError("/home answered \(page.status)") }
                 home[files, default: []].append(Bench.elapsed(since: started))
             }

@@ -16,7 +16,7 @@ struct TwfeedCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, OutboxCommand.self,
+            RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, OutboxCommand.self, OpenCommand.self,
             ServeCommand.self, UsageCommand.self, GapsCommand.self, FillCommand.self, LoginCommand.self, LogoutCommand.self, LogsCommand.self,
             DemoCommand.self,
         ]

@@ -141,6 +141,6 @@ struct HTTPConfigTests {
         #expect(message(#"{"http":{"listen":"::1:80"}}"#)?.contains("write an IPv6 address in brackets") == true)
         #expect(message(#"{"http":{"listen":8765}}"#) == "/etc/twfeed/config.json: http.listen: must be a string, not a number")
         #expect(message(#"{"http":{"allowRemote":"yes"}}"#) == "/etc/twfeed/config.json: http.allowRemote: must be true or false, not a string")
-        #expect(message(#"{"http":{"port":1}}"#) == "/etc/twfeed/config.json: http.port: unknown key (allowed: listen, allowRemote)")
+        #expect(message(#"{"http":{"port":1}}"#) == "/etc/twfeed/config.json: http.port: unknown key (allowed: listen, allowRemote, auth)")
     }
 }

@@ -334,8 +334,18 @@ private struct Reader {
             }
         }
         if let http = top["http"] {
-            let fields = try object(http, "http", allowed: ["listen", "allowRemote"])
+            let fields = try object(http, "http", allowed: ["listen", "allowRemote", "auth"])
             if let value = fields["allowRemote"] { config.http.allowRemote = try bool(value, "http.allowRemote") }
+            if let value = fields["auth"] {
+                config.http.auth = try choice(value, "http.auth", noun: "access", choices: "token or none", TwfeedConfig.HTTP.Auth.init(rawValue:))
+            }
+            if config.http.auth == .none && config.http.allowRemote {
+                throw fail(
+                    "http.auth",
+                    "\"none\" with http.allowRemote would let the network read your timeline and post as you; "
+                        + "use \"token\" (the default) or turn allowRemote off"
+                )
+            }
             if let value = fields["listen"], value != .null {
                 let text = try string(value, "http.listen")
                 do {

@@ -89,8 +89,18 @@ package struct TwfeedConfig: Sendable, Equatable {
     /// address is given, and loopback only unless remote access is asked for, since
     /// the pages show a private timeline.
     package struct HTTP: Sendable, Equatable {
+        /// Who may read the pages (`http.auth`). Loopback keeps the network out but not
+        /// the machine's other accounts, so the owner signs in by default.
+        package enum Auth: String, Sendable, Equatable {
+            /// A session from `twfeed open`'s one-time link, or the bearer secret.
+            case token
+            /// Anyone who can reach the address: a single-user machine only.
+            case none
+        }
+
         package var listen: ListenAddress?
         package var allowRemote = false
+        package var auth = Auth.token
     }
 
     package var api = API()

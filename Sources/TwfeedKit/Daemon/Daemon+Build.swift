@@ -138,9 +138,10 @@ extension Daemon {
             dependencies: dependencies,
             logger: logger
         )
-        services += readerServices(
+        services += try readerServices(
             config: config,
             database: database,
+            doorbell: doorbell,
             watchdog: watchdog,
             statusPath: statusPath,
             dependencies: dependencies,
@@ -173,12 +174,12 @@ extension Daemon {
         board: StatusBoard? = nil,
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         logger: Logger
-    ) -> Daemon {
+    ) throws -> Daemon {
         let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
         board.reconfigure(config: config, database: database, signedOut: true)
         let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
         let services =
-            monitoringServices(
+            try monitoringServices(
                 board: board,
                 watchdog: watchdog,
                 statusPath: statusPath,
@@ -188,6 +189,7 @@ extension Daemon {
             + readerServices(
                 config: config,
                 database: database,
+                doorbell: nil,
                 watchdog: watchdog,
                 statusPath: statusPath,
                 dependencies: dependencies,
@@ -243,21 +245,26 @@ extension Daemon {
         return services
     }
 
-    /// The web reader, when `http.listen` is set: it reads the daemon's own store.
+    /// The web reader, when `http.listen` is set: it reads the daemon's own store, and
+    /// its compose page queues through a durable writer and rings the outbox (`doorbell`;
+    /// nil while signed out, when nothing flushes).
     static func readerServices(
         config: TwfeedConfig,
         database: AppDatabase,
+        doorbell: Doorbell?,
         watchdog: Watchdog,
         statusPath: String?,
         dependencies: Dependencies,
         logger: Logger
-    ) -> [any Service] {
+    ) throws -> [any Service] {
         guard let address = config.http.listen else { return [] }
         let source = ReaderSource(
             database: database.reader,
             config: config,
             statusPath: statusPath ?? StatusSnapshot.path(config: config),
             metrics: dependencies.metrics,
+            access: try ReaderAccess(config: config),
+            outbox: DurableOutbox(path: config.storage.database, wake: { doorbell?.ring() }),
             loopsProgress: { watchdog.hung().isEmpty },
             clock: dependencies.clock
         )

@@ -255,7 +255,7 @@ package final class DaemonSupervisor: Sendable {
                 gracefulShutdownSignals: [],
                 logger: logger
             )
-            : Daemon.signedOut(
+            : try Daemon.signedOut(
                 config: config,
                 database: inputs.database,
                 dependencies: dependencies,

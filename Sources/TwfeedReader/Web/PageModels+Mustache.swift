@@ -9,14 +9,9 @@ extension PageModel: MustacheParent {
         switch name {
         case "title": title
         case "heading": heading
-        case "query": query
         case "atomHref": atomHref
-        case "nav": nav
-        case "healthName": healthName
-        case "healthText": healthText
-        case "healthDetail": healthDetail
-        case "spendText": spendText
-        case "polls": polls
+        case "header": header
+        case "csrf": header.csrf
         case "message": message
         case "tweets": tweets
         case "olderHref": olderHref
@@ -25,7 +20,27 @@ extension PageModel: MustacheParent {
     }
 }
 
-extension PageModel.NavLink: MustacheParent {
+extension HeaderModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "nav": nav
+        case "query": query
+        case "account": account
+        case "signedOutText": signedOutText
+        case "accessNote": accessNote
+        case "canSignOut": canSignOut
+        case "csrf": csrf
+        case "healthName": healthName
+        case "healthText": healthText
+        case "healthDetail": healthDetail
+        case "spendText": spendText
+        case "polls": polls
+        default: nil
+        }
+    }
+}
+
+extension HeaderModel.NavLink: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "href": href
@@ -36,7 +51,7 @@ extension PageModel.NavLink: MustacheParent {
     }
 }
 
-extension PageModel.Poll: MustacheParent {
+extension HeaderModel.Poll: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "feed": feed

@@ -2,8 +2,10 @@ import Foundation
 import TwfeedBase
 import TwfeedStore
 
-/// What the templates render: plain values, already worded; the templates escape them.
-struct PageModel {
+/// The header every signed-in page shares: the feeds and the pages that post, search,
+/// who is signed in, the daemon's health, the month's spend, and the form token the
+/// page's forms carry.
+struct HeaderModel {
     struct NavLink {
         var href: String
         var label: String
@@ -16,11 +18,17 @@ struct PageModel {
         var error: String?
     }
 
-    var title: String
-    var heading: String
-    var query: String = ""
-    var atomHref: String?
     var nav: [NavLink]
+    var query: String = ""
+    /// `@username` of the account the daemon reads, or nil when it is signed out.
+    var account: String?
+    /// Said plainly when the account is signed out (no access token).
+    var signedOutText: String?
+    /// Under `http.auth: "none"`: that anyone who reaches the reader may use it.
+    var accessNote: String?
+    /// Whether the visitor holds a session it can end ("Sign out").
+    var canSignOut: Bool
+    var csrf: String?
     var healthName: String
     var healthText: String
     var healthDetail: String
@@ -28,6 +36,14 @@ struct PageModel {
     /// other than `ok`; nil when the ledger cannot be read.
     var spendText: String? = nil
     var polls: [Poll]
+}
+
+/// A page of tweets: a feed or the search's hits.
+struct PageModel {
+    var title: String
+    var heading: String
+    var atomHref: String?
+    var header: HeaderModel
     var message: String?
     var tweets: [TweetModel]
     var olderHref: String?

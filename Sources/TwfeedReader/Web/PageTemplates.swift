@@ -20,31 +20,43 @@ enum PageTemplates {
     }()
 
     static let sources: [(String, String)] = [
-        ("page", page), ("tweet", tweet), ("tweetText", tweetText), ("atomContent", atomContent), ("atom", atom),
+        ("top", top), ("header", header), ("page", page), ("tweet", tweet), ("tweetText", tweetText),
+        ("compose", compose), ("outbox", outbox), ("signIn", signIn), ("atomContent", atomContent), ("atom", atom),
     ]
 
-    static let page = """
+    /// Every HTML page's start, to `<body>`.
+    static let top = """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light dark">
-        <meta name="referrer" content="no-referrer">
+        <meta name="referrer" content="same-origin">
         <title>{{title}} · twfeed</title>
         <link rel="stylesheet" href="/static/style.css">
         <link rel="icon" href="/static/avatar.svg">
         {{#atomHref}}<link rel="alternate" type="application/atom+xml" title="twfeed: {{title}}" href="{{atomHref}}">{{/atomHref}}
         </head>
         <body>
+
+        """
+
+    /// The signed-in pages' header (rendered in a `HeaderModel`'s context).
+    static let header = """
         <header>
         <nav aria-label="Feeds"><a class="brand" href="/home">twfeed</a>{{#nav}} <a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a>{{/nav}}</nav>
         <form role="search" action="/search" method="get"><input type="search" name="q" value="{{query}}" placeholder="words, &quot;a phrase&quot;, from:user" aria-label="Search the cached tweets"><button type="submit">Search</button></form>
+        <div class="who">{{#account}}<span class="account">{{account}}</span>{{/account}}{{#signedOutText}}<span class="signed-out">{{signedOutText}}</span>{{/signedOutText}}{{#accessNote}} · <span class="access-note">{{accessNote}}</span>{{/accessNote}}{{#canSignOut}} <form class="signout" method="post" action="/signout"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out</button></form>{{/canSignOut}}</div>
         <p class="health health-{{healthName}}" title="{{healthDetail}}">{{healthText}}</p>
         {{#spendText}}<p class="spend">{{spendText}}</p>{{/spendText}}
         <ul class="polls">{{#polls}}<li class="poll">{{feed}}: {{tweets}} tweets · last poll {{#lastPoll}}<time datetime="{{iso}}" title="{{exact}}">{{ago}}</time>{{/lastPoll}}{{^lastPoll}}never{{/lastPoll}}{{#error}} · <span class="error">{{error}}</span>{{/error}}</li>{{/polls}}</ul>
         </header>
-        <main>
+
+        """
+
+    static let page = """
+        {{> top}}{{#header}}{{> header}}{{/header}}<main>
         <h1>{{heading}}</h1>
         {{#message}}<p class="message">{{message}}</p>{{/message}}
         <ol class="timeline">
@@ -52,14 +64,73 @@ enum PageTemplates {
         {{/tweets}}</ol>
         {{#olderHref}}<nav class="paging" aria-label="Paging"><a rel="next" class="older" href="{{olderHref}}">Older</a></nav>{{/olderHref}}
         </main>
-        <footer><a href="{{atomHref}}">Atom feed</a> · <a href="/metrics">metrics</a> · <a href="/healthz">health</a></footer>
+        <footer>{{#atomHref}}<a href="{{atomHref}}">Atom feed</a> · {{/atomHref}}<a href="/metrics">metrics</a> · <a href="/healthz">health</a></footer>
+        </body>
+        </html>
+
+        """
+
+    /// `/compose`: the box, "Check" and "Queue", the check's verdict and price, and the
+    /// post being answered. A `<textarea>`'s first newline is dropped by the parser, so
+    /// one is written before the text: a status that starts with a newline keeps it.
+    static let compose = """
+        {{> top}}{{#header}}{{> header}}{{/header}}<main>
+        <h1>{{heading}}</h1>
+        {{#replying}}<section class="replying" aria-label="The post you answer"><ol class="timeline">{{> tweet}}
+        </ol></section>{{/replying}}
+        {{#warning}}<p class="warning">{{warning}}</p>{{/warning}}
+        {{#message}}<p class="message">{{message}}</p>{{/message}}
+        <form class="compose" method="post" action="/compose">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        {{#replyTo}}<input type="hidden" name="reply_to" value="{{replyTo}}">{{/replyTo}}
+        <label for="text">{{label}}</label>
+        <textarea id="text" name="text" rows="6" maxlength="25000">
+        {{text}}</textarea>
+        <p class="buttons"><button type="submit" name="action" value="check">Check</button> <button type="submit" name="action" value="queue">Queue</button></p>
+        </form>
+        {{#check}}<section class="check check-{{verdictName}}" aria-label="Check">
+        <p class="length"><span class="weighted">{{weightedLength}}</span>/<span class="max">{{maxLength}}</span> characters, as twitter-text counts them</p>
+        <p class="verdict">{{verdict}}</p>
+        <p class="cost">Posting it costs <span class="price">{{cost}}</span>{{why}}</p>
+        </section>{{/check}}
+        </main>
+        </body>
+        </html>
+
+        """
+
+    /// `/outbox`: every status, newest first, with what can be done to it.
+    static let outbox = """
+        {{> top}}{{#header}}{{> header}}{{/header}}<main>
+        <h1>{{heading}}</h1>
+        {{#message}}<p class="message">{{message}}</p>{{/message}}
+        <table class="outbox">
+        <thead><tr><th scope="col">#</th><th scope="col">Status</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col">Expires</th><th scope="col">Cost</th><th scope="col"></th></tr></thead>
+        <tbody>
+        {{#items}}<tr class="item state-{{state}}" id="o{{id}}" data-id="{{id}}"><td>{{id}}</td><td class="status-text">{{text}}{{#replyTo}}<span class="reply-to">reply to {{replyTo}}</span>{{/replyTo}}</td><td class="state">{{state}}</td><td class="attempts">{{attempts}}</td><td class="last-error">{{lastError}}</td><td class="expires">{{#expires}}<time datetime="{{iso}}" title="{{exact}}">{{exact}}</time>{{/expires}}</td><td class="cost">{{cost}}</td><td class="actions">{{#sentHref}}<a class="sent" href="{{sentHref}}" rel="noopener noreferrer">the post</a>{{/sentHref}}{{#canCancel}}<form method="post" action="/outbox/{{id}}/cancel"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" name="cancel">Cancel</button></form>{{/canCancel}}{{#canRetry}}<form method="post" action="/outbox/{{id}}/retry"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" name="retry">Retry</button></form>{{/canRetry}}</td></tr>
+        {{/items}}</tbody>
+        </table>
+        {{#olderHref}}<nav class="paging" aria-label="Paging"><a rel="next" class="older" href="{{olderHref}}">Older</a></nav>{{/olderHref}}
+        </main>
+        </body>
+        </html>
+
+        """
+
+    /// What a visitor without a session sees: how to get one.
+    static let signIn = """
+        {{> top}}<main class="sign-in">
+        <h1>twfeed</h1>
+        <p class="message">{{message}}</p>
+        <p>To sign in, run <code>twfeed open</code> on the machine the reader runs on, as the user that runs it, and open the link it prints (<code>twfeed open --browser</code> opens it for you). A link works once, for ten minutes.</p>
+        </main>
         </body>
         </html>
 
         """
 
     static let tweet = """
-        <li class="tweet" id="t{{id}}" data-id="{{id}}"><img class="avatar" src="{{avatar}}" width="48" height="48" alt=""><div class="body"><p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{statusHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a>{{#feeds}} <span class="feed-tag feed-{{.}}">{{.}}</span>{{/feeds}}</p>{{#context}}<p class="context">{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/context}}<p class="text">{{> tweetText}}</p></div></li>
+        <li class="tweet" id="t{{id}}" data-id="{{id}}"><img class="avatar" src="{{avatar}}" width="48" height="48" alt=""><div class="body"><p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{statusHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a>{{#feeds}} <span class="feed-tag feed-{{.}}">{{.}}</span>{{/feeds}} · <a class="reply" href="/compose?reply_to={{id}}">Reply</a></p>{{#context}}<p class="context">{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/context}}<p class="text">{{> tweetText}}</p></div></li>
         """
 
     /// On one line: `p.text`'s text content is exactly the tweet's.

@@ -4,7 +4,8 @@ import Logging
 import TwfeedCore
 
 /// What every answer of the reader gets, errors included:
-/// - only GET and HEAD (anything else is 405 with `Allow`): the reader changes nothing;
+/// - GET and HEAD, and POST only where a form posts (`ReaderRoutes.acceptsPost`;
+///   anything else is 405 with `Allow`): a GET never changes anything;
 /// - a `Content-Security-Policy` that allows no script at all, and images and styles
 ///   from the reader itself only: even a tweet that got past escaping could not run;
 /// - while it serves loopback only, a `Host` that names loopback, so a web page that
@@ -20,9 +21,10 @@ struct ReaderHeaders<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
-        if request.method != .get && request.method != .head {
-            response = Self.plain(.methodNotAllowed, "only GET and HEAD: the reader changes nothing\n")
-            response.headers[.allow] = "GET, HEAD"
+        let posts = ReaderRoutes.acceptsPost(request.uri.path)
+        if request.method != .get && request.method != .head && !(request.method == .post && posts) {
+            response = Self.plain(.methodNotAllowed, posts ? "only GET, HEAD and POST\n" : "only GET and HEAD: this page changes nothing\n")
+            response.headers[.allow] = posts ? "GET, HEAD, POST" : "GET, HEAD"
         } else if loopbackOnly, !Self.isLoopbackHost(request.head.authority) {
             response = Self.plain(.misdirectedRequest, "this reader answers only to a loopback host name (localhost, 127.0.0.1, [::1])\n")
         } else {
@@ -40,7 +42,10 @@ struct ReaderHeaders<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "no-referrer"
+        // Not `no-referrer`: under it a browser sends `Origin: null` with a form's POST,
+        // and the reader could not tell its own forms from another site's. `same-origin`
+        // still tells other sites nothing.
+        response.headers[.referrerPolicy] = "same-origin"
         return response
     }
 

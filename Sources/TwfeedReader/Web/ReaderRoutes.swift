@@ -14,27 +14,41 @@ enum ReaderRoutes {
     static let pageSize = 50
     static let maxLimit = 200
 
-    static func router(_ source: ReaderSource, logger: Logger) -> Router<BasicRequestContext> {
-        let router = Router(options: .autoGenerateHeadEndpoints)
+    static func router(_ source: ReaderSource, logger: Logger) -> Router<ReaderContext> {
+        let router = Router(context: ReaderContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ReaderHeaders(loopbackOnly: !source.config.http.allowRemote, logger: logger))
+        router.add(middleware: ReaderAccessGate(access: source.access, clock: source.clock))
         router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/home"]) }
         for feed in Feed.allCases {
-            router.get("/\(feed.rawValue)") { request, _ in try timeline(feed, request, source) }
+            router.get("/\(feed.rawValue)") { request, context in try timeline(feed, request, context, source) }
             router.get("/feeds/\(feed.rawValue).atom") { request, _ in try atom(feed, request, source) }
             router.get("/api/feed/\(feed.rawValue)") { request, _ in try api(feed, request, source) }
         }
-        router.get("/search") { request, _ in try search(request, source) }
+        router.get("/search") { request, context in try search(request, context, source) }
         router.get("/avatars/**") { _, context in try avatar(context.parameters.getCatchAll().joined(separator: "/"), source) }
         router.get("/static/style.css") { _, _ in asset(StaticAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/avatar.svg") { _, _ in asset(StaticAssets.avatarSVG, type: "image/svg+xml") }
         router.get("/healthz") { _, _ in try healthz(source) }
         router.get("/metrics") { _, _ in try metrics(source) }
+        router.get("/login") { request, _ in login(request, source) }
+        router.post("/signout") { request, context in try await signOut(request, context, source) }
+        router.get("/compose") { request, context in try composePage(request, context, source) }
+        router.post("/compose") { request, context in try await compose(request, context, source) }
+        router.get("/outbox") { request, context in try outboxPage(request, context, source) }
+        router.post("/outbox/{id}/{action}") { request, context in try await changeOutbox(request, context, source) }
         return router
+    }
+
+    /// The paths that take a POST (every other path answers a POST with 405).
+    static func acceptsPost(_ path: String) -> Bool {
+        if path == "/compose" || path == "/signout" { return true }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[1] == "outbox" && Int64(parts[2]) != nil && ["cancel", "retry"].contains(parts[3])
     }
 
     // MARK: Pages
 
-    static func timeline(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
+    static func timeline(_ feed: Feed, _ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
         let query = FormQuery(request.uri.query)
         let before = try tweetID(query["before"], name: "before")
         let now = source.clock.now()
@@ -44,6 +58,7 @@ enum ReaderRoutes {
             heading: before == nil ? headings[feed]! : "\(headings[feed]!), older",
             items: items,
             current: "/\(feed.rawValue)",
+            context: context,
             source: source,
             now: now
         )
@@ -57,7 +72,7 @@ enum ReaderRoutes {
 
     static let headings: [Feed: String] = [.home: "Home", .mentions: "Mentions", .retweets: "Your tweets, retweeted"]
 
-    static func search(_ request: Request, _ source: ReaderSource) throws -> Response {
+    static func search(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
         let form = FormQuery(request.uri.query)
         let text = form["q"] ?? ""
         let feed = try form["feed"].map { name in
@@ -83,10 +98,11 @@ enum ReaderRoutes {
             heading: text.isEmpty ? "Search" : "Search: \(text)",
             items: items,
             current: "/search",
+            context: context,
             source: source,
             now: now
         )
-        model.query = text
+        model.header.query = text
         model.message = message
         return html(PageTemplates.library.render(model, withTemplate: "page") ?? "")
     }
@@ -96,10 +112,25 @@ enum ReaderRoutes {
         heading: String,
         items: [FeedItem],
         current: String,
+        context: ReaderContext,
         source: ReaderSource,
         now: Date
     ) throws -> PageModel {
         let links = try source.database.tweetLinks(items.map(\.tweet.id))
+        return PageModel(
+            title: title,
+            heading: heading,
+            header: try header(current: current, context: context, source: source, now: now),
+            message: nil,
+            tweets: items.map { TweetModel($0, links: links[$0.tweet.id] ?? [], avatarHref: $0.avatarPath, now: now) }
+        )
+    }
+
+    /// The pages' links: the feeds, then the pages that post.
+    static let navigation = Feed.allCases.map { ("/\($0.rawValue)", $0.rawValue) } + [("/compose", "compose"), ("/outbox", "outbox")]
+
+    /// The header of a signed-in page: who is signed in, the daemon's health and spend.
+    static func header(current: String, context: ReaderContext, source: ReaderSource, now: Date) throws -> HeaderModel {
         let report = try? source.status(now: now)
         // A status that cannot be read is shown as no daemon: the page still shows the store.
         let health = report?.health ?? .notRunning
@@ -110,24 +141,27 @@ enum ReaderRoutes {
         case .notRunning: healthText = "daemon not running: showing what is stored"
         }
         let polls = (report?.feeds ?? []).filter { $0.enabled || $0.stats.tweets > 0 }.map { status in
-            PageModel.Poll(
+            HeaderModel.Poll(
                 feed: status.feed.rawValue,
                 tweets: status.stats.tweets,
                 lastPoll: status.sync.lastPollAt.map { TimeModel($0, now: now) },
                 error: status.sync.lastError
             )
         }
-        return PageModel(
-            title: title,
-            heading: heading,
-            nav: Feed.allCases.map { .init(href: "/\($0.rawValue)", label: $0.rawValue, current: "/\($0.rawValue)" == current) },
+        let account = try source.database.account()
+        let signedOut = account == nil || report?.snapshot?.signedOut == true
+        return HeaderModel(
+            nav: navigation.map { .init(href: $0.0, label: $0.1, current: $0.0 == current) },
+            account: signedOut ? nil : account?.username.map { "@\($0)" },
+            signedOutText: signedOut ? "signed out: run twfeed login to sign the daemon in to X" : nil,
+            accessNote: source.access.mode == .none ? "no sign-in (http.auth is \"none\"): anyone who reaches this address can use it" : nil,
+            canSignOut: { if case .session = context.visitor { true } else { false } }(),
+            csrf: source.access.formToken(for: context.visitor),
             healthName: health.name,
             healthText: healthText,
             healthDetail: report?.heartbeatAge.map { "last heartbeat \(Int($0)) s ago" } ?? "no heartbeat",
             spendText: report?.spend.map(Self.spendText),
-            polls: polls,
-            message: nil,
-            tweets: items.map { TweetModel($0, links: links[$0.tweet.id] ?? [], avatarHref: $0.avatarPath, now: now) }
+            polls: polls
         )
     }
 
@@ -228,9 +262,9 @@ enum ReaderRoutes {
 
     // MARK: Helpers
 
-    static func html(_ text: String) -> Response {
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
-            status: .ok,
+            status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
             body: .init(byteBuffer: ByteBuffer(string: text))
         )

@@ -16,6 +16,10 @@ package struct ReaderSource: Sendable {
     package var loopsProgress: (@Sendable () -> Bool)?
     /// The wall clock the pages' relative times and the status are read against.
     package var clock: any WallClock
+    /// Who may use the pages (`http.auth`), and the keys they hand out.
+    package var access: ReaderAccess
+    /// Where the compose and outbox pages queue, cancel and retry.
+    package var outbox: any ReaderOutbox
     let images: ImageStore
 
     package init(
@@ -23,6 +27,8 @@ package struct ReaderSource: Sendable {
         config: TwfeedConfig,
         statusPath: String,
         metrics: TwfeedMetrics,
+        access: ReaderAccess,
+        outbox: any ReaderOutbox,
         loopsProgress: (@Sendable () -> Bool)? = nil,
         clock: any WallClock = SystemClock()
     ) {
@@ -32,6 +38,8 @@ package struct ReaderSource: Sendable {
         self.metrics = metrics
         self.loopsProgress = loopsProgress
         self.clock = clock
+        self.access = access
+        self.outbox = outbox
         images = ImageStore(root: config.storage.imageCache)
     }
 

@@ -157,11 +157,11 @@ extension AppDatabase {
         return updated
     }
 
-    /// `outbox cancel`: withdraws a pending status.
+    /// `outbox cancel`: withdraws a pending status, or a failed one so it is not retried.
     package func cancelOutbox(_ id: Int64) throws -> OutboxItem {
         guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
-        guard let updated = try transitionOutbox(id, from: [.pending], to: .cancelled) else {
-            throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only pending statuses can be cancelled")
+        guard let updated = try transitionOutbox(id, from: [.pending, .failed], to: .cancelled) else {
+            throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only pending or failed statuses can be cancelled")
         }
         return updated
     }
@@ -184,6 +184,14 @@ extension StoreReading {
 
     package func outboxItem(_ id: Int64) throws -> OutboxItem? {
         try read { db in try AppDatabase.outboxItem(id, db) }
+    }
+
+    /// The newest statuses first, from below `before` (nil: the newest): the reader's
+    /// outbox page, which must not grow with the sent history.
+    package func outboxItems(newestFirst limit: Int, before: Int64? = nil) throws -> [OutboxItem] {
+        try read { db in
+            try Row.fetchAll(db, sql: ReaderQueries.outboxNewest.sql, arguments: [before ?? Int64.max, limit]).map(OutboxItem.init(row:))
+        }
     }
 
     /// Counts by state (kept by triggers in outboxCount) and the age of the oldest

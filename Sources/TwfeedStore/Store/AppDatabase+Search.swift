@@ -89,6 +89,16 @@ extension AppDatabase {
 }
 
 extension StoreReading {
+    /// One stored tweet as the pages show it (the post a reply answers), nil when the
+    /// store does not hold it.
+    package func feedItem(_ id: TweetID, avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> FeedItem? {
+        try read { db in
+            try AppDatabase.feedItems(ids: [id.rawValue], account: AppDatabase.currentAccount(db), avatarPath: avatarPath, db).first
+        }
+    }
+}
+
+extension StoreReading {
     /// `twfeed search`: stored tweets (any feed's, and the tweets they refer to) that
     /// match the query, newest first, shown like `feed` shows them.
     ///

@@ -94,6 +94,8 @@ enum ReaderQueries {
     /// The flusher's per-pass reads: by the (state, id) index, oldest first.
     static let outboxInState = ReaderQuery("outboxInState", "SELECT * FROM outbox WHERE state = ? ORDER BY id LIMIT ?")
     static let outboxItem = ReaderQuery("outboxItem", "SELECT * FROM outbox WHERE id = ?")
+    /// The reader's outbox page: newest first from below `?`, down the primary key.
+    static let outboxNewest = ReaderQuery("outboxNewest", "SELECT * FROM outbox WHERE id < ? ORDER BY id DESC LIMIT ?")
     /// Counts the triggers keep (outboxCount: one row per state).
     static let outboxCounts = ReaderQuery("outboxCounts", "SELECT state, statuses FROM outboxCount WHERE statuses > 0")
     static let outboxOldestWaiting = ReaderQuery(
@@ -194,7 +196,7 @@ enum ReaderQueries {
 
     static let all: [ReaderQuery] = [
         feedItems, feedStats, memberIDs, knownIDs(count: 3), freshUsers(count: 3), syncState, account, currentAccount,
-        outboxAll, outboxInState, outboxItem, outboxCounts, outboxOldestWaiting, outboxSentTweet, newestTweetID,
+        outboxAll, outboxInState, outboxItem, outboxNewest, outboxCounts, outboxOldestWaiting, outboxSentTweet, newestTweetID,
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals, tweetCount, authorsWithPicture,
         imageFileUsers, imageFileOf,
         timelineView, feedCountsView, postsView,

@@ -125,7 +125,10 @@ struct DemoCommand: AsyncParsableCommand {
                     guard let address = reader.withLock({ $0 }) else {
                         throw TwfeedError(.unavailable, "the reader did not start on \(listen) (see \(folder)/twfeed.log)")
                     }
-                    emit("\nreader: http://\(address)/")
+                    // Signed in by the link, as `twfeed open` prints it.
+                    let secret = try ReaderSecret.loadOrCreate(path: ReaderSecret.path(config: config))
+                    emit("\nreader: http://\(address)/login?token=\(ReaderKeys(secret: secret).loginToken(now: Date()))")
+                    emit("(the link signs one browser in, once; another: twfeed open --config \(configPath) --listen \(address))")
                     emit("emulator: \(emulator.baseURL)")
                     emit("The emulator adds a tweet every 5 seconds; the daemon polls every 15. Press Ctrl-C to stop.")
                     for await _ in signals { break }

@@ -56,7 +56,7 @@ struct PostCommand: AsyncParsableCommand {
             } else {
                 emit(
                     "\(length.weightedLength)/\(length.maxWeightedLength) characters: \(postable ? "valid" : "not valid"); "
-                        + "posting it costs \(pricing.price.formatted)\(Self.why(pricing))"
+                        + "posting it costs \(pricing.price.formatted)\(pricing.reason)"
                 )
             }
             if !postable { throw ExitCode(TwfeedError.Code.invalidData.exitCode) }
@@ -84,7 +84,7 @@ struct PostCommand: AsyncParsableCommand {
             } else {
                 emit(
                     "queued #\(item.id) (\(woke ? "the daemon is sending it" : "the daemon is not running; it goes out when it runs")); "
-                        + "it will cost \(pricing.price.formatted)\(Self.why(pricing))"
+                        + "it will cost \(pricing.price.formatted)\(pricing.reason)"
                 )
             }
         }
@@ -102,15 +102,6 @@ struct PostCommand: AsyncParsableCommand {
         }
         let database = try StoreReader.open(path: config.storage.database)
         return try terms.postPricing(text: status, replyTo: replyTo, database: database)
-    }
-
-    /// Why a post costs what it costs, when it is not the plain price.
-    static func why(_ pricing: PostPricing) -> String {
-        switch pricing.kind {
-        case .postCreateWithURL: " (it holds a URL)"
-        case .postCreateSummoned: " (a reply to a post that mentions you)"
-        default: ""
-        }
     }
 
     private func readStatus() throws -> String {

@@ -7,12 +7,13 @@ import TwfeedKit
 import TwfeedReader
 import TwfeedStore
 
-/// `twfeed serve`: the web reader alone, read-only, without polling: the same pages the
-/// daemon serves with `http.listen`, for a database another process fills (or none).
+/// `twfeed serve`: the web reader alone, without polling: the same pages the daemon
+/// serves with `http.listen`, for a database another process fills (or none). It reads
+/// the store read-only; only its compose and outbox pages write, as `twfeed post` does.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the web reader (timelines, search, Atom feeds, metrics) from the database, read-only.",
+        abstract: "Serve the web reader (timelines, search, compose, outbox, Atom feeds, metrics) from the database.",
         discussion: """
             Listens on http.listen from the config, or on --listen. Loopback only unless http.allowRemote \
             is true: the pages show your private timeline. SIGTERM and SIGINT stop it.
@@ -48,11 +49,15 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let logs = try LogSetup(config: config.log)
             let database = try StoreReader.open(path: config.storage.database)
+            let wakePath = WakeSocket.path(config: config)
             let source = ReaderSource(
                 database: database,
                 config: config,
                 statusPath: StatusSnapshot.readerPath(config: config),
-                metrics: TwfeedMetrics()
+                metrics: TwfeedMetrics(),
+                access: try ReaderAccess(config: config),
+                // The compose page queues as `twfeed post` does and wakes the daemon, if one runs.
+                outbox: DurableOutbox(path: config.storage.database, wake: { [wakePath] in _ = WakeSocket.send(to: wakePath) })
             )
             let server = ReaderServer(source: source, address: address, logger: logs.logger)
             let group = ServiceGroup(

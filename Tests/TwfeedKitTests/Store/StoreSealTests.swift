@@ -29,7 +29,9 @@ struct StoreSealTests {
         #expect(importers.allSatisfy { $0.hasPrefix("Sources/TwfeedStore/") }, "\(importers.filter { !$0.hasPrefix("Sources/TwfeedStore/") })")
     }
 
-    /// The reader's pages, status and metrics hold a `StoreReader`, never the writer.
+    /// The reader's pages, status and metrics hold a `StoreReader`, never the writer:
+    /// what the compose and outbox pages change goes through `ReaderOutbox`, which the
+    /// daemon and `twfeed serve` implement with a writer of their own (`DurableOutbox`).
     @Test func theReaderTargetNeverNamesTheWriter() throws {
         let files = Self.swiftFiles(under: "Sources/TwfeedReader")
         #expect(files.count > 10)

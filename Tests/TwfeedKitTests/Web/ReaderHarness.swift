@@ -72,12 +72,23 @@ final class ReaderHarness: @unchecked Sendable {
         Logger(label: "web") { [sink] _ in EventLogHandler(level: .debug, format: .logfmt, sink: sink) }
     }
 
+    /// The reader's secret (made by the first server).
+    var secret: String { get throws { try ReaderSecret.loadOrCreate(path: ReaderSecret.path(config: config)).value } }
+
+    /// How many times the compose and outbox pages rang the outbox.
+    let rings = Mutex(0)
+
     /// Runs the reader (read-only, as `twfeed serve` opens the store) for the body's
-    /// length; hands the body the bound port.
-    func withServer(metrics: TwfeedMetrics = TwfeedMetrics(), _ body: (Int) async throws -> Void) async throws {
+    /// length; hands the body the bound port. Its requests send the secret as a bearer
+    /// unless `signedIn` is false.
+    func withServer(metrics: TwfeedMetrics = TwfeedMetrics(), signedIn: Bool = true, clock: any WallClock = SystemClock(),
+                    _ body: (Int) async throws -> Void) async throws {
         let port = Mutex<Int?>(nil)
         let source = ReaderSource(database: try StoreReader.open(path: config.storage.database), config: config,
-                                  statusPath: "\(folder)/status.json", metrics: metrics)
+                                  statusPath: "\(folder)/status.json", metrics: metrics,
+                                  access: try ReaderAccess(config: config),
+                                  outbox: DurableOutbox(path: config.storage.database, wake: { [self] in rings.withLock { $0 += 1 } }),
+                                  clock: clock)
         let server = ReaderServer(source: source, address: config.http.listen!, logger: logger) { address in
             port.withLock { $0 = address.port }
         }
@@ -88,7 +99,7 @@ final class ReaderHarness: @unchecked Sendable {
             while port.withLock({ $0 }) == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
             guard let bound = port.withLock({ $0 }) else { throw RawHTTP.Failure(description: "the reader did not start") }
             do {
-                try await body(bound)
+                try await RawHTTP.$bearer.withValue(signedIn ? try secret : nil) { try await body(bound) }
             } catch {
                 await group.triggerGracefulShutdown()
                 throw error

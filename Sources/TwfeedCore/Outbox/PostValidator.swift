@@ -1,4 +1,3 @@
-import TwfeedCore
 import TwitterText
 
 /// What `twfeed post` checks before a post is queued, so the API never has to

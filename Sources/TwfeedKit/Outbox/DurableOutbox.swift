@@ -1,0 +1,55 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TwfeedCore
+import TwfeedReader
+import TwfeedStore
+
+/// How the web reader queues, cancels and retries statuses: the same store transitions
+/// as `twfeed post` and `twfeed outbox cancel|retry`, through a durable writer of its own
+/// (a status the page says is queued survives a power loss), opened on first use, so
+/// `twfeed serve` stays a reader until someone posts. After each change the outbox is
+/// rung: the daemon's doorbell, or its wake socket from `serve`.
+package final class DurableOutbox: ReaderOutbox {
+    private let path: String
+    private let wake: @Sendable () -> Void
+    private let writer = Mutex<AppDatabase?>(nil)
+
+    package init(path: String, wake: @escaping @Sendable () -> Void) {
+        self.path = path
+        self.wake = wake
+    }
+
+    package func enqueue(text: String, replyTo: TweetID?, now: Date) async throws -> OutboxItem {
+        try await change { try $0.enqueue(text: text, replyTo: replyTo, now: now) }
+    }
+
+    package func cancel(_ id: Int64) async throws -> OutboxItem {
+        try await change { try $0.cancelOutbox(id) }
+    }
+
+    package func retry(_ id: Int64, now: Date) async throws -> OutboxItem {
+        try await change { try $0.retryOutbox(id, now: now) }
+    }
+
+    /// Runs one blocking store change on a thread of its own (a durable commit waits for
+    /// the disk; the server's threads must not), then rings the outbox.
+    private func change<T: Sendable>(_ body: @escaping @Sendable (AppDatabase) throws -> T) async throws -> T {
+        let result: T = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try body(try self.database()) })
+            }
+        }
+        wake()
+        return result
+    }
+
+    private func database() throws -> AppDatabase {
+        try writer.withLock { writer in
+            if let writer { return writer }
+            let opened = try AppDatabase.open(path: path, durable: true)
+            writer = opened
+            return opened
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import HTTPTypes
+import Hummingbird
+import TwfeedCore
+
+/// Sets the request's visitor and turns away what `ReaderAccess` does not admit: 401
+/// with a page that says how to sign in, and 403 for a POST from another origin, before
+/// any route runs (a route that changes something also checks the form's token).
+struct ReaderAccessGate: RouterMiddleware {
+    let access: ReaderAccess
+    let clock: any WallClock
+
+    func handle(_ request: Request, context: ReaderContext, next: (Request, ReaderContext) async throws -> Response) async throws -> Response {
+        var context = context
+        context.visitor = access.visitor(of: request, now: clock.now())
+        guard access.admits(request, context: context) else {
+            return ReaderRoutes.signInPage(status: .unauthorized, message: "This reader is private.")
+        }
+        if request.method == .post, !ReaderAccess.isSameOrigin(request) {
+            throw HTTPError(.forbidden, message: "refused: this form was not sent from a page of this reader")
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+
+/// Signing in and out of the reader.
+extension ReaderRoutes {
+    /// `GET /login?token=`: a good, unused token from `twfeed open` becomes a session
+    /// cookie, and the browser goes on to `/home`, so the token is not left in the
+    /// address bar, the history of the page shown, or a bookmark.
+    static func login(_ request: Request, _ source: ReaderSource) -> Response {
+        let home = Response(status: .seeOther, headers: [.location: "/home", .cacheControl: "no-store"])
+        if source.access.mode == .none { return home }
+        let now = source.clock.now()
+        guard let token = FormQuery(request.uri.query)["token"] else {
+            return signInPage(status: .unauthorized, message: "This reader is private.")
+        }
+        guard source.access.useLogin(token, now: now) else {
+            return signInPage(status: .unauthorized, message: "This sign-in link is wrong, expired or already used.")
+        }
+        var response = home
+        response.headers[.setCookie] = source.access.newSessionCookie(now: now)
+        return response
+    }
+
+    /// `POST /signout`: ends the session in this browser.
+    static func signOut(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) async throws -> Response {
+        _ = try await checkedForm(request, context, source)
+        var response = Response(status: .seeOther, headers: [.location: "/login", .cacheControl: "no-store"])
+        response.headers[.setCookie] = ReaderAccess.expiredCookie
+        return response
+    }
+
+    /// The page a visitor without a session gets (401), saying how to sign in.
+    static func signInPage(status: HTTPResponse.Status, message: String) -> Response {
+        struct Model: MustacheParent {
+            var message: String
+            func child(named name: String) -> Any? {
+                switch name {
+                case "title": "sign in"
+                case "message": message
+                default: nil
+                }
+            }
+        }
+        var response = html(PageTemplates.library.render(Model(message: message), withTemplate: "signIn") ?? "", status: status)
+        response.headers[.wwwAuthenticate] = "Bearer realm=\"twfeed\""
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// A POST's form, once its token proves it comes from a page this visitor was shown
+    /// (the gate already checked its origin); else 403, and nothing is changed.
+    static func checkedForm(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) async throws -> FormQuery {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        let form = FormQuery(String(buffer: body))
+        guard source.access.acceptsForm(token: form["csrf"], from: context.visitor) else {
+            throw HTTPError(.forbidden, message: "refused: the form's token is missing or not this session's; reload the page and try again")
+        }
+        return form
+    }
+}

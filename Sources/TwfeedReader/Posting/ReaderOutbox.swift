@@ -1,0 +1,12 @@
+import Foundation
+import TwfeedCore
+
+/// What the compose and outbox pages may change: the outbox's three transitions a user
+/// asks for (`twfeed post`, `twfeed outbox cancel|retry`), no more. The reader target
+/// holds a `StoreReader` only; the writer behind this (`DurableOutbox`) is handed in by
+/// whoever builds the server, the daemon or `twfeed serve`.
+package protocol ReaderOutbox: Sendable {
+    func enqueue(text: String, replyTo: TweetID?, now: Date) async throws -> OutboxItem
+    func cancel(_ id: Int64) async throws -> OutboxItem
+    func retry(_ id: Int64, now: Date) async throws -> OutboxItem
+}
