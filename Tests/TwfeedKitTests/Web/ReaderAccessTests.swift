@@ -66,7 +66,7 @@ struct ReaderAccessTests {
 
             // Signing out ends the session in this browser.
             let page = home.text
-            let csrf = try #require(Self.csrf(in: page))
+            let csrf = try #require(ReaderPage.csrf(in: page))
             let out = try await RawHTTP.request(
                 port: port, "/signout", method: "POST",
                 headers: ["Cookie": session, "Origin": "http://127.0.0.1:\(port)", "Content-Type": "application/x-www-form-urlencoded"],
@@ -136,11 +136,5 @@ struct ReaderAccessTests {
         try Data("not hex\n".utf8).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o600)
         #expect { try ReaderSecret.load(path: path) } throws: { error in (error as? TwfeedError)?.code == .configuration }
-    }
-
-    /// The form token a page carries.
-    static func csrf(in page: String) -> String? {
-        guard let range = page.range(of: #"name="csrf" value="([0-9a-f]+)""#, options: .regularExpression) else { return nil }
-        return String(page[range].dropFirst(#"name="csrf" value=""#.count).dropLast())
     }
 }

@@ -40,7 +40,7 @@ struct ReaderComposeTests {
             let login = try await RawHTTP.request(port: port, "/login?token=\(keys.loginToken(now: Date()))")
             let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
             let page = try await RawHTTP.request(port: port, "/compose", headers: ["Cookie": cookie])
-            return Browser(port: port, cookie: cookie, csrf: try #require(ReaderAccessTests.csrf(in: page.text)))
+            return Browser(port: port, cookie: cookie, csrf: try #require(ReaderPage.csrf(in: page.text)))
         }
     }
 

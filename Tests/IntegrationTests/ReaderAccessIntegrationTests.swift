@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+import Testing
+import TwfeedEmulator
+@testable import TwfeedKit
+import TwfeedTesting
+@testable import TwfeedCore
+@testable import TwfeedReader
+@testable import TwfeedStore
+
+/// The reader as the app, with the real `twfeed` binary and the daemon: `twfeed open`'s
+/// link signs a browser in, a status composed on the page goes out once, another local
+/// account gets nothing, and the config refuses `"none"` with remote access.
+@Suite(.serialized)
+struct ReaderAccessIntegrationTests {
+    /// The daemon with its reader on a free loopback port, for the body's length.
+    func withDaemon(_ world: TestWorld, _ body: (Int, AppDatabase) async throws -> Void) async throws {
+        let config = try world.config
+        let port = Mutex<Int?>(nil)
+        let database = try AppDatabase.open(path: config.storage.database)
+        let daemon = try Daemon.build(
+            config: config, credentials: try Credentials.load(from: config.credentials), database: database,
+            dependencies: .init(onReaderListening: { address in port.withLock { $0 = address.port } }),
+            statusPath: "\(world.folder)/status.json", gracefulShutdownSignals: [], logger: world.logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await daemon.run() }
+            #expect(await eventually { port.withLock { $0 } != nil })
+            let reader = try #require(port.withLock { $0 })
+            do { try await body(reader, database) } catch {
+                await daemon.triggerGracefulShutdown()
+                throw error
+            }
+            await daemon.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+
+    static func world() throws -> TestWorld {
+        try TestWorld(tweets: 20, extraConfig: ["http": .object(["listen": .string("127.0.0.1:0")])])
+    }
+
+    @Test func aStatusComposedOnThePageGoesOutOnce() async throws {
+        let world = try Self.world()
+        try await withDaemon(world) { port, database in
+            let open = try Binary.run(["open", "--config", world.configPath, "--listen", "127.0.0.1:\(port)", "--feeds"])
+            #expect(open.status == 0, "\(open.stderr)")
+            let lines = open.stdout.split(separator: "\n").map(String.init)
+            let link = try #require(lines.first)
+            #expect(link.hasPrefix("http://127.0.0.1:\(port)/login?token="))
+            #expect(lines.count == 4 && lines[1].hasPrefix("home: http://127.0.0.1:\(port)/feeds/home.atom?key="))
+
+            let login = try await RawHTTP.request(port: port, String(link.dropFirst("http://127.0.0.1:\(port)".count)))
+            #expect(login.status == 303 && login.headers["location"] == "/home")
+            let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+            let compose = try await RawHTTP.request(port: port, "/compose", headers: ["Cookie": cookie])
+            let csrf = try #require(ReaderPage.csrf(in: compose.text))
+            let text = "Composed in the reader \(UUID().uuidString.prefix(8))"
+            let queued = try await RawHTTP.request(
+                port: port, "/compose", method: "POST",
+                headers: ["Cookie": cookie, "Origin": "http://127.0.0.1:\(port)", "Content-Type": "application/x-www-form-urlencoded"],
+                body: "text=\(text.replacingOccurrences(of: " ", with: "+"))&action=queue&csrf=\(csrf)")
+            #expect(queued.status == 303 && queued.headers["location"] == "/outbox")
+            // The daemon was rung: it posts at once, not at its next flush.
+            #expect(try await eventually(timeout: 20) { try database.outboxItems().first?.state == .sent })
+            #expect(world.emulator.postedStatuses.filter { $0.text == text }.count == 1)
+            let outbox = try await RawHTTP.request(port: port, "/outbox", headers: ["Cookie": cookie])
+            #expect(outbox.text.contains(#"<td class="state">sent</td>"#) && outbox.text.contains(#"class="sent" href="https://x.com/i/web/status/"#))
+
+            // The Atom key printed for home opens home's feed.
+            let atom = String(lines[1].dropFirst("home: http://127.0.0.1:\(port)".count))
+            #expect(try await RawHTTP.request(port: port, atom).status == 200)
+        }
+    }
+
+    @Test(.enabled(if: Binary.canSwitchUser, "needs root and setpriv to act as another user"))
+    func anotherLocalUserGetsNothing() async throws {
+        let world = try Self.world()
+        // The folder is open to everyone, as a home directory often is: only the files' modes protect them.
+        chmod(world.folder, 0o755)
+        try await withDaemon(world) { port, _ in
+            let secretPath = ReaderSecret.path(config: try world.config)
+            func asNobody(_ arguments: [String]) throws -> Binary.Result {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
+                let out = Pipe()
+                let err = Pipe()
+                process.standardOutput = out
+                process.standardError = err
+                try process.run()
+                let stdout = out.fileHandleForReading.readDataToEndOfFile()
+                let stderr = err.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return .init(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                             stderr: String(decoding: stderr, as: UTF8.self))
+            }
+            for path in ["/mentions", "/home", "/api/feed/mentions", "/outbox", "/compose"] {
+                let answer = try asNobody(["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)\(path)"])
+                #expect(answer.stdout == "401", "\(path) as nobody: \(answer.stdout) \(answer.stderr)")
+            }
+            let read = try asNobody(["/bin/cat", secretPath])
+            #expect(read.status != 0 && read.stdout.isEmpty, "nobody read the secret")
+            let open = try asNobody([Binary.twfeed, "open", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"])
+            #expect(open.status != 0 && !open.stdout.contains("token="), "nobody got a link: \(open.stdout)")
+        }
+    }
+
+    @Test func openNeedsAListenAddressAndNoneIsRefusedWithRemoteAccess() throws {
+        let world = try TestWorld(tweets: 1)
+        let open = try Binary.run(["open", "--config", world.configPath])
+        #expect(open.status == 69 && open.stderr.contains("http.listen: not set"))
+        #expect(open.stdout.isEmpty)
+
+        try world.writeConfig(["http": .object(["listen": .string("0.0.0.0:8765"), "allowRemote": .bool(true), "auth": .string("none")])])
+        for command in [["run"], ["serve"], ["open"]] {
+            let refused = try Binary.run(command + ["--config", world.configPath])
+            #expect(refused.status == 78, "\(command): \(refused.status)")
+            #expect(refused.stderr.contains("http.auth: \"none\" with http.allowRemote"), "\(command): \(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1)
+        }
+        try world.writeConfig(["http": .object(["listen": .string("127.0.0.1:8765"), "auth": .string("nobody")])])
+        let unknown = try Binary.run(["open", "--config", world.configPath])
+        #expect(unknown.status == 78 && unknown.stderr.contains(#"http.auth: unknown access "nobody" (use token or none)"#))
+    }
+}
