@@ -72,6 +72,40 @@ struct ReaderAccessIntegrationTests {
         }
     }
 
+    /// `twfeed serve` reads the store read-only, and its compose page queues as `twfeed
+    /// post` does: the status waits in the outbox for a daemon.
+    @Test func serveQueuesAsPostDoes() async throws {
+        let world = try Self.world()
+        _ = try AppDatabase.open(path: try world.config.storage.database)
+        let port = try LoopbackSocket.freePort()
+        let server = try Binary.start(["serve", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"], logFile: "\(world.folder)/serve.log")
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        var up = false
+        for _ in 0 ..< 400 where !up {
+            up = (try? await RawHTTP.request(port: port, "/healthz")) != nil
+            if !up { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(up, "twfeed serve answers")
+        let open = try Binary.run(["open", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"])
+        let link = try #require(open.stdout.split(separator: "\n").first.map(String.init))
+        let login = try await RawHTTP.request(port: port, String(link.dropFirst("http://127.0.0.1:\(port)".count)))
+        let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        let compose = try await RawHTTP.request(port: port, "/compose", headers: ["Cookie": cookie])
+        #expect(compose.text.contains("daemon not running"))
+        let csrf = try #require(ReaderPage.csrf(in: compose.text))
+        let queued = try await RawHTTP.request(
+            port: port, "/compose", method: "POST",
+            headers: ["Cookie": cookie, "Origin": "http://127.0.0.1:\(port)", "Content-Type": "application/x-www-form-urlencoded"],
+            body: "text=queued+from+serve&action=queue&csrf=\(csrf)")
+        #expect(queued.status == 303)
+        let items = try StoreReader.open(path: try world.config.storage.database).outboxItems()
+        #expect(items.map(\.text) == ["queued from serve"] && items.first?.state == .pending)
+        #expect(world.emulator.postedStatuses.isEmpty, "nothing posts without the daemon")
+    }
+
     @Test(.enabled(if: Binary.canSwitchUser, "needs root and setpriv to act as another user"))
     func anotherLocalUserGetsNothing() async throws {
         let world = try Self.world()

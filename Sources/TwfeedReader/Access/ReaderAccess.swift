@@ -18,8 +18,9 @@ import TwfeedCore
 package final class ReaderAccess: Sendable {
     let mode: TwfeedConfig.HTTP.Auth
     let keys: ReaderKeys
-    /// The login links already used, until they expire: a link works once.
-    private let usedLogins = Mutex<[String: Date]>([:])
+    /// The login links already used, until they expire: a link works once. One ledger
+    /// for the process, so a reload (which builds a new reader) does not forget it.
+    private static let usedLogins = Mutex<[String: Date]>([:])
 
     package static let cookieName = "twfeed_session"
 
@@ -55,7 +56,7 @@ package final class ReaderAccess: Sendable {
     /// or already used one.
     func useLogin(_ token: String, now: Date) -> Bool {
         guard let (nonce, expires) = keys.verifyLogin(token, now: now) else { return false }
-        return usedLogins.withLock { used in
+        return Self.usedLogins.withLock { used in
             used = used.filter { $0.value > now }
             guard used[nonce] == nil else { return false }
             used[nonce] = expires

@@ -17,7 +17,7 @@ enum ReaderRoutes {
     static func router(_ source: ReaderSource, logger: Logger) -> Router<ReaderContext> {
         let router = Router(context: ReaderContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ReaderHeaders(loopbackOnly: !source.config.http.allowRemote, logger: logger))
-        router.add(middleware: ReaderAccessGate(access: source.access, clock: source.clock))
+        router.add(middleware: ReaderAccessGate(access: source.access, clock: source.clock, logger: logger))
         router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/home"]) }
         for feed in Feed.allCases {
             router.get("/\(feed.rawValue)") { request, context in try timeline(feed, request, context, source) }

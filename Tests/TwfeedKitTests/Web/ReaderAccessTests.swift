@@ -51,6 +51,8 @@ struct ReaderAccessTests {
             #expect(home.text.contains("@me"), "the header names the account")
             #expect(!home.text.contains(token))
 
+            #expect(world.sink.events("http.signed_in").count == 1)
+            #expect(!world.sink.lines.joined().contains(token), "the token is never logged")
             // The same link again, a forged one, an expired one: refused, no cookie.
             let replay = try await RawHTTP.request(port: port, "/login?token=\(token)")
             #expect(replay.status == 401 && replay.headers["set-cookie"] == nil)

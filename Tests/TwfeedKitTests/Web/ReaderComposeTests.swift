@@ -115,6 +115,8 @@ struct ReaderComposeTests {
             }
             #expect(try world.database.outboxItems().isEmpty, "nothing was queued")
             #expect(world.rings.withLock { $0 } == 0)
+            #expect(world.sink.events("http.refused").count == attempts.count, "each refusal is in the log")
+            #expect(world.sink.events("http.refused").contains { $0.contains("origin=http://evil.example") })
             // A same-origin Referer (a browser that sends no Origin) is the reader's own.
             let referred = try await browser.post("/compose", [("text", "h"), ("action", "queue"), ("csrf", browser.csrf)],
                                                   headers: ["Cookie": browser.cookie, "Referer": "\(own)/compose", "Content-Type": "application/x-www-form-urlencoded"])
