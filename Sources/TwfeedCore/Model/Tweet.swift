@@ -5,12 +5,15 @@ package struct Tweet: Sendable, Equatable {
     package var id: TweetID
     package var authorID: UserID
     package var createdAt: Date
-    /// The full, unescaped text. For a retweet, "RT @user: " and the original's full text.
+    /// The full, unescaped text: a long post's whole text (v2 `note_tweet`), not the cut
+    /// one. For a retweet, "RT @user: " and the original's full text.
     package var text: String
     package var inReplyToID: TweetID?
     package var retweetOfID: TweetID?
     package var quotedID: TweetID?
     package var conversationID: TweetID?
+    /// Photos, videos and GIFs, in the order the post shows them.
+    package var media: [Media]
     /// The object exactly as the API sent it, kept for fields twfeed does not model yet.
     package var rawJSON: String
 
@@ -23,6 +26,7 @@ package struct Tweet: Sendable, Equatable {
         retweetOfID: TweetID? = nil,
         quotedID: TweetID? = nil,
         conversationID: TweetID? = nil,
+        media: [Media] = [],
         rawJSON: String = "{}"
     ) {
         self.id = id
@@ -33,6 +37,7 @@ package struct Tweet: Sendable, Equatable {
         self.retweetOfID = retweetOfID
         self.quotedID = quotedID
         self.conversationID = conversationID
+        self.media = media
         self.rawJSON = rawJSON
     }
 }
