@@ -71,8 +71,8 @@ extension ReaderRoutes {
         guard let replyTo else { return model }
         let item = try source.database.feedItem(replyTo, avatarPath: source.avatarHref)
         if let item {
-            let links = try source.database.tweetLinks([replyTo])
-            model.replying = TweetModel(item, links: links[replyTo] ?? [], avatarHref: item.avatarPath, now: now)
+            let links = try source.database.tweetLinks(TweetModel.linkIDs([item]))
+            model.replying = TweetModel(item, links: links, now: now)
         }
         if try !source.database.summons(replyTo) {
             let who = item?.author.map { "@\($0.username)" } ?? "The author of post \(replyTo)"

@@ -33,15 +33,15 @@ struct AtomFeed {
         selfHref = "\(origin)/feeds/\(feed.rawValue).atom"
         htmlHref = "\(origin)/\(feed.rawValue)"
         entries = items.map { item in
-            let model = TweetModel(item, links: links[item.tweet.id] ?? [], avatarHref: nil, now: now)
+            let model = TweetModel(item, links: links, now: now)
             let html = PageTemplates.library.render(model, withTemplate: "atomContent") ?? ""
-            let oneLine = item.tweet.text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            let oneLine = item.shown.tweet.text.split(whereSeparator: \.isNewline).joined(separator: " ")
             return Entry(
                 id: "tag:twitter.com,2006:status/\(item.tweet.id)",
                 title: Self.xmlSafe("@\(model.username): " + (oneLine.count > 80 ? oneLine.prefix(79) + "…" : oneLine)),
                 updated: model.time.iso,
                 authorName: Self.xmlSafe("\(model.name) (@\(model.username))"),
-                authorHref: item.author == nil ? nil : model.profileHref,
+                authorHref: item.shown.author == nil ? nil : model.profileHref,
                 statusHref: model.statusHref,
                 feeds: model.feeds,
                 contentHTML: Self.xmlSafe(html)

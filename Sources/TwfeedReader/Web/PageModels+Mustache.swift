@@ -78,15 +78,24 @@ extension TweetModel: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "id": id
+        case "replyID": replyID
         case "avatar": avatar
         case "name": self.name
         case "username": username
         case "profileHref": profileHref
         case "statusHref": statusHref
+        case "conversationHref": conversationHref
         case "time": time
         case "feeds": feeds
+        case "retweet": repostedBy != nil
+        case "repostedBy": repostedBy
         case "context": context
+        case "replyExcerpt": replyExcerpt
         case "segments": segments
+        case "hasMedia": !media.isEmpty
+        case "media": media
+        case "quoted": quoted
+        case "quotedMissing": quotedMissing
         default: nil
         }
     }
@@ -98,6 +107,40 @@ extension TweetModel.Context: MustacheParent {
         case "label": label
         case "href": href
         case "linkText": linkText
+        default: nil
+        }
+    }
+}
+
+/// A card answers every name the tweet's partials use, so none falls through to the
+/// tweet around it (its media would show twice).
+extension TweetModel.Card: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "quotedID": id
+        case "name": self.name
+        case "username": username
+        case "profileHref": profileHref
+        case "statusHref": statusHref
+        case "conversationHref": conversationHref
+        case "time": time
+        case "segments": segments
+        case "hasMedia": !media.isEmpty
+        case "media": media
+        default: nil
+        }
+    }
+}
+
+extension TweetModel.MediaModel: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "src": src
+        case "width": width
+        case "height": height
+        case "alt": alt
+        case "kind": kind
+        case "playHref": playHref
         default: nil
         }
     }

@@ -20,8 +20,8 @@ enum PageTemplates {
     }()
 
     static let sources: [(String, String)] = [
-        ("top", top), ("header", header), ("page", page), ("tweet", tweet), ("tweetText", tweetText),
-        ("compose", compose), ("outbox", outbox), ("signIn", signIn), ("atomContent", atomContent), ("atom", atom),
+        ("top", top), ("header", header), ("page", page), ("tweet", tweet), ("media", media), ("tweetText", tweetText),
+        ("compose", compose), ("outbox", outbox), ("conversation", conversation), ("signIn", signIn), ("atomContent", atomContent), ("atom", atom),
     ]
 
     /// Every HTML page's start, to `<body>`.
@@ -117,6 +117,27 @@ enum PageTemplates {
 
         """
 
+    /// `/tweet/ID`: the posts above (root first), the post, the replies stored below.
+    static let conversation = """
+        {{> top}}{{#header}}{{> header}}{{/header}}<main>
+        <h1>Conversation</h1>
+        {{#message}}<p class="message">{{message}}</p>{{/message}}
+        <ol class="timeline ancestors">
+        {{#ancestors}}{{#stored}}{{> tweet}}{{/stored}}{{#missing}}<li class="tweet missing" data-id="{{missing}}"><p class="fault">Post {{missing}}: not fetched yet</p></li>{{/missing}}
+        {{/ancestors}}</ol>
+        <ol class="timeline focus">
+        {{#focus}}{{> tweet}}{{/focus}}
+        </ol>
+        {{#hasReplies}}<h2>Replies</h2>{{/hasReplies}}
+        <ol class="timeline replies">
+        {{#replies}}{{> tweet}}
+        {{/replies}}</ol>
+        </main>
+        </body>
+        </html>
+
+        """
+
     /// What a visitor without a session sees: how to get one.
     static let signIn = """
         {{> top}}<main class="sign-in">
@@ -130,7 +151,13 @@ enum PageTemplates {
         """
 
     static let tweet = """
-        <li class="tweet" id="t{{id}}" data-id="{{id}}"><img class="avatar" src="{{avatar}}" width="48" height="48" alt=""><div class="body"><p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{statusHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a>{{#feeds}} <span class="feed-tag feed-{{.}}">{{.}}</span>{{/feeds}} · <a class="reply" href="/compose?reply_to={{id}}">Reply</a></p>{{#context}}<p class="context">{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/context}}<p class="text">{{> tweetText}}</p></div></li>
+        <li class="tweet{{#retweet}} repost{{/retweet}}" id="t{{id}}" data-id="{{id}}"><img class="avatar" src="{{avatar}}" width="48" height="48" alt=""><div class="body">{{#repostedBy}}<p class="reposted">{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/repostedBy}}<p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{statusHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a>{{#feeds}} <span class="feed-tag feed-{{.}}">{{.}}</span>{{/feeds}} · <a class="reply" href="/compose?reply_to={{replyID}}">Reply</a> · <a class="thread" href="{{conversationHref}}">Conversation</a></p>{{#context}}<p class="context">{{label}} <a href="{{href}}">{{linkText}}</a>{{#replyExcerpt}}: <span class="excerpt">{{replyExcerpt}}</span>{{/replyExcerpt}}</p>{{/context}}<p class="text">{{> tweetText}}</p>{{> media}}{{#quoted}}<blockquote class="quoted" data-id="{{quotedID}}"><p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{conversationHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a></p><p class="text">{{> tweetText}}</p>{{> media}}</blockquote>{{/quoted}}{{#quotedMissing}}<p class="quoted quoted-missing">Quoted post {{quotedMissing}}: not fetched yet</p>{{/quotedMissing}}</div></li>
+        """
+
+    /// A post's photos (from the cache, at their size, with their alt text) and videos'
+    /// and GIFs' stills inside a link to the post on x.com, where they play.
+    static let media = """
+        {{#hasMedia}}<div class="media">{{#media}}{{#playHref}}<a class="play" href="{{playHref}}" rel="noopener noreferrer">{{/playHref}}{{#src}}<img class="photo media-{{kind}}" src="{{src}}"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}} alt="{{alt}}">{{/src}}{{^src}}<span class="media-pending">{{kind}} not cached yet{{#alt}}: {{alt}}{{/alt}}</span>{{/src}}{{#playHref}}</a>{{/playHref}}{{/media}}</div>{{/hasMedia}}
         """
 
     /// On one line: `p.text`'s text content is exactly the tweet's.
@@ -141,7 +168,7 @@ enum PageTemplates {
     /// An Atom entry's HTML: the tweet's context and text, escaped here once; the feed's
     /// template escapes the whole again, as `type="html"` content is carried.
     static let atomContent = """
-        {{#context}}<p>{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/context}}<p>{{> tweetText}}</p>
+        {{#repostedBy}}<p>{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/repostedBy}}{{#context}}<p>{{label}} <a href="{{href}}">{{linkText}}</a>{{#replyExcerpt}}: {{replyExcerpt}}{{/replyExcerpt}}</p>{{/context}}<p>{{> tweetText}}</p>{{#quoted}}<blockquote><p>{{name}} (@{{username}})</p><p>{{> tweetText}}</p></blockquote>{{/quoted}}{{#quotedMissing}}<p>Quoted post {{quotedMissing}}: not fetched yet</p>{{/quotedMissing}}
         """
 
     static let atom = """

@@ -25,6 +25,7 @@ enum ReaderRoutes {
             router.get("/api/feed/\(feed.rawValue)") { request, _ in try api(feed, request, source) }
         }
         router.get("/search") { request, context in try search(request, context, source) }
+        router.get("/tweet/{id}") { request, context in try conversationPage(request, context, source) }
         router.get("/avatars/**") { _, context in try avatar(context.parameters.getCatchAll().joined(separator: "/"), source) }
         router.get("/static/style.css") { _, _ in asset(StaticAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/avatar.svg") { _, _ in asset(StaticAssets.avatarSVG, type: "image/svg+xml") }
@@ -116,13 +117,13 @@ enum ReaderRoutes {
         source: ReaderSource,
         now: Date
     ) throws -> PageModel {
-        let links = try source.database.tweetLinks(items.map(\.tweet.id))
+        let links = try source.database.tweetLinks(TweetModel.linkIDs(items))
         return PageModel(
             title: title,
             heading: heading,
             header: try header(current: current, context: context, source: source, now: now),
             message: nil,
-            tweets: items.map { TweetModel($0, links: links[$0.tweet.id] ?? [], avatarHref: $0.avatarPath, now: now) }
+            tweets: items.map { TweetModel($0, links: links, now: now) }
         )
     }
 
@@ -177,7 +178,7 @@ enum ReaderRoutes {
 
     static func atom(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
         let items = try source.database.feedItems(feed, limit: pageSize)
-        let links = try source.database.tweetLinks(items.map(\.tweet.id))
+        let links = try source.database.tweetLinks(TweetModel.linkIDs(items))
         let account = try source.database.account()?.userID.description
         let host = request.head.authority ?? source.config.http.listen?.description ?? "localhost"
         let document = AtomFeed(feed: feed, account: account, items: items, links: links, origin: "http://\(host)", now: source.clock.now())

@@ -37,5 +37,24 @@ enum StaticAssets {
         .text { margin: .2rem 0 0; white-space: pre-wrap; overflow-wrap: anywhere; }
         .paging { padding: 1rem 0 2rem; text-align: center; } .message { color: var(--muted); }
         footer { padding: 1rem; font-size: .8rem; color: var(--muted); text-align: center; }
+        .reposted { margin: 0 0 .1rem; font-size: .8rem; color: var(--muted); }
+        .reply, .thread { color: var(--muted); font-size: .85rem; }
+        .excerpt { font-style: italic; }
+        .quoted { margin: .5rem 0 0; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: 12px; }
+        .quoted .text { margin: .1rem 0 0; }
+        .quoted-missing, .fault, .media-pending { color: var(--muted); font-size: .85rem; }
+        .media { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0 0; }
+        .media img { max-width: 100%; height: auto; border-radius: 12px; border: 1px solid var(--line); }
+        .media .play { position: relative; display: inline-block; }
+        .focus .tweet { background: var(--tag); padding-left: .5rem; padding-right: .5rem; border-radius: 8px; }
+        .ancestors .tweet, .replies .tweet { opacity: .95; }
+        .compose textarea { width: 100%; font: inherit; padding: .5rem; border: 1px solid var(--line); border-radius: 8px; background: var(--bg); color: var(--fg); }
+        .compose button, .signout button, .outbox button { padding: .35rem .9rem; border: 0; border-radius: 999px; background: var(--accent); color: #fff; }
+        .signout { display: inline; margin-left: .5rem; }
+        .who { font-size: .85rem; margin: .2rem 0; } .account { font-weight: 700; } .signed-out, .access-note { color: var(--bad); }
+        .check-valid .verdict { color: var(--good); } .check-invalid .verdict { color: var(--bad); }
+        .warning { color: var(--bad); }
+        .outbox { width: 100%; border-collapse: collapse; font-size: .85rem; } .outbox td, .outbox th { border-bottom: 1px solid var(--line); padding: .3rem; text-align: left; vertical-align: top; }
+        .status-text { white-space: pre-wrap; overflow-wrap: anywhere; } .reply-to { display: block; color: var(--muted); }
         """
 }

@@ -11,6 +11,82 @@ package struct FeedItem: Sendable, Equatable {
     package var author: Author?
     /// The cached profile image on disk, nil until it is fetched.
     package var avatarPath: String?
+    /// What the tweet points at, read with it (one level; `AppDatabase.Graph`).
+    package var media: [MediaItem] = []
+    /// The reposted original, nil when this is no repost or the original is not stored
+    /// (a fault: `tweet.retweetOfID` says which).
+    package var retweetOf: EmbeddedTweet?
+    /// The quoted post (of the original, for a repost), nil when none or not stored.
+    package var quoted: EmbeddedTweet?
+    /// The post replied to (of the original, for a repost).
+    package var inReplyTo: ReplyContext?
+
+    package init(tweet: Tweet, feeds: [Feed], author: Author?, avatarPath: String?) {
+        self.tweet = tweet
+        self.feeds = feeds
+        self.author = author
+        self.avatarPath = avatarPath
+    }
+
+    /// The post shown: the original of a repost when it is stored, else the tweet itself.
+    package var shown: EmbeddedTweet {
+        retweetOf ?? EmbeddedTweet(tweet: tweet, author: author, avatarPath: avatarPath, media: media)
+    }
+
+    /// The id of a post it points at that is not stored: what the reader shows as "not
+    /// fetched yet" and a fetcher would ask for.
+    package var faults: [TweetID] {
+        var ids: [TweetID] = []
+        if let id = tweet.retweetOfID, retweetOf == nil { ids.append(id) }
+        if let id = shown.tweet.quotedID, quoted == nil { ids.append(id) }
+        if let reply = inReplyTo, !reply.stored { ids.append(reply.id) }
+        return ids
+    }
+}
+
+/// A photo, video or GIF with its cached picture.
+package struct MediaItem: Sendable, Equatable {
+    package var media: Media
+    /// The cached picture on disk, nil until it is fetched.
+    package var path: String?
+
+    package init(media: Media, path: String?) {
+        self.media = media
+        self.path = path
+    }
+}
+
+/// A post shown inside another: a reposted original, a quoted post.
+package struct EmbeddedTweet: Sendable, Equatable {
+    package var tweet: Tweet
+    package var author: Author?
+    package var avatarPath: String?
+    package var media: [MediaItem]
+
+    package init(tweet: Tweet, author: Author?, avatarPath: String?, media: [MediaItem]) {
+        self.tweet = tweet
+        self.author = author
+        self.avatarPath = avatarPath
+        self.media = media
+    }
+}
+
+/// What a reply answers: the parent's id, and when it is stored, its author and a line.
+package struct ReplyContext: Sendable, Equatable {
+    package var id: TweetID
+    package var stored: Bool
+    package var username: String?
+    /// The parent's text, cut to `excerptLength` characters.
+    package var excerpt: String?
+
+    package static let excerptLength = 80
+
+    package init(id: TweetID, stored: Bool, username: String?, excerpt: String?) {
+        self.id = id
+        self.stored = stored
+        self.username = username
+        self.excerpt = excerpt
+    }
 }
 
 /// Counts for `twfeed status`.
@@ -151,7 +227,9 @@ extension StoreReading {
                 } else {
                     feeds = []
                 }
-                try body(FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar))
+                var item = FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar)
+                try AppDatabase.attachGraph(&item, authors: &authors, avatarPath: avatarPath, db)
+                try body(item)
             }
         }
     }

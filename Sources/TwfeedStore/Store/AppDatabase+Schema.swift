@@ -145,6 +145,7 @@ extension AppDatabase {
             ALTER TABLE outbox ADD COLUMN newestIdBeforeAttempt INTEGER;
             """
         ),
+        ("v14: media", graphSchema),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

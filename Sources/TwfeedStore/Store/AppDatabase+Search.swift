@@ -43,8 +43,12 @@ extension AppDatabase {
     ) throws -> [FeedItem] {
         guard !ids.isEmpty else { return [] }
         let statement = try db.cachedStatement(sql: feedItemByIDSQL)
+        var authors = AuthorCache(db: db)
         return try ids.compactMap { id in
-            try Row.fetchOne(statement, arguments: ["id": id, "account": account]).map { feedItem($0, avatarPath: avatarPath) }
+            guard var item = try Row.fetchOne(statement, arguments: ["id": id, "account": account]).map({ feedItem($0, avatarPath: avatarPath) })
+            else { return nil }
+            try attachGraph(&item, authors: &authors, avatarPath: avatarPath, db)
+            return item
         }
     }
 

@@ -53,6 +53,7 @@ extension AppDatabase {
                 tweet.conversationID?.rawValue, tweet.rawJSON, fetchedAt,
             ])
         }
+        try insertMedia(page.referencedTweets + page.tweets, db)
         let memberStatement = try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)
@@ -66,6 +67,28 @@ extension AppDatabase {
         return added
     }
 
+    /// The tweets' media, when the answer had them. A tweet read without them (an answer
+    /// that did not ask) keeps what is stored; a picture already cached keeps its file
+    /// while its URL stays the same.
+    static func insertMedia(_ tweets: [Tweet], _ db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO media (tweetId, position, mediaKey, kind, imageURL, width, height, altText)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(tweetId, position) DO UPDATE SET mediaKey = excluded.mediaKey, kind = excluded.kind,
+                    imageURL = excluded.imageURL, width = excluded.width, height = excluded.height, altText = excluded.altText,
+                    file = CASE WHEN media.imageURL IS excluded.imageURL THEN media.file END
+                """
+        )
+        for tweet in tweets where !tweet.media.isEmpty {
+            for (position, media) in tweet.media.enumerated() {
+                try statement.execute(arguments: [
+                    tweet.id.rawValue, position, media.key, media.kind.rawValue, media.imageURL, media.width, media.height, media.altText,
+                ])
+            }
+            try db.execute(sql: "DELETE FROM media WHERE tweetId = ? AND position >= ?", arguments: [tweet.id.rawValue, tweet.media.count])
+        }
+    }
 }
 
 extension StoreReading {

@@ -22,7 +22,43 @@ extension FeedItem {
             "inReplyToId": id(tweet.inReplyToID),
             "retweetOfId": id(tweet.retweetOfID),
             "quotedId": id(tweet.quotedID),
+            "conversationId": id(tweet.conversationID),
+            "inReplyTo": replyJSON(for: tweet),
+            "media": Self.mediaJSON(media),
+            "retweetOf": retweetOf.map { embeddedJSON($0, quoted: quoted) } ?? .null,
+            "quoted": retweetOf == nil ? quoted.map { embeddedJSON($0, quoted: nil) } ?? .null : .null,
         ])
+    }
+
+    /// `{"id", "username"}` of the post `tweet` replies to (the username when it is stored).
+    func replyJSON(for tweet: Tweet) -> JSONValue {
+        guard let parent = tweet.inReplyToID else { return .null }
+        let username = inReplyTo?.id == parent ? inReplyTo?.username : nil
+        return .object(["id": .string(parent.description), "username": username.map { .string($0) } ?? .null])
+    }
+
+    /// A reposted original or a quoted post, in the shape of a feed item (no feeds: it is
+    /// in none as itself); a reposted original carries its own quote and parent.
+    func embeddedJSON(_ embedded: EmbeddedTweet, quoted: EmbeddedTweet?) -> JSONValue {
+        var item = FeedItem(tweet: embedded.tweet, feeds: [], author: embedded.author, avatarPath: embedded.avatarPath)
+        item.media = embedded.media
+        item.quoted = quoted
+        item.inReplyTo = inReplyTo
+        return item.json
+    }
+
+    static func mediaJSON(_ media: [MediaItem]) -> JSONValue {
+        .array(
+            media.map { item in
+                .object([
+                    "type": .string(item.media.kind.rawValue),
+                    "width": item.media.width.map { .number(String($0)) } ?? .null,
+                    "height": item.media.height.map { .number(String($0)) } ?? .null,
+                    "altText": item.media.altText.map { .string($0) } ?? .null,
+                    "path": item.path.map { .string($0) } ?? .null,
+                ])
+            }
+        )
     }
 
     /// `json.serialized`'s bytes, written straight into `out`: the same keys in the same
@@ -62,6 +98,9 @@ extension FeedItem {
         key("username")
         string(author?.username)
         out.append(contentsOf: "},".utf8)
+        key("conversationId")
+        id(tweet.conversationID)
+        out.append(UInt8(ascii: ","))
         key("createdAt")
         out.append(UInt8(ascii: "\""))
         Timestamp.appendISO8601(tweet.createdAt, to: &out)
@@ -79,11 +118,31 @@ extension FeedItem {
         key("id")
         id(tweet.id)
         out.append(UInt8(ascii: ","))
+        key("inReplyTo")
+        if tweet.inReplyToID == nil { out.append(contentsOf: "null".utf8) } else { out.append(contentsOf: replyJSON(for: tweet).serialized.utf8) }
+        out.append(UInt8(ascii: ","))
         key("inReplyToId")
         id(tweet.inReplyToID)
         out.append(UInt8(ascii: ","))
+        key("media")
+        if media.isEmpty { out.append(contentsOf: "[]".utf8) } else { out.append(contentsOf: Self.mediaJSON(media).serialized.utf8) }
+        out.append(UInt8(ascii: ","))
+        key("quoted")
+        if retweetOf == nil, let quoted {
+            out.append(contentsOf: embeddedJSON(quoted, quoted: nil).serialized.utf8)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(UInt8(ascii: ","))
         key("quotedId")
         id(tweet.quotedID)
+        out.append(UInt8(ascii: ","))
+        key("retweetOf")
+        if let retweetOf {
+            out.append(contentsOf: embeddedJSON(retweetOf, quoted: quoted).serialized.utf8)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
         out.append(UInt8(ascii: ","))
         key("retweetOfId")
         id(tweet.retweetOfID)

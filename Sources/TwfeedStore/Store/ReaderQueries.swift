@@ -194,6 +194,16 @@ enum ReaderQueries {
     static let feedCountsView = ReaderQuery("feedCountsView", "SELECT * FROM feed_counts")
     static let postsView = ReaderQuery("postsView", "SELECT * FROM posts WHERE state = 'pending' ORDER BY id")
 
+    /// What a tweet points at (AppDatabase+Graph): a post by its primary key, a post's
+    /// media by the (tweetId, position) key, the replies to a post through the partial
+    /// `tweet_inReplyTo` index.
+    static let tweetByID = ReaderQuery("tweetByID", "SELECT \(AppDatabase.feedTweetColumns) FROM tweet t WHERE t.id = ?")
+    static let mediaOfTweet = ReaderQuery(
+        "mediaOfTweet",
+        "SELECT mediaKey, kind, imageURL, width, height, altText, file FROM media WHERE tweetId = ? ORDER BY position"
+    )
+    static let repliesTo = ReaderQuery("repliesTo", "SELECT id FROM tweet WHERE inReplyToId = ? ORDER BY id LIMIT ?")
+
     static let all: [ReaderQuery] = [
         feedItems, feedStats, memberIDs, knownIDs(count: 3), freshUsers(count: 3), syncState, account, currentAccount,
         outboxAll, outboxInState, outboxItem, outboxNewest, outboxCounts, outboxOldestWaiting, outboxSentTweet, newestTweetID,
@@ -203,6 +213,7 @@ enum ReaderQueries {
         search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON, authorByID,
         spendSince, spendBetween, spendTotals,
         billingState, endpointRefusals, gapsInFeed, gapsAll, gapCounts, fillRequest,
+        tweetByID, mediaOfTweet, repliesTo,
     ]
 
     /// The billing status: one row by its key.

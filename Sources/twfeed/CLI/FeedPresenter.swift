@@ -3,19 +3,47 @@ import TwfeedBase
 import TwfeedKit
 import TwfeedStore
 
-/// How `twfeed feed` and `search` show a tweet as text (the JSON object is
-/// `FeedItem.appendJSON`, in TwfeedKit, so every reader prints the same).
+/// How `twfeed feed`, `search` and `show` show a tweet as text (the JSON object is
+/// `FeedItem.appendJSON`, in TwfeedStore, so every reader prints the same).
 enum FeedPresenter {
-    /// Two lines: who and when, then the text on one line.
+    /// Who and when, then the text on one line; a repost as its original by its author
+    /// with "reposted by" above, a reply with whom it answers, a quote as an indented line.
     static func text(_ item: FeedItem) -> String {
-        let who = item.author.map { "@\($0.username) (\($0.name))" } ?? "user \(item.tweet.authorID)"
-        let when = Timestamp.iso8601(item.tweet.createdAt).replacingOccurrences(of: "T", with: " ").dropLast(4)
+        let shown = item.shown
+        let who = shown.author.map { "@\($0.username) (\($0.name))" } ?? "user \(shown.tweet.authorID)"
+        let when = Timestamp.iso8601(shown.tweet.createdAt).replacingOccurrences(of: "T", with: " ").dropLast(4)
         var marks = [String]()
         if item.tweet.retweetOfID != nil { marks.append("retweet") }
-        if item.tweet.inReplyToID != nil { marks.append("reply") }
-        if item.tweet.quotedID != nil { marks.append("quote") }
+        if shown.tweet.inReplyToID != nil { marks.append("reply") }
+        if shown.tweet.quotedID != nil { marks.append("quote") }
         let tags = (item.feeds.map(\.rawValue) + marks).joined(separator: ",")
-        let body = item.tweet.text.replacingOccurrences(of: "\n", with: " ⏎ ")
-        return "\(when)  \(who)  [\(tags)]  \(item.tweet.id)\n    \(body)"
+        var lines: [String] = []
+        if item.retweetOf != nil {
+            lines.append("    reposted by " + (item.author.map { "@\($0.username)" } ?? "user \(item.tweet.authorID)"))
+        } else if let original = item.tweet.retweetOfID {
+            lines.append("    repost of post \(original), not fetched yet")
+        }
+        lines.append("\(when)  \(who)  [\(tags)]  \(item.tweet.id)")
+        if let reply = item.inReplyTo {
+            let whom = reply.stored ? (reply.username.map { "@\($0)" } ?? "post \(reply.id)") : "post \(reply.id), not fetched yet"
+            lines.append("    replying to \(whom)" + (reply.excerpt.map { ": \(oneLine($0))" } ?? ""))
+        }
+        lines.append("    \(oneLine(shown.tweet.text))")
+        if !shown.media.isEmpty {
+            lines.append(
+                "    " + shown.media.map { "[\($0.media.kind.rawValue)\($0.media.altText.map { ": \(oneLine($0))" } ?? "")]" }.joined(separator: " ")
+            )
+        }
+        if let quoted = item.quoted {
+            let author = quoted.author.map { "@\($0.username)" } ?? "user \(quoted.tweet.authorID)"
+            lines.append("    > \(author): \(oneLine(quoted.tweet.text))")
+        } else if let missing = shown.tweet.quotedID {
+            lines.append("    > quoted post \(missing), not fetched yet")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: " ⏎ ")
     }
 }

@@ -20,7 +20,46 @@ import TwfeedBase
         FeedItem(tweet: Tweet(id: TweetID(Int64.max), authorID: UserID(1), createdAt: Date(timeIntervalSince1970: 0), text: ""),
                  feeds: [], author: Author(id: UserID(1), username: "x\"y", name: "", profileImageURL: "https://e/x.png"),
                  avatarPath: nil),
+        Self.graphItem,
     ]
+
+    /// A repost whose original quotes a post, replies to a stored parent and has a photo
+    /// and a video.
+    static var graphItem: FeedItem {
+        let ada = Author(id: UserID(42), username: "ada", name: "Ada", profileImageURL: nil)
+        var item = FeedItem(tweet: Tweet(id: TweetID(30), authorID: UserID(9), createdAt: Date(timeIntervalSince1970: 30),
+                                         text: "RT @ada: the original", retweetOfID: TweetID(20), conversationID: TweetID(30)),
+                            feeds: [.home], author: nil, avatarPath: nil)
+        let photo = MediaItem(media: Media(key: "3_1", kind: .photo, imageURL: "https://pbs.twimg.com/media/a.jpg", width: 640, height: 480,
+                                           altText: "a \"quoted\" cat"), path: "/media/ab/cd.jpg")
+        let video = MediaItem(media: Media(key: "7_2", kind: .video, imageURL: nil), path: nil)
+        item.retweetOf = EmbeddedTweet(tweet: Tweet(id: TweetID(20), authorID: UserID(42), createdAt: Date(timeIntervalSince1970: 20),
+                                                    text: "the original", inReplyToID: TweetID(10), quotedID: TweetID(15),
+                                                    conversationID: TweetID(10)),
+                                       author: ada, avatarPath: nil, media: [photo, video])
+        item.quoted = EmbeddedTweet(tweet: Tweet(id: TweetID(15), authorID: UserID(42), createdAt: Date(timeIntervalSince1970: 15), text: "quoted <b>"),
+                                    author: ada, avatarPath: nil, media: [])
+        item.inReplyTo = ReplyContext(id: TweetID(10), stored: true, username: "bob", excerpt: "the parent")
+        item.media = [photo]
+        return item
+    }
+
+    /// The contract's shape (INTERFACE.md, "Conversations, photos, long posts").
+    @Test func aRepostCarriesItsOriginalWithTheQuoteParentAndMedia() throws {
+        let object = try JSONValue.parse(Data(Self.graphItem.json.serialized.utf8))
+        #expect(object["id"] == .string("30") && object["retweetOfId"] == .string("20") && object["conversationId"] == .string("30"))
+        let original = try #require(object["retweetOf"])
+        #expect(original["id"] == .string("20") && original["author"]?["username"] == .string("ada"))
+        #expect(original["quoted"]?["text"] == .string("quoted <b>"))
+        #expect(original["inReplyTo"] == .object(["id": .string("10"), "username": .string("bob")]))
+        guard case .array(let media)? = original["media"], media.count == 2 else { Issue.record("no media: \(original)"); return }
+        #expect(media[0]["type"] == .string("photo") && media[0]["width"] == .number("640") && media[0]["path"] == .string("/media/ab/cd.jpg"))
+        #expect(media[1]["type"] == .string("video") && media[1]["path"] == .null && media[1]["altText"] == .null)
+        #expect(object["quoted"] == .null, "the quote belongs to the original")
+        #expect(object["inReplyTo"] == .null, "a repost itself replies to nothing")
+        guard case .array(let own)? = object["media"], let first = own.first else { Issue.record("no media"); return }
+        #expect(first["altText"] == .string("a \"quoted\" cat"))
+    }
 
     @Test(arguments: items) func bytesMatchTheObject(_ item: FeedItem) throws {
         var bytes: [UInt8] = []

@@ -1,0 +1,34 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import TwfeedCore
+import TwfeedStore
+
+/// `GET /tweet/ID`: a post in its conversation, from the store alone (a page never
+/// waits on the network). O(depth + replies shown): `StoreReading.conversation`.
+extension ReaderRoutes {
+    static func conversationPage(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
+        let text = context.parameters.get("id") ?? ""
+        guard let id = TweetID(text) else { throw HTTPError(.badRequest, message: "\(text) is not a tweet id") }
+        guard let conversation = try source.database.conversation(id, avatarPath: source.avatarHref) else {
+            throw HTTPError(.notFound, message: "post \(id) is not stored")
+        }
+        let now = source.clock.now()
+        let stored = conversation.ancestors.compactMap { if case .stored(let item) = $0 { item } else { nil } }
+        let items = stored + [conversation.tweet] + conversation.replies
+        let links = try source.database.tweetLinks(TweetModel.linkIDs(items))
+        let model = ConversationModel(
+            header: try header(current: "/tweet", context: context, source: source, now: now),
+            ancestors: conversation.ancestors.reversed().map { ancestor in
+                switch ancestor {
+                case .stored(let item): .init(stored: TweetModel(item, links: links, now: now), missing: nil)
+                case .missing(let id): .init(stored: nil, missing: id.description)
+                }
+            },
+            focus: TweetModel(conversation.tweet, links: links, now: now),
+            replies: conversation.replies.map { TweetModel($0, links: links, now: now) },
+            message: conversation.ancestors.count == Conversation.maxDepth ? "Only the nearest \(Conversation.maxDepth) posts above are shown." : nil
+        )
+        return html(PageTemplates.library.render(model, withTemplate: "conversation") ?? "")
+    }
+}

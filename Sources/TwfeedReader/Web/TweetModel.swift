@@ -1,0 +1,142 @@
+import Foundation
+import TwfeedCore
+import TwfeedStore
+
+/// One tweet on a page or in a feed, with what it points at: a repost shows the
+/// original by its author ("reposted by"), a quote shows the quoted post as a card, a
+/// reply says whom it answers with a line of the parent and a link to the conversation.
+/// What is not stored is said to be "not fetched yet", with its id.
+struct TweetModel {
+    /// A repost's or quote's line above or below the text.
+    struct Context {
+        var label: String
+        var href: String
+        var linkText: String
+    }
+
+    /// A post shown inside this one (the quoted post).
+    struct Card {
+        var id: String
+        var name: String
+        var username: String
+        var profileHref: String
+        var statusHref: String
+        var conversationHref: String
+        var time: TimeModel
+        var segments: [TweetText.Segment]
+        var media: [MediaModel]
+    }
+
+    /// A photo (from the cache) or a video's or GIF's still.
+    struct MediaModel {
+        var src: String?
+        var width: Int?
+        var height: Int?
+        var alt: String
+        var kind: String
+        /// A video or GIF links to the post on x.com, where it plays.
+        var playHref: String?
+    }
+
+    var id: String
+    /// The post a reply from the page answers: a repost's original, else this one.
+    var replyID: String
+    var avatar: String
+    var name: String
+    var username: String
+    var profileHref: String
+    var statusHref: String
+    var conversationHref: String
+    var time: TimeModel
+    var feeds: [String]
+    /// "reposted by NAME" above a repost shown as its original.
+    var repostedBy: Context?
+    /// "replying to @user" (and a line of the parent), or a fault.
+    var context: Context?
+    var replyExcerpt: String?
+    var segments: [TweetText.Segment]
+    var media: [MediaModel]
+    var quoted: Card?
+    /// The id of a quoted post that is not stored.
+    var quotedMissing: String?
+
+    /// The placeholder shown until an author's picture is cached.
+    static let placeholderAvatar = "/static/avatar.svg"
+
+    /// Every id whose links (entities) a page of these items shows.
+    static func linkIDs(_ items: [FeedItem]) -> [TweetID] {
+        items.flatMap { item in [item.tweet.id] + [item.retweetOf?.tweet.id, item.quoted?.tweet.id].compactMap { $0 } }
+    }
+
+    init(_ item: FeedItem, links: [TweetID: [TweetLink]], now: Date) {
+        let shown = item.shown
+        let tweet = shown.tweet
+        id = item.tweet.id.description
+        replyID = tweet.id.description
+        avatar = shown.avatarPath ?? Self.placeholderAvatar
+        name = shown.author?.name ?? "unknown author"
+        username = shown.author?.username ?? tweet.authorID.description
+        profileHref = Self.profileHref(shown.author, tweet.authorID)
+        statusHref = "https://x.com/\(Self.pathSafe(username))/status/\(tweet.id)"
+        conversationHref = "/tweet/\(tweet.id)"
+        time = TimeModel(tweet.createdAt, now: now)
+        feeds = item.feeds.map(\.rawValue)
+        segments = TweetText.segments(tweet.text, links: links[tweet.id] ?? [])
+        media = shown.media.map { Self.media($0, statusHref: "https://x.com/i/web/status/\(tweet.id)") }
+        if item.retweetOf != nil {
+            let reposter = item.author?.name ?? item.author?.username ?? item.tweet.authorID.description
+            repostedBy = Context(label: "reposted by", href: Self.profileHref(item.author, item.tweet.authorID), linkText: reposter)
+        } else if let original = item.tweet.retweetOfID {
+            repostedBy = Context(label: "Repost of", href: "/tweet/\(original)", linkText: "post \(original), not fetched yet")
+        }
+        if let reply = item.inReplyTo {
+            if reply.stored {
+                context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: reply.username.map { "@\($0)" } ?? "a post")
+                replyExcerpt = reply.excerpt
+            } else {
+                context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: "post \(reply.id), not fetched yet")
+            }
+        }
+        if let quoted = item.quoted {
+            let quotedName = quoted.author?.username ?? quoted.tweet.authorID.description
+            self.quoted = Card(
+                id: quoted.tweet.id.description,
+                name: quoted.author?.name ?? "unknown author",
+                username: quotedName,
+                profileHref: Self.profileHref(quoted.author, quoted.tweet.authorID),
+                statusHref: "https://x.com/\(Self.pathSafe(quotedName))/status/\(quoted.tweet.id)",
+                conversationHref: "/tweet/\(quoted.tweet.id)",
+                time: TimeModel(quoted.tweet.createdAt, now: now),
+                segments: TweetText.segments(quoted.tweet.text, links: links[quoted.tweet.id] ?? []),
+                media: quoted.media.map { Self.media($0, statusHref: "https://x.com/i/web/status/\(quoted.tweet.id)") }
+            )
+        } else if let missing = tweet.quotedID {
+            quotedMissing = missing.description
+        }
+    }
+
+    static func media(_ item: MediaItem, statusHref: String) -> MediaModel {
+        let kind = item.media.kind
+        let alt = item.media.altText ?? (kind == .photo ? "" : "still of a \(kind == .video ? "video" : "GIF")")
+        return MediaModel(
+            src: item.path,
+            width: item.media.width,
+            height: item.media.height,
+            alt: alt,
+            kind: kind.rawValue,
+            playHref: kind == .photo ? nil : statusHref
+        )
+    }
+
+    static func profileHref(_ author: Author?, _ id: UserID) -> String {
+        author.map { "https://x.com/\(pathSafe($0.username))" } ?? "https://x.com/i/user/\(id)"
+    }
+
+    /// A username as a URL path segment: usernames are `[A-Za-z0-9_]`, anything else is
+    /// percent-encoded rather than trusted.
+    static let usernameCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+    static func pathSafe(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: Self.usernameCharacters) ?? "_"
+    }
+}

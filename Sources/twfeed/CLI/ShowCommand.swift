@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import TwfeedCore
+import TwfeedKit
+import TwfeedStore
+
+/// `twfeed show ID`: a post with its conversation, from the store, offline: the posts
+/// above it up to the root, and the replies stored below it. A post above that is not
+/// stored is shown as not fetched yet, with its id.
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a cached post with its conversation. Works offline.",
+        discussion: "Exit 69 when the post is not stored, 64 for an id that is not one."
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The post's id.")
+    var id: String
+
+    @Flag(help: "One JSON object: {\"tweet\", \"ancestors\", \"replies\"}.")
+    var json = false
+
+    func validate() throws {
+        guard TweetID(id) != nil else { throw ValidationError("\(id) is not a tweet id (a positive whole number)") }
+    }
+
+    func run() async throws {
+        try await CommandLineEdge.run {
+            let config = try options.loadConfig()
+            let id = TweetID(self.id)!
+            guard FileManager.default.fileExists(atPath: config.storage.database) else {
+                throw TwfeedError(.unavailable, "post \(id) is not stored: \(config.storage.database) does not exist (start twfeed run)")
+            }
+            let database = try StoreReader.open(path: config.storage.database)
+            let images = ImageStore(root: config.storage.imageCache)
+            guard let conversation = try database.conversation(id, avatarPath: images.cachedPath) else {
+                throw TwfeedError(.unavailable, "post \(id) is not stored")
+            }
+            if json {
+                emit(Self.json(conversation).serialized)
+            } else {
+                for ancestor in conversation.ancestors.reversed() {
+                    switch ancestor {
+                    case .stored(let item): emit(FeedPresenter.text(item))
+                    case .missing(let id): emit("post \(id): not fetched yet")
+                    }
+                    emit("  |")
+                }
+                emit(FeedPresenter.text(conversation.tweet))
+                for reply in conversation.replies {
+                    emit("  \\-- " + FeedPresenter.text(reply).replacingOccurrences(of: "\n", with: "\n      "))
+                }
+            }
+        }
+    }
+
+    /// INTERFACE.md, "Conversations, photos, long posts": ancestors from the parent up to
+    /// the root; one not stored is `{"id", "missing": true, "unavailable": null}`.
+    static func json(_ conversation: Conversation) -> JSONValue {
+        .object([
+            "tweet": conversation.tweet.json,
+            "ancestors": .array(
+                conversation.ancestors.map { ancestor in
+                    switch ancestor {
+                    case .stored(let item): item.json
+                    case .missing(let id): .object(["id": .string(id.description), "missing": .bool(true), "unavailable": .null])
+                    }
+                }
+            ),
+            "replies": .array(conversation.replies.map(\.json)),
+        ])
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import TwfeedCore
+@testable import TwfeedStore
+import TwfeedTesting
+
+/// `twfeed show ID [--json]`: a post with its conversation, offline.
+@Suite struct ShowCommandTests {
+    @Test func showPrintsTheAncestorsAndRepliesAndSaysWhatIsMissing() async throws {
+        let world = try TestWorld(tweets: 1)
+        let database = try AppDatabase.open(path: try world.config.storage.database)
+        let ada = Author(id: UserID(7), username: "ada", name: "Ada", profileImageURL: nil)
+        func tweet(_ id: Int64, _ replyTo: Int64?) -> Tweet {
+            Tweet(id: TweetID(id), authorID: ada.id, createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(id)),
+                  text: "post \(id)", inReplyToID: replyTo.map(TweetID.init))
+        }
+        // 50 (not stored) <- 51 <- 52 <- 53 (home) <- 54
+        _ = try await database.storePage(
+            TimelinePage(tweets: [tweet(53, 52), tweet(54, 53)], referencedTweets: [tweet(51, 50), tweet(52, 51)], authors: [ada],
+                         nextPageToken: nil),
+            feed: .home, state: SyncState(feed: .home), now: Date())
+
+        let json = try Binary.run(["show", "53", "--json", "--config", world.configPath])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try JSONValue.parse(Data(json.stdout.utf8))
+        #expect(object["tweet"]?["id"] == .string("53"))
+        guard case .array(let ancestors)? = object["ancestors"], case .array(let replies)? = object["replies"] else {
+            Issue.record("no lists: \(json.stdout)")
+            return
+        }
+        #expect(ancestors.map { $0["id"] } == [.string("52"), .string("51"), .string("50")])
+        #expect(ancestors.last == .object(["id": .string("50"), "missing": .bool(true), "unavailable": .null]))
+        #expect(replies.map { $0["id"] } == [.string("54")])
+
+        let text = try Binary.run(["show", "53", "--config", world.configPath])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "post 50: not fetched yet")
+        #expect(text.stdout.contains("replying to @ada: post 52"))
+
+        #expect(try Binary.run(["show", "49", "--config", world.configPath]).status == 69)
+        let bad = try Binary.run(["show", "x1", "--config", world.configPath])
+        #expect(bad.status == 64 && bad.stderr.contains("x1 is not a tweet id"))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import TwfeedCore
+@testable import TwfeedStore
+import TwfeedTesting
+
+/// What a tweet points at, as the store keeps and reads it: media rows, a repost's
+/// original, a quote, a reply's parent, and the conversation around a post.
+@Suite struct GraphStoreTests {
+    static let ada = Author(id: UserID(1), username: "ada", name: "Ada", profileImageURL: nil)
+    static let bob = Author(id: UserID(2), username: "bob", name: "Bob", profileImageURL: nil)
+
+    static func tweet(_ id: Int64, by author: Author = ada, text: String? = nil, replyTo: Int64? = nil, retweetOf: Int64? = nil,
+                      quoted: Int64? = nil, media: [Media] = []) -> Tweet {
+        Tweet(id: TweetID(id), authorID: author.id, createdAt: Date(timeIntervalSince1970: Double(id)), text: text ?? "post \(id)",
+              inReplyToID: replyTo.map(TweetID.init), retweetOfID: retweetOf.map(TweetID.init), quotedID: quoted.map(TweetID.init),
+              conversationID: TweetID(1), media: media)
+    }
+
+    static func fresh() throws -> AppDatabase {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-graph-\(UUID().uuidString.prefix(8))/twfeed.sqlite").path
+        return try AppDatabase.open(path: path)
+    }
+
+    static func store() async throws -> AppDatabase {
+        let database = try Self.fresh()
+        let photo = Media(key: "3_9", kind: .photo, imageURL: "https://pbs.twimg.com/media/p.jpg", width: 800, height: 600, altText: "a cat")
+        let gif = Media(key: "16_9", kind: .animatedGIF, imageURL: "https://pbs.twimg.com/tweet_video_thumb/g.jpg", width: 320, height: 240)
+        // A chain 1 <- 2 <- 3 (3 in home) with replies 4 and 5 to 3; 7 replies to 6, which is not stored;
+        // 8 reposts 2; 9 quotes 3 and carries media; 10 quotes 11, which is not stored.
+        let referenced = [tweet(1), tweet(2, by: bob, replyTo: 1, quoted: 1)]
+        let members = [
+            tweet(3, text: String(repeating: "long ", count: 100), replyTo: 2), tweet(4, by: bob, replyTo: 3), tweet(5, replyTo: 3),
+            tweet(7, replyTo: 6), tweet(8, by: bob, text: "RT @bob: post 2", retweetOf: 2), tweet(9, quoted: 3, media: [photo, gif]),
+            tweet(10, quoted: 11),
+        ]
+        _ = try await database.storePage(
+            TimelinePage(tweets: members, referencedTweets: referenced, authors: [ada, bob], nextPageToken: nil),
+            feed: .home, state: SyncState(feed: .home), now: Date())
+        return database
+    }
+
+    func item(_ database: AppDatabase, _ id: Int64) throws -> FeedItem {
+        try #require(try database.feedItems(.home, limit: 50).first { $0.tweet.id == TweetID(id) })
+    }
+
+    @Test func aFeedItemCarriesWhatItPointsAtOneLevel() async throws {
+        let database = try await Self.store()
+        let repost = try item(database, 8)
+        #expect(repost.retweetOf?.tweet.id == TweetID(2) && repost.retweetOf?.author?.username == "bob")
+        #expect(repost.shown.tweet.text == "post 2")
+        #expect(repost.quoted?.tweet.id == TweetID(1), "the original's quote")
+        #expect(repost.inReplyTo == ReplyContext(id: TweetID(1), stored: true, username: "ada", excerpt: "post 1"))
+        #expect(repost.faults.isEmpty)
+
+        let quote = try item(database, 9)
+        #expect(quote.quoted?.tweet.id == TweetID(3))
+        #expect(quote.media.map(\.media.kind) == [.photo, .animatedGIF])
+        #expect(quote.media.first?.media.altText == "a cat" && quote.media.first?.media.width == 800)
+
+        let reply = try item(database, 4)
+        #expect(reply.inReplyTo?.username == "ada")
+        #expect(reply.inReplyTo?.excerpt?.count == ReplyContext.excerptLength && reply.inReplyTo?.excerpt?.hasSuffix("…") == true)
+
+        // What is not stored is a fault, by id.
+        #expect(try item(database, 7).faults == [TweetID(6)])
+        #expect(try item(database, 10).faults == [TweetID(11)])
+    }
+
+    @Test func mediaAreKeptWhenATweetComesBackWithoutThem() async throws {
+        let database = try await Self.store()
+        _ = try await database.storePage(TimelinePage(tweets: [Self.tweet(9, quoted: 3)], authors: [Self.ada], nextPageToken: nil),
+                                         feed: .home, state: SyncState(feed: .home), now: Date())
+        #expect(try item(database, 9).media.count == 2)
+        // And replaced when they come again, fewer.
+        let one = Media(key: "3_9", kind: .photo, imageURL: "https://pbs.twimg.com/media/p.jpg")
+        _ = try await database.storePage(TimelinePage(tweets: [Self.tweet(9, quoted: 3, media: [one])], authors: [Self.ada], nextPageToken: nil),
+                                         feed: .home, state: SyncState(feed: .home), now: Date())
+        #expect(try item(database, 9).media.map(\.media) == [one])
+    }
+
+    @Test func aConversationIsItsAncestorsRootLastAndItsReplies() async throws {
+        let database = try await Self.store()
+        let conversation = try #require(try database.conversation(TweetID(3)))
+        #expect(conversation.tweet.tweet.id == TweetID(3))
+        #expect(conversation.ancestors.map { if case .stored(let item) = $0 { item.tweet.id.rawValue } else { Int64(-1) } } == [Int64(2), 1])
+        #expect(conversation.replies.map(\.tweet.id) == [TweetID(4), TweetID(5)])
+
+        let broken = try #require(try database.conversation(TweetID(7)))
+        #expect(broken.ancestors == [.missing(TweetID(6))])
+        #expect(try database.conversation(TweetID(6)) == nil, "not stored")
+        // A parent that is not in any feed is a post of its own all the same.
+        #expect(try database.conversation(TweetID(1))?.replies.map(\.tweet.id) == [TweetID(2)])
+    }
+
+    @Test func aLoopInTheRepliesEndsTheWalk() async throws {
+        let database = try Self.fresh()
+        _ = try await database.storePage(
+            TimelinePage(tweets: [Self.tweet(21, replyTo: 22), Self.tweet(22, replyTo: 21)], authors: [Self.ada], nextPageToken: nil),
+            feed: .home, state: SyncState(feed: .home), now: Date())
+        let conversation = try #require(try database.conversation(TweetID(21)))
+        #expect(conversation.ancestors.count == 1)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import TwfeedCore
+@testable import TwfeedReader
+@testable import TwfeedStore
+import TwfeedTesting
+
+/// The pages show what a tweet points at: a repost as its original by its author, a
+/// quote as a card, a reply with whom it answers, a conversation at `/tweet/ID`; what is
+/// not stored as "not fetched yet"; nothing of it as markup.
+@Suite(.serialized)
+struct ReaderGraphTests {
+    static let carol = Author(id: UserID(3), username: "carol", name: #"<i>Carol</i> "C""#, profileImageURL: nil)
+
+    /// 3001 <- 3002 <- 3003 (home); 3004 reposts 3003; 3005 quotes 3001 (hostile text) with a photo; 3006 replies to 3000 (not stored).
+    static func addGraph(_ world: ReaderHarness) async throws {
+        func tweet(_ id: Int64, text: String, replyTo: Int64? = nil, retweetOf: Int64? = nil, quoted: Int64? = nil, media: [Media] = []) -> Tweet {
+            Tweet(id: TweetID(id), authorID: carol.id, createdAt: Date(timeIntervalSince1970: 1_790_010_000 + Double(id)), text: text,
+                  inReplyToID: replyTo.map(TweetID.init), retweetOfID: retweetOf.map(TweetID.init), quotedID: quoted.map(TweetID.init),
+                  media: media)
+        }
+        let photo = Media(key: "3_1", kind: .photo, imageURL: "https://pbs.twimg.com/media/x.jpg", width: 600, height: 400,
+                          altText: "<script>alert(5)</script>")
+        let referenced = [tweet(3001, text: ReaderHarness.hostileText), tweet(3002, text: "the middle", replyTo: 3001)]
+        let members = [
+            tweet(3003, text: "the answer", replyTo: 3002), tweet(3004, text: "RT @carol: the answer", retweetOf: 3003),
+            tweet(3005, text: "look at this", quoted: 3001, media: [photo]), tweet(3006, text: "orphan", replyTo: 3000),
+        ]
+        _ = try await world.database.storePage(
+            TimelinePage(tweets: members, referencedTweets: referenced, authors: [carol, ReaderHarness.alice], nextPageToken: nil),
+            feed: .home, state: SyncState(feed: .home), now: Date())
+    }
+
+    static func li(_ page: String, _ id: Int64) -> String? {
+        guard let start = page.range(of: #"data-id="\#(id)">"#) else { return nil }
+        let rest = page[start.upperBound...]
+        return rest.range(of: "</li>").map { String(rest[..<$0.lowerBound]) }
+    }
+
+    @Test func aRepostAQuoteAndAReplyShowWhatTheyPointAt() async throws {
+        let world = try await ReaderHarness()
+        try await Self.addGraph(world)
+        try await world.withServer { port in
+            let page = try await RawHTTP.request(port: port, "/home").text
+            let repost = try #require(Self.li(page, 3004))
+            #expect(repost.contains(#"<p class="reposted">reposted by"#))
+            #expect(repost.contains("<p class=\"text\">the answer</p>"), "the original's text, not the RT line")
+            #expect(repost.contains(#"href="/compose?reply_to=3003""#), "a reply answers the original")
+            let quote = try #require(Self.li(page, 3005))
+            #expect(quote.contains(#"<blockquote class="quoted" data-id="3001">"#))
+            #expect(quote.contains("&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;"), "quoted text is text")
+            #expect(quote.contains("&lt;i&gt;Carol&lt;/i&gt;"), "the quoted author's name is text")
+            #expect(quote.contains("photo not cached yet: &lt;script&gt;alert(5)&lt;/script&gt;"))
+            let reply = try #require(Self.li(page, 3003))
+            #expect(reply.contains(#"replying to <a href="/tweet/3002">@carol</a>: <span class="excerpt">the middle</span>"#))
+            let orphan = try #require(Self.li(page, 3006))
+            #expect(orphan.contains(#"<a href="/tweet/3000">post 3000, not fetched yet</a>"#))
+            #expect(!page.contains("<script>") && !page.contains("<i>Carol"))
+        }
+    }
+
+    @Test func theConversationPageShowsTheRootFirstAndTheReplies() async throws {
+        let world = try await ReaderHarness()
+        try await Self.addGraph(world)
+        try await world.withServer { port in
+            let page = try await RawHTTP.request(port: port, "/tweet/3002")
+            #expect(page.status == 200)
+            let root = try #require(page.text.range(of: #"data-id="3001""#))
+            let focus = try #require(page.text.range(of: #"data-id="3002""#))
+            let answer = try #require(page.text.range(of: #"data-id="3003""#))
+            #expect(root.lowerBound < focus.lowerBound && focus.lowerBound < answer.lowerBound)
+            #expect(page.text.contains(#"<ol class="timeline focus">"#) && page.text.contains("<h2>Replies</h2>"))
+
+            let orphan = try await RawHTTP.request(port: port, "/tweet/3006").text
+            #expect(orphan.contains(#"<li class="tweet missing" data-id="3000"><p class="fault">Post 3000: not fetched yet</p></li>"#))
+            #expect(try await RawHTTP.request(port: port, "/tweet/3000").status == 404)
+            #expect(try await RawHTTP.request(port: port, "/tweet/x").status == 400)
+            #expect(try await RawHTTP.request(port: port, "/tweet/3002", headers: ["Authorization": "Bearer no"]).status == 401)
+        }
+    }
+}
