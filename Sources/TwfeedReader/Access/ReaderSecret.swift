@@ -28,7 +28,12 @@ package struct ReaderSecret: Sendable {
     package static func loadOrCreate(path: String) throws -> ReaderSecret {
         if let secret = try load(path: path) { return secret }
         let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+        // The database's folder, when nothing made it yet: private, as the store makes it.
+        try FileManager.default.createDirectory(
+            atPath: folder.isEmpty ? "." : folder,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let text = Hex.random(bytes: 32) + "\n"
         try Array(text.utf8).withUnsafeBytes { try AtomicFile.writeNewFile($0, to: temporary, mode: 0o600) }

@@ -7,6 +7,8 @@ struct ConversationModel {
     struct Ancestor {
         var stored: TweetModel?
         var missing: String?
+        /// What the API said when it could not give it.
+        var unavailable: String?
     }
 
     var header: HeaderModel
@@ -38,6 +40,7 @@ extension ConversationModel.Ancestor: MustacheParent {
         switch name {
         case "stored": stored
         case "missing": missing
+        case "unavailable": unavailable
         default: nil
         }
     }

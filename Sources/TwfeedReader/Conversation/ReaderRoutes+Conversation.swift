@@ -22,7 +22,7 @@ extension ReaderRoutes {
             ancestors: conversation.ancestors.reversed().map { ancestor in
                 switch ancestor {
                 case .stored(let item): .init(stored: TweetModel(item, links: links, now: now), missing: nil)
-                case .missing(let id): .init(stored: nil, missing: id.description)
+                case .missing(let id, let unavailable): .init(stored: nil, missing: id.description, unavailable: unavailable)
                 }
             },
             focus: TweetModel(conversation.tweet, links: links, now: now),

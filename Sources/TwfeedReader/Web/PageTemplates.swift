@@ -123,7 +123,7 @@ enum PageTemplates {
         <h1>Conversation</h1>
         {{#message}}<p class="message">{{message}}</p>{{/message}}
         <ol class="timeline ancestors">
-        {{#ancestors}}{{#stored}}{{> tweet}}{{/stored}}{{#missing}}<li class="tweet missing" data-id="{{missing}}"><p class="fault">Post {{missing}}: not fetched yet</p></li>{{/missing}}
+        {{#ancestors}}{{#stored}}{{> tweet}}{{/stored}}{{#missing}}<li class="tweet missing" data-id="{{missing}}"><p class="fault">Post {{missing}}: {{#unavailable}}unavailable ({{unavailable}}){{/unavailable}}{{^unavailable}}not fetched yet{{/unavailable}}</p></li>{{/missing}}
         {{/ancestors}}</ol>
         <ol class="timeline focus">
         {{#focus}}{{> tweet}}{{/focus}}
@@ -151,7 +151,7 @@ enum PageTemplates {
         """
 
     static let tweet = """
-        <li class="tweet{{#retweet}} repost{{/retweet}}" id="t{{id}}" data-id="{{id}}"><img class="avatar" src="{{avatar}}" width="48" height="48" alt=""><div class="body">{{#repostedBy}}<p class="reposted">{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/repostedBy}}<p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{statusHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a>{{#feeds}} <span class="feed-tag feed-{{.}}">{{.}}</span>{{/feeds}} · <a class="reply" href="/compose?reply_to={{replyID}}">Reply</a> · <a class="thread" href="{{conversationHref}}">Conversation</a></p>{{#context}}<p class="context">{{label}} <a href="{{href}}">{{linkText}}</a>{{#replyExcerpt}}: <span class="excerpt">{{replyExcerpt}}</span>{{/replyExcerpt}}</p>{{/context}}<p class="text">{{> tweetText}}</p>{{> media}}{{#quoted}}<blockquote class="quoted" data-id="{{quotedID}}"><p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{conversationHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a></p><p class="text">{{> tweetText}}</p>{{> media}}</blockquote>{{/quoted}}{{#quotedMissing}}<p class="quoted quoted-missing">Quoted post {{quotedMissing}}: not fetched yet</p>{{/quotedMissing}}</div></li>
+        <li class="tweet{{#retweet}} repost{{/retweet}}" id="t{{id}}" data-id="{{id}}"><img class="avatar" src="{{avatar}}" width="48" height="48" alt=""><div class="body">{{#repostedBy}}<p class="reposted">{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/repostedBy}}<p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{statusHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a>{{#feeds}} <span class="feed-tag feed-{{.}}">{{.}}</span>{{/feeds}} · <a class="reply" href="/compose?reply_to={{replyID}}">Reply</a> · <a class="thread" href="{{conversationHref}}">Conversation</a></p>{{#context}}<p class="context">{{label}} <a href="{{href}}">{{linkText}}</a>{{#replyExcerpt}}: <span class="excerpt">{{replyExcerpt}}</span>{{/replyExcerpt}}</p>{{/context}}<p class="text">{{> tweetText}}</p>{{> media}}{{#quoted}}<blockquote class="quoted" data-id="{{quotedID}}"><p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{conversationHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a></p><p class="text">{{> tweetText}}</p>{{> media}}</blockquote>{{/quoted}}{{#quotedMissing}}<p class="quoted quoted-missing">Quoted: {{quotedMissing}}</p>{{/quotedMissing}}</div></li>
         """
 
     /// A post's photos (from the cache, at their size, with their alt text) and videos'
@@ -168,7 +168,7 @@ enum PageTemplates {
     /// An Atom entry's HTML: the tweet's context and text, escaped here once; the feed's
     /// template escapes the whole again, as `type="html"` content is carried.
     static let atomContent = """
-        {{#repostedBy}}<p>{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/repostedBy}}{{#context}}<p>{{label}} <a href="{{href}}">{{linkText}}</a>{{#replyExcerpt}}: {{replyExcerpt}}{{/replyExcerpt}}</p>{{/context}}<p>{{> tweetText}}</p>{{#quoted}}<blockquote><p>{{name}} (@{{username}})</p><p>{{> tweetText}}</p></blockquote>{{/quoted}}{{#quotedMissing}}<p>Quoted post {{quotedMissing}}: not fetched yet</p>{{/quotedMissing}}
+        {{#repostedBy}}<p>{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/repostedBy}}{{#context}}<p>{{label}} <a href="{{href}}">{{linkText}}</a>{{#replyExcerpt}}: {{replyExcerpt}}{{/replyExcerpt}}</p>{{/context}}<p>{{> tweetText}}</p>{{#quoted}}<blockquote><p>{{name}} (@{{username}})</p><p>{{> tweetText}}</p></blockquote>{{/quoted}}{{#quotedMissing}}<p>Quoted: {{quotedMissing}}</p>{{/quotedMissing}}
         """
 
     static let atom = """

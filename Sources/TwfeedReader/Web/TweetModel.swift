@@ -57,7 +57,7 @@ struct TweetModel {
     var segments: [TweetText.Segment]
     var media: [MediaModel]
     var quoted: Card?
-    /// The id of a quoted post that is not stored.
+    /// A quoted post that is not stored: its id and why.
     var quotedMissing: String?
 
     /// The placeholder shown until an author's picture is cached.
@@ -87,14 +87,14 @@ struct TweetModel {
             let reposter = item.author?.name ?? item.author?.username ?? item.tweet.authorID.description
             repostedBy = Context(label: "reposted by", href: Self.profileHref(item.author, item.tweet.authorID), linkText: reposter)
         } else if let original = item.tweet.retweetOfID {
-            repostedBy = Context(label: "Repost of", href: "/tweet/\(original)", linkText: "post \(original), not fetched yet")
+            repostedBy = Context(label: "Repost of", href: "/tweet/\(original)", linkText: Self.fault(original, item))
         }
         if let reply = item.inReplyTo {
             if reply.stored {
                 context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: reply.username.map { "@\($0)" } ?? "a post")
                 replyExcerpt = reply.excerpt
             } else {
-                context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: "post \(reply.id), not fetched yet")
+                context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: Self.fault(reply.id, item))
             }
         }
         if let quoted = item.quoted {
@@ -111,8 +111,13 @@ struct TweetModel {
                 media: quoted.media.map { Self.media($0, statusHref: "https://x.com/i/web/status/\(quoted.tweet.id)") }
             )
         } else if let missing = tweet.quotedID {
-            quotedMissing = missing.description
+            quotedMissing = Self.fault(missing, item)
         }
+    }
+
+    /// "post ID, not fetched yet", or what the API said when it could not give it.
+    static func fault(_ id: TweetID, _ item: FeedItem) -> String {
+        "post \(id), " + (item.unavailable[id].map { "unavailable (\($0))" } ?? "not fetched yet")
     }
 
     static func media(_ item: MediaItem, statusHref: String) -> MediaModel {

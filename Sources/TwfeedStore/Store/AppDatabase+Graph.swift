@@ -25,6 +25,8 @@ extension AppDatabase {
         if let parent = shown.inReplyToID {
             item.inReplyTo = try replyContext(parent, authors: &authors, avatarPath: avatarPath, db)
         }
+        let faults = item.faults
+        if !faults.isEmpty { item.unavailable = try unavailableReasons(faults, db) }
     }
 
     static func storedTweet(_ id: TweetID, _ db: Database) throws -> Tweet? {
@@ -72,7 +74,8 @@ package struct Conversation: Sendable, Equatable {
     /// A post above the one shown: stored, or only its id (not fetched yet).
     package enum Ancestor: Sendable, Equatable {
         case stored(FeedItem)
-        case missing(TweetID)
+        /// Not stored; `unavailable` is what the API said when it could not give it.
+        case missing(TweetID, unavailable: String?)
     }
 
     package var tweet: FeedItem
@@ -105,7 +108,7 @@ extension StoreReading {
                     ancestors.append(.stored(item))
                     parent = item.tweet.inReplyToID
                 } else {
-                    ancestors.append(.missing(next))
+                    ancestors.append(.missing(next, unavailable: try AppDatabase.unavailableReasons([next], db)[next]))
                     parent = nil
                 }
             }

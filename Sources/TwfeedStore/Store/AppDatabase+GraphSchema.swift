@@ -4,6 +4,10 @@ extension AppDatabase {
     /// videos and GIFs, one row each in the order the post shows them. `file` is the
     /// cached picture (the image cache's name), null until it is fetched. A row goes with
     /// its tweet (ON DELETE CASCADE), so retention needs no step of its own.
+    ///
+    /// `fetchRequest` holds the posts someone looked for and twfeed lacks (a fault), until
+    /// the fetcher stores them or the API says they are gone; `unavailableTweet` remembers
+    /// what the API said, so a gone post is not asked for again for a day.
     static let graphSchema = """
         CREATE TABLE media (
             tweetId INTEGER NOT NULL REFERENCES tweet(id) ON DELETE CASCADE,
@@ -17,5 +21,15 @@ extension AppDatabase {
             file TEXT,
             PRIMARY KEY (tweetId, position)
         ) WITHOUT ROWID;
+        CREATE TABLE fetchRequest (
+            tweetId INTEGER PRIMARY KEY,
+            reason TEXT NOT NULL,
+            requestedAt DOUBLE NOT NULL
+        );
+        CREATE TABLE unavailableTweet (
+            tweetId INTEGER PRIMARY KEY,
+            reason TEXT NOT NULL,
+            checkedAt DOUBLE NOT NULL
+        );
         """
 }

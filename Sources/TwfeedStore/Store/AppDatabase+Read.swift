@@ -20,6 +20,8 @@ package struct FeedItem: Sendable, Equatable {
     package var quoted: EmbeddedTweet?
     /// The post replied to (of the original, for a repost).
     package var inReplyTo: ReplyContext?
+    /// What the API said of the faults it could not give (deleted, protected, suspended).
+    package var unavailable: [TweetID: String] = [:]
 
     package init(tweet: Tweet, feeds: [Feed], author: Author?, avatarPath: String?) {
         self.tweet = tweet

@@ -204,6 +204,19 @@ enum ReaderQueries {
     )
     static let repliesTo = ReaderQuery("repliesTo", "SELECT id FROM tweet WHERE inReplyToId = ? ORDER BY id LIMIT ?")
 
+    /// The fetcher's next posts: the queue is small (what someone looked at, what the
+    /// newest pages lack), so it is read whole and sorted, looks first.
+    static let pendingFetches = ReaderQuery(
+        "pendingFetches",
+        """
+        SELECT r.tweetId FROM fetchRequest r
+        WHERE NOT EXISTS (SELECT 1 FROM unavailableTweet u WHERE u.tweetId = r.tweetId AND u.checkedAt > :recent)
+        ORDER BY r.reason = 'asked' DESC, r.requestedAt, r.tweetId LIMIT :limit
+        """,
+        allowance: .init(scans: ["r"], sorts: true, why: "the fetch queue holds what was looked at lately, not the archive")
+    )
+    static let unavailableTweet = ReaderQuery("unavailableTweet", "SELECT reason FROM unavailableTweet WHERE tweetId = ?")
+
     static let all: [ReaderQuery] = [
         feedItems, feedStats, memberIDs, knownIDs(count: 3), freshUsers(count: 3), syncState, account, currentAccount,
         outboxAll, outboxInState, outboxItem, outboxNewest, outboxCounts, outboxOldestWaiting, outboxSentTweet, newestTweetID,
@@ -213,7 +226,7 @@ enum ReaderQueries {
         search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON, authorByID,
         spendSince, spendBetween, spendTotals,
         billingState, endpointRefusals, gapsInFeed, gapsAll, gapCounts, fillRequest,
-        tweetByID, mediaOfTweet, repliesTo,
+        tweetByID, mediaOfTweet, repliesTo, pendingFetches, unavailableTweet,
     ]
 
     /// The billing status: one row by its key.

@@ -44,7 +44,8 @@ struct ShowCommand: AsyncParsableCommand {
                 for ancestor in conversation.ancestors.reversed() {
                     switch ancestor {
                     case .stored(let item): emit(FeedPresenter.text(item))
-                    case .missing(let id): emit("post \(id): not fetched yet")
+                    case .missing(let id, let unavailable):
+                        emit("post \(id): " + (unavailable.map { "unavailable (\($0))" } ?? "not fetched yet"))
                     }
                     emit("  |")
                 }
@@ -65,7 +66,11 @@ struct ShowCommand: AsyncParsableCommand {
                 conversation.ancestors.map { ancestor in
                     switch ancestor {
                     case .stored(let item): item.json
-                    case .missing(let id): .object(["id": .string(id.description), "missing": .bool(true), "unavailable": .null])
+                    case .missing(let id, let unavailable):
+                        .object([
+                            "id": .string(id.description), "missing": .bool(true),
+                            "unavailable": unavailable.map { .string($0) } ?? .null,
+                        ])
                     }
                 }
             ),

@@ -87,7 +87,7 @@ import TwfeedTesting
         #expect(conversation.replies.map(\.tweet.id) == [TweetID(4), TweetID(5)])
 
         let broken = try #require(try database.conversation(TweetID(7)))
-        #expect(broken.ancestors == [.missing(TweetID(6))])
+        #expect(broken.ancestors == [.missing(TweetID(6), unavailable: nil)])
         #expect(try database.conversation(TweetID(6)) == nil, "not stored")
         // A parent that is not in any feed is a post of its own all the same.
         #expect(try database.conversation(TweetID(1))?.replies.map(\.tweet.id) == [TweetID(2)])

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import TwfeedBilling
+import TwfeedCore
+
+/// The posts twfeed lacks and someone looked for (faults), and what the API said of
+/// those it could not give: the fetcher's queue.
+extension AppDatabase {
+    /// How long a post the API called gone is not asked for again.
+    package static let unavailableFor: TimeInterval = 86_400
+
+    /// Asks for these posts, except those stored or called gone within a day. A look
+    /// (`asked`) outranks a prefetch already queued for the same post. Returns how many
+    /// are newly asked for.
+    @discardableResult
+    package func requestFetch(_ ids: [TweetID], reason: FetchReason, now: Date) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try write { db in try Self.requestFetch(ids, reason: reason, now: now, db) }
+    }
+
+    @discardableResult
+    package func requestFetch(_ ids: [TweetID], reason: FetchReason, now: Date) async throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try await write { db in try Self.requestFetch(ids, reason: reason, now: now, db) }
+    }
+
+    static func requestFetch(_ ids: [TweetID], reason: FetchReason, now: Date, _ db: Database) throws -> Int {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO fetchRequest (tweetId, reason, requestedAt)
+                SELECT :id, :reason, :now
+                WHERE NOT EXISTS (SELECT 1 FROM tweet WHERE id = :id)
+                  AND NOT EXISTS (SELECT 1 FROM unavailableTweet WHERE tweetId = :id AND checkedAt > :recent)
+                ON CONFLICT(tweetId) DO UPDATE SET reason = excluded.reason WHERE excluded.reason = 'asked'
+                """
+        )
+        var added = 0
+        for id in Set(ids) {
+            let before = db.totalChangesCount
+            try statement.execute(arguments: [
+                "id": id.rawValue, "reason": reason.rawValue, "now": now.timeIntervalSince1970,
+                "recent": now.timeIntervalSince1970 - unavailableFor,
+            ])
+            added += db.totalChangesCount - before
+        }
+        return added
+    }
+
+    /// Stores what a lookup found, as posts of their own (no feed tag), with their authors
+    /// and media; remembers the ids it said are gone; ends the requests for `asked`; and
+    /// records what it cost, all in one transaction.
+    package func storeLookup(
+        found: TimelinePage,
+        unavailable: [TweetID: String],
+        asked: [TweetID],
+        now: Date,
+        bill: BillableAnswer,
+        prices: Prices
+    ) async throws {
+        try await write { db in
+            let page = TimelinePage(tweets: [], referencedTweets: found.referencedTweets + found.tweets, authors: found.authors, nextPageToken: nil)
+            _ = try Self.insert(page, feed: .home, now: now, db)
+            let gone = try db.cachedStatement(
+                sql: """
+                    INSERT INTO unavailableTweet (tweetId, reason, checkedAt) VALUES (?, ?, ?)
+                    ON CONFLICT(tweetId) DO UPDATE SET reason = excluded.reason, checkedAt = excluded.checkedAt
+                    """
+            )
+            for (id, reason) in unavailable { try gone.execute(arguments: [id.rawValue, String(reason.prefix(300)), now.timeIntervalSince1970]) }
+            let done = try db.cachedStatement(sql: "DELETE FROM fetchRequest WHERE tweetId = ?")
+            for id in asked { try done.execute(arguments: [id.rawValue]) }
+            _ = try Self.recordSpend(bill, prices: prices, now: now, db)
+        }
+    }
+}
+
+extension StoreReading {
+    /// The next posts to fetch, looks first, oldest first: at most `limit`, none the
+    /// API called gone within a day.
+    package func pendingFetches(limit: Int, now: Date) throws -> [TweetID] {
+        try read { db in
+            try Int64.fetchAll(
+                db,
+                sql: ReaderQueries.pendingFetches.sql,
+                arguments: ["recent": now.timeIntervalSince1970 - AppDatabase.unavailableFor, "limit": limit]
+            ).map(TweetID.init)
+        }
+    }
+
+    package func pendingFetches(limit: Int, now: Date) async throws -> [TweetID] {
+        try await read { db in
+            try Int64.fetchAll(
+                db,
+                sql: ReaderQueries.pendingFetches.sql,
+                arguments: ["recent": now.timeIntervalSince1970 - AppDatabase.unavailableFor, "limit": limit]
+            ).map(TweetID.init)
+        }
+    }
+
+    /// What the API said of these posts it could not give (any time: a page says why a
+    /// post is missing however long ago it was asked).
+    package func unavailableReasons(_ ids: [TweetID]) throws -> [TweetID: String] {
+        try read { db in try AppDatabase.unavailableReasons(ids, db) }
+    }
+}
+
+extension AppDatabase {
+    static func unavailableReasons(_ ids: [TweetID], _ db: Database) throws -> [TweetID: String] {
+        let statement = try db.cachedStatement(sql: ReaderQueries.unavailableTweet.sql)
+        var reasons: [TweetID: String] = [:]
+        for id in ids {
+            if let reason = try String.fetchOne(statement, arguments: [id.rawValue]) { reasons[id] = reason }
+        }
+        return reasons
+    }
+}
