@@ -50,7 +50,7 @@ struct BadInputTests {
         (#"{"feeds": {"home": {"intervalSeconds": 1e400}}}"#, "feeds.home.intervalSeconds: inf is out of range: must be between 15 and 86400"),
         (#"{"api": {"baseURL": "example.com"}}"#, #"api.baseURL: "example.com" is not an http(s) URL"#),
         (#"{"log": {"level": "loud"}}"#, #"log.level: unknown level "loud" (use trace, debug, info, notice, warning, error or critical)"#),
-        (#"{"bogus": 1}"#, "bogus: unknown key (allowed: api, credentials, feeds, storage, images, outbox, log, http)"),
+        (#"{"bogus": 1}"#, "bogus: unknown key (allowed: api, credentials, feeds, storage, images, outbox, log, http, graph)"),
         ("[]", "the top level: must be an object, not an array"),
         ("", "invalid JSON at line 1, column 1: unexpected end of input"),
     ])

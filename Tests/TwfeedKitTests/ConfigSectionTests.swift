@@ -37,6 +37,7 @@ struct ConfigSectionTests {
         case .outbox: new.outbox.maxAgeHours += 1
         case .log: new.log.format = .json
         case .http: new.http.listen = try ListenAddress(parsing: "127.0.0.1:8765")
+        case .graph: new.graph.prefetchDepth += 1
         case .credentials: new.credentials += ".new"
         }
         #expect(ConfigSection.changed(from: old, to: new) == [section])

@@ -167,7 +167,7 @@ private struct Reader {
 
     mutating func read(_ root: JSONValue) throws -> TwfeedConfig {
         var config = TwfeedConfig(environment: environment)
-        let top = try object(root, "", allowed: ["api", "credentials", "feeds", "storage", "images", "outbox", "log", "http"])
+        let top = try object(root, "", allowed: ["api", "credentials", "feeds", "storage", "images", "outbox", "log", "http", "graph"])
         if let api = top["api"] {
             let fields = try object(
                 api,
@@ -266,7 +266,7 @@ private struct Reader {
                 "images",
                 allowed: [
                     "enabled", "size", "maxCacheMB", "revalidateDays", "allowedHosts", "allowInsecureLoopback",
-                    "concurrency", "timeoutSeconds",
+                    "concurrency", "timeoutSeconds", "photos",
                 ]
             )
             if let value = fields["enabled"] { config.images.enabled = try bool(value, "images.enabled") }
@@ -298,6 +298,13 @@ private struct Reader {
             }
             if let value = fields["timeoutSeconds"] {
                 config.images.timeoutSeconds = try number(value, "images.timeoutSeconds", minimum: 1, maximum: 600)
+            }
+            if let value = fields["photos"] { config.images.photos = try bool(value, "images.photos") }
+        }
+        if let graph = top["graph"] {
+            let fields = try object(graph, "graph", allowed: ["prefetchDepth"])
+            if let value = fields["prefetchDepth"] {
+                config.graph.prefetchDepth = try integer(value, "graph.prefetchDepth", minimum: 0, maximum: 10)
             }
         }
         if let outbox = top["outbox"] {

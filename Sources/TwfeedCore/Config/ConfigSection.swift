@@ -5,7 +5,7 @@
 package enum ConfigSection: String, CaseIterable, Sendable {
     // `changed=` lists them in this order, as it did before `http` was compared:
     // `credentials` (which the supervisor also compares by the file's content) last.
-    case api, feeds, storage, images, outbox, log, http, credentials
+    case api, feeds, storage, images, outbox, log, http, graph, credentials
 
     /// Whether this section differs between two configs. For `credentials` that is the
     /// file's path only: what the file holds is not part of the config.
@@ -18,6 +18,7 @@ package enum ConfigSection: String, CaseIterable, Sendable {
         case .outbox: old.outbox != new.outbox
         case .log: old.log != new.log
         case .http: old.http != new.http
+        case .graph: old.graph != new.graph
         case .credentials: old.credentials != new.credentials
         }
     }

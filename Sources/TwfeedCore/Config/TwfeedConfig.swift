@@ -68,6 +68,15 @@ package struct TwfeedConfig: Sendable, Equatable {
         package var concurrency = 4
         /// A whole image transfer, redirects each counted anew.
         package var timeoutSeconds: Double = 30
+        /// Whether posts' photos (and videos' and GIFs' stills) are cached too.
+        package var photos = true
+    }
+
+    /// What a tweet points at (`graph`): how far up a reply's ancestors the prefetch
+    /// after each poll reaches among the newest posts of each feed (0: none; the quoted
+    /// posts and reposted originals are fetched from 1 on).
+    package struct Graph: Sendable, Equatable {
+        package var prefetchDepth = 1
     }
 
     package struct Outbox: Sendable, Equatable {
@@ -104,6 +113,7 @@ package struct TwfeedConfig: Sendable, Equatable {
     }
 
     package var api = API()
+    package var graph = Graph()
     package var credentials: String
     package var feeds: [Feed: FeedSettings] = [
         .home: FeedSettings(intervalSeconds: 120),
