@@ -17,7 +17,7 @@ struct TwfeedCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, OutboxCommand.self, OpenCommand.self,
-            ShowCommand.self,
+            ShowCommand.self, FetchCommand.self,
             ServeCommand.self, UsageCommand.self, GapsCommand.self, FillCommand.self, LoginCommand.self, LogoutCommand.self, LogsCommand.self,
             DemoCommand.self,
         ]

@@ -42,4 +42,14 @@ import TwfeedTesting
         let bad = try Binary.run(["show", "x1", "--config", world.configPath])
         #expect(bad.status == 64 && bad.stderr.contains("x1 is not a tweet id"))
     }
+
+    @Test func fetchQueuesForARunningDaemonAndSays69WithoutOne() throws {
+        let world = try TestWorld(tweets: 1)
+        let none = try Binary.run(["fetch", "123", "456", "--config", world.configPath])
+        #expect(none.status == 69 && none.stderr.contains("no daemon runs"))
+        #expect(try Binary.run(["fetch", "12x", "--config", world.configPath]).status == 64)
+        #expect(try Binary.run(["fetch", "--config", world.configPath]).status == 64)
+        let database = try StoreReader.open(path: try world.config.storage.database)
+        #expect(Set(try database.pendingFetches(limit: 10, now: Date())) == [TweetID(123), TweetID(456)], "the requests wait for the daemon")
+    }
 }

@@ -252,6 +252,7 @@ extension Daemon {
         config: TwfeedConfig,
         database: AppDatabase,
         doorbell: Doorbell?,
+        fetcherDoorbell: Doorbell? = nil,
         watchdog: Watchdog,
         statusPath: String?,
         dependencies: Dependencies,
@@ -265,6 +266,7 @@ extension Daemon {
             metrics: dependencies.metrics,
             access: try ReaderAccess(config: config),
             outbox: DurableOutbox(path: config.storage.database, wake: { doorbell?.ring() }),
+            fetches: FetchRequester(path: config.storage.database, clock: dependencies.clock, logger: logger, wake: { fetcherDoorbell?.ring() }),
             loopsProgress: { watchdog.hung().isEmpty },
             clock: dependencies.clock
         )

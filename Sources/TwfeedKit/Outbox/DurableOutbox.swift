@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import TwfeedCore
 import TwfeedReader
 import TwfeedStore
@@ -11,12 +10,11 @@ import TwfeedStore
 /// `twfeed serve` stays a reader until someone posts. After each change the outbox is
 /// rung: the daemon's doorbell, or its wake socket from `serve`.
 package final class DurableOutbox: ReaderOutbox {
-    private let path: String
+    private let writer: LazyWriter
     private let wake: @Sendable () -> Void
-    private let writer = Mutex<AppDatabase?>(nil)
 
     package init(path: String, wake: @escaping @Sendable () -> Void) {
-        self.path = path
+        writer = LazyWriter(path: path, durable: true)
         self.wake = wake
     }
 
@@ -37,19 +35,10 @@ package final class DurableOutbox: ReaderOutbox {
     private func change<T: Sendable>(_ body: @escaping @Sendable (AppDatabase) throws -> T) async throws -> T {
         let result: T = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try body(try self.database()) })
+                continuation.resume(with: Result { try body(try self.writer.database()) })
             }
         }
         wake()
         return result
-    }
-
-    private func database() throws -> AppDatabase {
-        try writer.withLock { writer in
-            if let writer { return writer }
-            let opened = try AppDatabase.open(path: path, durable: true)
-            writer = opened
-            return opened
-        }
     }
 }

@@ -20,12 +20,12 @@ enum ReaderRoutes {
         router.add(middleware: ReaderAccessGate(access: source.access, clock: source.clock, logger: logger))
         router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/home"]) }
         for feed in Feed.allCases {
-            router.get("/\(feed.rawValue)") { request, context in try timeline(feed, request, context, source) }
+            router.get("/\(feed.rawValue)") { request, context in try await timeline(feed, request, context, source) }
             router.get("/feeds/\(feed.rawValue).atom") { request, _ in try atom(feed, request, source) }
             router.get("/api/feed/\(feed.rawValue)") { request, _ in try api(feed, request, source) }
         }
-        router.get("/search") { request, context in try search(request, context, source) }
-        router.get("/tweet/{id}") { request, context in try conversationPage(request, context, source) }
+        router.get("/search") { request, context in try await search(request, context, source) }
+        router.get("/tweet/{id}") { request, context in try await conversationPage(request, context, source) }
         router.get("/avatars/**") { _, context in try avatar(context.parameters.getCatchAll().joined(separator: "/"), source) }
         router.get("/static/style.css") { _, _ in asset(StaticAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/avatar.svg") { _, _ in asset(StaticAssets.avatarSVG, type: "image/svg+xml") }
@@ -49,7 +49,7 @@ enum ReaderRoutes {
 
     // MARK: Pages
 
-    static func timeline(_ feed: Feed, _ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
+    static func timeline(_ feed: Feed, _ request: Request, _ context: ReaderContext, _ source: ReaderSource) async throws -> Response {
         let query = FormQuery(request.uri.query)
         let before = try tweetID(query["before"], name: "before")
         let now = source.clock.now()
@@ -63,6 +63,8 @@ enum ReaderRoutes {
             source: source,
             now: now
         )
+        // What the page shows as not fetched yet is asked for; the next look shows it.
+        await source.fetches.request(items.flatMap(\.faults))
         model.atomHref = "/feeds/\(feed.rawValue).atom"
         if items.count == pageSize, let last = items.last { model.olderHref = "/\(feed.rawValue)?before=\(last.tweet.id)" }
         if items.isEmpty {
@@ -73,7 +75,7 @@ enum ReaderRoutes {
 
     static let headings: [Feed: String] = [.home: "Home", .mentions: "Mentions", .retweets: "Your tweets, retweeted"]
 
-    static func search(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
+    static func search(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) async throws -> Response {
         let form = FormQuery(request.uri.query)
         let text = form["q"] ?? ""
         let feed = try form["feed"].map { name in
@@ -104,6 +106,7 @@ enum ReaderRoutes {
             now: now
         )
         model.header.query = text
+        await source.fetches.request(items.flatMap(\.faults))
         model.message = message
         return html(PageTemplates.library.render(model, withTemplate: "page") ?? "")
     }

@@ -20,6 +20,8 @@ package struct ReaderSource: Sendable {
     package var access: ReaderAccess
     /// Where the compose and outbox pages queue, cancel and retry.
     package var outbox: any ReaderOutbox
+    /// Where a page asks for the posts it shows as not fetched yet.
+    package var fetches: any ReaderFetches
     let images: ImageStore
 
     package init(
@@ -29,6 +31,7 @@ package struct ReaderSource: Sendable {
         metrics: TwfeedMetrics,
         access: ReaderAccess,
         outbox: any ReaderOutbox,
+        fetches: any ReaderFetches,
         loopsProgress: (@Sendable () -> Bool)? = nil,
         clock: any WallClock = SystemClock()
     ) {
@@ -40,6 +43,7 @@ package struct ReaderSource: Sendable {
         self.clock = clock
         self.access = access
         self.outbox = outbox
+        self.fetches = fetches
         images = ImageStore(root: config.storage.imageCache)
     }
 

@@ -57,7 +57,13 @@ struct ServeCommand: AsyncParsableCommand {
                 metrics: TwfeedMetrics(),
                 access: try ReaderAccess(config: config),
                 // The compose page queues as `twfeed post` does and wakes the daemon, if one runs.
-                outbox: DurableOutbox(path: config.storage.database, wake: { [wakePath] in _ = WakeSocket.send(to: wakePath) })
+                outbox: DurableOutbox(path: config.storage.database, wake: { [wakePath] in _ = WakeSocket.send(to: wakePath) }),
+                fetches: FetchRequester(
+                    path: config.storage.database,
+                    clock: SystemClock(),
+                    logger: logs.logger,
+                    wake: { [wakePath] in _ = WakeSocket.send(to: wakePath) }
+                )
             )
             let server = ReaderServer(source: source, address: address, logger: logs.logger)
             let group = ServiceGroup(

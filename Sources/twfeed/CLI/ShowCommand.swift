@@ -36,8 +36,17 @@ struct ShowCommand: AsyncParsableCommand {
             let database = try StoreReader.open(path: config.storage.database)
             let images = ImageStore(root: config.storage.imageCache)
             guard let conversation = try database.conversation(id, avatarPath: images.cachedPath) else {
-                throw TwfeedError(.unavailable, "post \(id) is not stored")
+                let asked = Self.askDaemon(for: [id], config: config)
+                throw TwfeedError(
+                    .unavailable,
+                    "post \(id) is not stored"
+                        + (asked ? "; the daemon fetches it: run twfeed show \(id) again in a moment" : "; no daemon runs to fetch it")
+                )
             }
+            // What it lacks above, and what its posts point at, is asked for when a daemon runs.
+            let missing = conversation.ancestors.compactMap { if case .missing(let id, nil) = $0 { id } else { nil } }
+            let faults = missing + ([conversation.tweet] + conversation.replies).flatMap(\.faults)
+            if !faults.isEmpty { Self.askDaemon(for: faults, config: config) }
             if json {
                 emit(Self.json(conversation).serialized)
             } else {
@@ -55,6 +64,17 @@ struct ShowCommand: AsyncParsableCommand {
                 }
             }
         }
+    }
+
+    /// Queues a fetch of `ids` when a daemon runs (a look: before the prefetch); true when
+    /// one does. Without a daemon nothing is written: `show` stays a reader.
+    @discardableResult
+    static func askDaemon(for ids: [TweetID], config: TwfeedConfig) -> Bool {
+        let path = WakeSocket.path(config: config)
+        // A datagram only makes the daemon look: the first one finds out whether one runs.
+        guard WakeSocket.send(to: path) else { return false }
+        guard (try? AppDatabase.open(path: config.storage.database).requestFetch(ids, reason: .asked, now: Date())) != nil else { return false }
+        return WakeSocket.send(to: path)
     }
 
     /// INTERFACE.md, "Conversations, photos, long posts": ancestors from the parent up to

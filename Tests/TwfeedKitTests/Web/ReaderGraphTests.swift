@@ -3,6 +3,7 @@ import Testing
 @testable import TwfeedCore
 @testable import TwfeedReader
 @testable import TwfeedStore
+import TwfeedBilling
 import TwfeedTesting
 
 /// The pages show what a tweet points at: a repost as its original by its author, a
@@ -76,6 +77,29 @@ struct ReaderGraphTests {
             #expect(try await RawHTTP.request(port: port, "/tweet/3000").status == 404)
             #expect(try await RawHTTP.request(port: port, "/tweet/x").status == 400)
             #expect(try await RawHTTP.request(port: port, "/tweet/3002", headers: ["Authorization": "Bearer no"]).status == 401)
+        }
+    }
+
+    /// Looking never waits on the network: the page records what it lacks and returns.
+    @Test func aLookRecordsTheFaultsForTheFetcher() async throws {
+        let world = try await ReaderHarness()
+        try await Self.addGraph(world)
+        try await world.withServer { port in
+            #expect(try await world.database.pendingFetches(limit: 10, now: Date()).isEmpty)
+            _ = try await RawHTTP.request(port: port, "/home")
+            #expect(try await world.database.pendingFetches(limit: 10, now: Date()) == [TweetID(3000)])
+            #expect(try await RawHTTP.request(port: port, "/tweet/2999").status == 404)
+            #expect(Set(try await world.database.pendingFetches(limit: 10, now: Date())) == [TweetID(3000), TweetID(2999)])
+        }
+        // What the API called gone is shown with its reason and not asked for again.
+        try await world.database.storeLookup(found: TimelinePage(tweets: [], authors: [], nextPageToken: nil),
+                                             unavailable: [TweetID(3000): "Not Found Error: Could not find tweet with id: [3000]."],
+                                             asked: [TweetID(3000)], now: Date(), bill: BillableAnswer(source: .lookups), prices: .published)
+        try await world.withServer { port in
+            let page = try await RawHTTP.request(port: port, "/tweet/3006").text
+            #expect(page.contains("Post 3000: unavailable (Not Found Error: Could not find tweet with id: [3000].)"))
+            #expect(try await world.database.pendingFetches(limit: 10, now: Date()) == [TweetID(2999)])
+            #expect(try await RawHTTP.request(port: port, "/home").text.contains("post 3000, unavailable (Not Found Error"))
         }
     }
 }

@@ -88,6 +88,7 @@ final class ReaderHarness: @unchecked Sendable {
                                   statusPath: "\(folder)/status.json", metrics: metrics,
                                   access: try ReaderAccess(config: config),
                                   outbox: DurableOutbox(path: config.storage.database, wake: { [self] in rings.withLock { $0 += 1 } }),
+                                  fetches: FetchRequester(path: config.storage.database, clock: clock, logger: logger, wake: {}),
                                   clock: clock)
         let server = ReaderServer(source: source, address: config.http.listen!, logger: logger) { address in
             port.withLock { $0 = address.port }

@@ -1,0 +1,33 @@
+import Foundation
+import Logging
+import TwfeedCore
+import TwfeedReader
+import TwfeedStore
+
+/// The reader's door to the fetch queue (`ReaderFetches`): writes the ids a page shows
+/// as "not fetched yet", then rings the fetcher (the daemon's doorbell, or its wake
+/// socket from `twfeed serve`).
+package final class FetchRequester: ReaderFetches {
+    private let writer: LazyWriter
+    private let clock: any WallClock
+    private let wake: @Sendable () -> Void
+    private let logger: Logger
+
+    package init(path: String, clock: any WallClock, logger: Logger, wake: @escaping @Sendable () -> Void) {
+        writer = LazyWriter(path: path, durable: false)
+        self.clock = clock
+        self.logger = logger
+        self.wake = wake
+    }
+
+    package func request(_ ids: [TweetID]) async {
+        guard !ids.isEmpty else { return }
+        do {
+            let added = try await writer.database().requestFetch(ids, reason: .asked, now: clock.now())
+            if added > 0 { wake() }
+        } catch {
+            // The page still shows what is stored; the next look asks again.
+            logger.warning("fetch.request_failed", metadata: ["error": "\((error as? TwfeedError)?.message ?? "\(error)")"])
+        }
+    }
+}
