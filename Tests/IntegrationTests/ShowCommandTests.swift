@@ -50,6 +50,6 @@ import TwfeedTesting
         #expect(try Binary.run(["fetch", "12x", "--config", world.configPath]).status == 64)
         #expect(try Binary.run(["fetch", "--config", world.configPath]).status == 64)
         let database = try StoreReader.open(path: try world.config.storage.database)
-        #expect(Set(try database.pendingFetches(limit: 10, now: Date())) == [TweetID(123), TweetID(456)], "the requests wait for the daemon")
+        #expect(Set(try database.pendingFetches(limit: 10, now: Date()).map(\.id)) == [TweetID(123), TweetID(456)], "the requests wait for the daemon")
     }
 }

@@ -66,6 +66,7 @@ extension Daemon {
         var syncers: [FeedSyncer] = []
         var feedDoorbells: [Doorbell] = []
         let doorbell = Doorbell()
+        let fetcherDoorbell = Doorbell()
         let gate = BillingGate(
             database: database,
             config: config.api,
@@ -104,7 +105,11 @@ extension Daemon {
                     doorbell: feedDoorbell,
                     checkIn: watchdog.checkIn(.poll(feed)),
                     metrics: dependencies.metrics,
-                    onCycle: { board.record($0, $1) }
+                    onCycle: {
+                        board.record($0, $1)
+                        // After a poll, what the newest posts point at is prefetched.
+                        fetcherDoorbell.ring()
+                    }
                 )
             )
         }
@@ -122,6 +127,18 @@ extension Daemon {
             gate: gate
         )
         services.append(flusher)
+        let fetcher = TweetFetcher(
+            api: api,
+            database: database,
+            clock: dependencies.clock,
+            logger: logger,
+            terms: BillingTerms(config.api),
+            gate: gate,
+            feeds: config.enabledFeeds,
+            prefetchDepth: config.graph.prefetchDepth,
+            doorbell: fetcherDoorbell
+        )
+        services.append(fetcher)
         if config.images.enabled {
             let images = ImageServices.make(config: config, database: database, clock: dependencies.clock, logger: logger)
             services += [images.fetcher, images.janitor] as [any Service]
@@ -142,6 +159,7 @@ extension Daemon {
             config: config,
             database: database,
             doorbell: doorbell,
+            fetcherDoorbell: fetcherDoorbell,
             watchdog: watchdog,
             statusPath: statusPath,
             dependencies: dependencies,
@@ -153,8 +171,10 @@ extension Daemon {
             services: services,
             syncers: syncers,
             flusher: flusher,
+            fetcher: fetcher,
             doorbell: doorbell,
-            feedDoorbells: feedDoorbells,
+            // The wake socket rings these with the outbox's: `twfeed fill`, `twfeed fetch`.
+            feedDoorbells: feedDoorbells + [fetcherDoorbell],
             wakePath: wakePath,
             logger: logger,
             board: board,

@@ -21,9 +21,11 @@ package struct Daemon: Service {
     package let syncers: [FeedSyncer]
     /// Nil while signed out: nothing is posted.
     package let flusher: OutboxFlusher?
+    /// Reads the posts twfeed lacks; nil while signed out.
+    package let fetcher: TweetFetcher?
     /// Rung when a status is queued; `twfeed post` rings it through the wake socket.
     package let doorbell: Doorbell
-    /// The feeds' doorbells, rung with the outbox's: `twfeed fill` asks through them.
+    /// The feeds' and the fetcher's doorbells, rung with the outbox's: `twfeed fill` and `twfeed fetch` ask through them.
     let feedDoorbells: [Doorbell]
     let wakePath: String?
     package let logger: Logger
@@ -41,6 +43,7 @@ package struct Daemon: Service {
         services: [any Service],
         syncers: [FeedSyncer],
         flusher: OutboxFlusher?,
+        fetcher: TweetFetcher? = nil,
         doorbell: Doorbell,
         feedDoorbells: [Doorbell] = [],
         wakePath: String?,
@@ -55,6 +58,7 @@ package struct Daemon: Service {
         self.services = services
         self.syncers = syncers
         self.flusher = flusher
+        self.fetcher = fetcher
         self.doorbell = doorbell
         self.feedDoorbells = feedDoorbells
         self.wakePath = wakePath

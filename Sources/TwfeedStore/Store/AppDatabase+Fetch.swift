@@ -74,27 +74,26 @@ extension AppDatabase {
     }
 }
 
+/// A post the fetcher is to read, and why.
+package struct PendingFetch: Sendable, Equatable {
+    package var id: TweetID
+    package var reason: FetchReason
+
+    package init(id: TweetID, reason: FetchReason) {
+        self.id = id
+        self.reason = reason
+    }
+}
+
 extension StoreReading {
     /// The next posts to fetch, looks first, oldest first: at most `limit`, none the
     /// API called gone within a day.
-    package func pendingFetches(limit: Int, now: Date) throws -> [TweetID] {
-        try read { db in
-            try Int64.fetchAll(
-                db,
-                sql: ReaderQueries.pendingFetches.sql,
-                arguments: ["recent": now.timeIntervalSince1970 - AppDatabase.unavailableFor, "limit": limit]
-            ).map(TweetID.init)
-        }
+    package func pendingFetches(limit: Int, now: Date) async throws -> [PendingFetch] {
+        try await read { db in try AppDatabase.pendingFetches(limit: limit, now: now, db) }
     }
 
-    package func pendingFetches(limit: Int, now: Date) async throws -> [TweetID] {
-        try await read { db in
-            try Int64.fetchAll(
-                db,
-                sql: ReaderQueries.pendingFetches.sql,
-                arguments: ["recent": now.timeIntervalSince1970 - AppDatabase.unavailableFor, "limit": limit]
-            ).map(TweetID.init)
-        }
+    package func pendingFetches(limit: Int, now: Date) throws -> [PendingFetch] {
+        try read { db in try AppDatabase.pendingFetches(limit: limit, now: now, db) }
     }
 
     /// What the API said of these posts it could not give (any time: a page says why a
@@ -105,6 +104,14 @@ extension StoreReading {
 }
 
 extension AppDatabase {
+    static func pendingFetches(limit: Int, now: Date, _ db: Database) throws -> [PendingFetch] {
+        try Row.fetchAll(
+            db,
+            sql: ReaderQueries.pendingFetches.sql,
+            arguments: ["recent": now.timeIntervalSince1970 - unavailableFor, "limit": limit]
+        ).map { row in PendingFetch(id: TweetID(row[0] as Int64), reason: FetchReason(rawValue: row[1]) ?? .prefetch) }
+    }
+
     static func unavailableReasons(_ ids: [TweetID], _ db: Database) throws -> [TweetID: String] {
         let statement = try db.cachedStatement(sql: ReaderQueries.unavailableTweet.sql)
         var reasons: [TweetID: String] = [:]

@@ -91,6 +91,23 @@ package struct Conversation: Sendable, Equatable {
 }
 
 extension StoreReading {
+    /// The first post not stored on the way up from `id`'s parent, when it lies within
+    /// `depth` steps (the parent is one): what the prefetch asks for. O(depth)
+    /// primary-key lookups.
+    package func missingAncestor(of id: TweetID, depth: Int) async throws -> TweetID? {
+        try await read { db in
+            var current = try AppDatabase.storedTweet(id, db)
+            var steps = 0
+            var seen: Set<TweetID> = [id]
+            while let tweet = current, let parent = tweet.inReplyToID, steps < depth, seen.insert(parent).inserted {
+                steps += 1
+                guard let stored = try AppDatabase.storedTweet(parent, db) else { return parent }
+                current = stored
+            }
+            return nil
+        }
+    }
+
     /// The conversation around `id`, nil when the post itself is not stored. O(depth +
     /// replies): each ancestor is a primary-key lookup, the replies a range of the
     /// `tweet_inReplyTo` index.

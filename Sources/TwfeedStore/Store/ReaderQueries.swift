@@ -209,7 +209,7 @@ enum ReaderQueries {
     static let pendingFetches = ReaderQuery(
         "pendingFetches",
         """
-        SELECT r.tweetId FROM fetchRequest r
+        SELECT r.tweetId, r.reason FROM fetchRequest r
         WHERE NOT EXISTS (SELECT 1 FROM unavailableTweet u WHERE u.tweetId = r.tweetId AND u.checkedAt > :recent)
         ORDER BY r.reason = 'asked' DESC, r.requestedAt, r.tweetId LIMIT :limit
         """,

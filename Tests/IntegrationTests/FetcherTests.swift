@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import TwfeedBilling
+import TwfeedEmulator
+import TwfeedTesting
+
+@testable import TwfeedCore
+@testable import TwfeedKit
+@testable import TwfeedStore
+
+/// The fetcher against the emulator, both dialects: faults are read by id within the
+/// bill, a reply chain whose ancestors are in no timeline is shown whole, a gone post is
+/// shown with the API's reason and not asked for again, each post costs one lookup read.
+@Suite(.serialized)
+struct FetcherTests {
+    func ids(_ conversation: Conversation) -> [String] {
+        conversation.ancestors.map { ancestor in
+            switch ancestor {
+            case .stored(let item): item.tweet.id.description
+            case .missing(let id, let unavailable): "\(id)" + (unavailable == nil ? "?" : "!")
+            }
+        }
+    }
+
+    @Test(arguments: ["v2", "v1.1"])
+    func aLookedAtReplyChainIsFetchedWholeAndEachPostPaidOnce(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 20, extraConfig: ["graph": .object(["prefetchDepth": .number("0")])])
+        let clock = ManualClock(now: Date())
+        world.serverFollows(clock)
+        let daemon = try world.daemon(clock: clock)
+        let fetcher = try #require(daemon.fetcher)
+        let home = try #require(daemon.syncers.first { $0.feed == .home })
+        _ = try await home.poll()
+        let chain = try #require(world.emulator.addReplyChain(to: .home, depth: 5))
+        clock.advance(by: 200)
+        _ = try await home.poll()
+        let top = try #require(TweetID(chain.id))
+        #expect(try daemon.database.memberIDs(.home).contains(top))
+        // Nothing fetched by itself with the prefetch off: the conversation is one fault.
+        #expect(try await fetcher.cycle() == nil)
+        #expect(try ids(#require(try daemon.database.conversation(top))) == ["\(chain.ancestors[0])?"])
+
+        // A look (what the page and twfeed show do) asks; the fetcher walks the whole way up.
+        world.emulator.resetBill()
+        let dayStart = BillingCycle.utcDay(of: clock.now())
+        try daemon.database.requestFetch([TweetID(chain.ancestors[0])!], reason: .asked, now: clock.now())
+        #expect(try await fetcher.cycle() == nil)
+        let whole = try #require(try daemon.database.conversation(top))
+        #expect(ids(whole) == chain.ancestors, "the chain, parent first, up to the root")
+        #expect(try daemon.database.pendingFetches(limit: 10, now: clock.now()).isEmpty)
+
+        // Each post cost one post read, charged to lookups; the ledger is the bill.
+        let rows = try await daemon.database.spend(since: dayStart)
+        let lookups = rows.filter { $0.source == .lookups }
+        #expect(lookups.filter { $0.kind == .postRead }.map(\.resources).reduce(0, +) == chain.ancestors.count)
+        #expect(Int(rows.reduce(MicroUSD.zero) { $0 + $1.cost }.micros) == world.emulator.bill().total.micros)
+        let lookupRequests = world.emulator.requests.filter { $0.path.contains("/2/tweets") && !$0.path.contains("/users") || $0.path.contains("statuses/lookup") }
+        #expect(lookupRequests.count == chain.ancestors.count, "one step up a request: each parent is known once its child is read")
+    }
+
+    @Test(arguments: ["v2", "v1.1"])
+    func aGoneAncestorShowsTheReasonAndIsNotAskedAgainForADay(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 20)
+        let clock = ManualClock(now: Date())
+        world.serverFollows(clock)
+        let daemon = try world.daemon(clock: clock)
+        let fetcher = try #require(daemon.fetcher)
+        let home = try #require(daemon.syncers.first { $0.feed == .home })
+        let chain = try #require(world.emulator.addReplyChain(to: .home, depth: 3))
+        #expect(world.emulator.deleteTweet(chain.ancestors[1]))
+        _ = try await home.poll()
+        let top = try #require(TweetID(chain.ancestors.count > 0 ? chain.id : ""))
+        // The prefetch (depth 1) reads the parent; a look asks for the rest.
+        #expect(try await fetcher.cycle() == nil)
+        try daemon.database.requestFetch([TweetID(chain.ancestors[1])!], reason: .asked, now: clock.now())
+        #expect(try await fetcher.cycle() == nil)
+        let conversation = try #require(try daemon.database.conversation(top))
+        #expect(ids(conversation) == [chain.ancestors[0], chain.ancestors[1] + "!"])
+        guard case .missing(_, let reason?) = conversation.ancestors.last else { Issue.record("no reason"); return }
+        #expect(!reason.isEmpty)
+
+        // Asked again within the day: no request goes out.
+        let before = world.emulator.requests.count
+        try daemon.database.requestFetch([TweetID(chain.ancestors[1])!], reason: .asked, now: clock.now())
+        #expect(try await fetcher.cycle() == nil)
+        #expect(world.emulator.requests.count == before)
+        // A day later it may be asked again.
+        clock.advance(by: 86_400 + 60)
+        world.serverFollows(clock)
+        #expect(try daemon.database.requestFetch([TweetID(chain.ancestors[1])!], reason: .asked, now: clock.now()) == 1)
+    }
+
+    /// After a poll and one prefetch cycle, the first page of each feed has no faults.
+    @Test(arguments: ["v2", "v1.1"])
+    func afterAPollAndAPrefetchTheFirstPagesHaveNoFaults(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 120)
+        let clock = ManualClock(now: Date())
+        world.serverFollows(clock)
+        let daemon = try world.daemon(clock: clock)
+        for syncer in daemon.syncers { _ = try await syncer.poll() }
+        world.emulator.addReplyChain(to: .home, depth: 2)
+        world.emulator.addReplyChain(to: .mentions, depth: 1)
+        clock.advance(by: 700)
+        for syncer in daemon.syncers { _ = try await syncer.poll() }
+        #expect(try await daemon.fetcher!.cycle() == nil)
+        for feed in Feed.allCases {
+            let faults = try daemon.database.feedItems(feed, limit: 50).flatMap { $0.faults.filter { id in $0.unavailable[id] == nil } }
+            #expect(faults.isEmpty, "\(feed): \(faults)")
+        }
+        // Nothing is fetched twice in a day.
+        let lookups = world.emulator.requests.filter { $0.path.contains("/2/tweets?") || $0.path.hasSuffix("/2/tweets") || $0.path.contains("statuses/lookup") }.count
+        #expect(try await daemon.fetcher!.cycle() == nil)
+        #expect(world.emulator.requests.filter { $0.path.contains("/2/tweets?") || $0.path.hasSuffix("/2/tweets") || $0.path.contains("statuses/lookup") }.count == lookups)
+    }
+}
