@@ -125,9 +125,10 @@ struct V11Client: TwitterAPI {
     }
 
     /// `GET statuses/lookup.json?id=…&map=true`: with `map=true` every id asked comes
-    /// back, a status or null, under `{"id": {...}}`. v1.1 does not say why a status is
-    /// null (deleted, protected or its author suspended), so each null is "Not Found
-    /// Error" with that said.
+    /// back, a status or null, under `{"id": {...}}` (a server that ignores `map` answers
+    /// the statuses found as an array and leaves the others out). v1.1 does not say why a
+    /// status is missing (deleted, protected or its author suspended), so each one is
+    /// "Not Found Error" with that said.
     func tweets(ids: [TweetID]) async throws -> LookupResult {
         let ids = LookupResult.checked(ids)
         guard !ids.isEmpty else { return LookupResult(page: TimelinePage(tweets: [], authors: [], nextPageToken: nil)) }
@@ -142,10 +143,14 @@ struct V11Client: TwitterAPI {
         let statuses = body.array ?? map.values.filter { $0.object != nil }
         var page = try Self.page(statuses: statuses, rateLimit: rateLimit)
         page.nextPageToken = nil
+        // Under `map` the nulls; in a plain array, the ids asked that it leaves out.
+        let found = Set(page.tweets.map(\.id))
+        let missing =
+            body.array != nil
+            ? ids.filter { !found.contains($0) } : map.compactMap { $0.value == .null ? TweetID($0.key) : nil }
         var unavailable: [TweetID: String] = [:]
-        for (key, value) in map where value == .null {
-            guard let id = TweetID(key) else { continue }
-            unavailable[id] = "Not Found Error: statuses/lookup has no status with id \(key) (deleted, protected or suspended)."
+        for id in missing {
+            unavailable[id] = "Not Found Error: statuses/lookup has no status with id \(id) (deleted, protected or suspended)."
         }
         return LookupResult(page: page, unavailable: unavailable)
     }

@@ -132,6 +132,12 @@ struct PostParsingTests {
         #expect(result.unavailable.keys.map(\.self) == [TweetID(1_900_000_000_000_000_005)])
         #expect(result.unavailable.values.first?.hasPrefix("Not Found Error") == true)
         #expect(result.page.nextPageToken == nil)
+
+        // A server that ignores `map` leaves the missing ones out of an array.
+        let plain = try await Self.client(.v1_1, answering: "[" + Self.v11Status + "]")
+            .tweets(ids: [TweetID(1_900_000_000_000_000_002), TweetID(1_900_000_000_000_000_005)])
+        #expect(plain.page.tweets.count == 1 && Array(plain.unavailable.keys) == [TweetID(1_900_000_000_000_000_005)])
+        await #expect(throws: APIError.self) { try await Self.client(.v1_1, answering: "{}").tweets(ids: [TweetID(5)]) }
     }
 
     @Test func aLookupIsBilledToLookupsAsPostReads() {
