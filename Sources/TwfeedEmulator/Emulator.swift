@@ -303,8 +303,8 @@ public final class Emulator: Sendable {
         core.images.clearBad()
     }
 
-    /// Profile image body bytes written to sockets so far (a client that cuts a transfer
-    /// off stops this growing).
+    /// Image body bytes (profile pictures and media) written to sockets so far (a client
+    /// that cuts a transfer off stops this growing).
     public var imageBodyBytesSent: Int {
         core.images.bodyBytesSent.load(ordering: .relaxed)
     }

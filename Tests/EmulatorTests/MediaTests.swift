@@ -10,7 +10,7 @@ import TwfeedEmulator
     static let mediaFields = ("media.fields", "url,preview_image_url,alt_text,width,height,type")
     static let withMedia: [(String, String)] = [
         ("tweet.fields", "created_at,author_id,referenced_tweets"),
-        ("expansions", "referenced_tweets.id,attachments.media_keys"),
+        ("expansions", "referenced_tweets.id,attachments.media_keys,referenced_tweets.id.attachments.media_keys"),
         mediaFields,
     ]
 
@@ -60,11 +60,24 @@ import TwfeedEmulator
                     #expect(served[item.type == "photo" ? "preview_image_url" : "url"] == nil)
                 }
             }
-            // The originals of retweets (includes.tweets) bring their media along.
+            // What the page points at (includes.tweets) brings its media along with
+            // referenced_tweets.id.attachments.media_keys, and only with it.
             let included = page.object[path: "includes", "tweets"] as? [[String: Any]] ?? []
-            for original in Self.decorated(emulator, among: included.compactMap { $0["id"] as? String }) {
+            let pointedAt = Self.decorated(emulator, among: included.compactMap { $0["id"] as? String })
+            #expect(!pointedAt.isEmpty)
+            for original in pointedAt {
                 #expect(original.media.allSatisfy { byKey[$0.key] != nil })
+                let object = included.first { $0["id"] as? String == original.id }
+                #expect(object?[path: "attachments", "media_keys"] as? [String] == original.media.map(\.key))
             }
+            let dataOnly = try client.get(homePath, [
+                ("max_results", "100"), ("tweet.fields", "created_at"),
+                ("expansions", "referenced_tweets.id,attachments.media_keys"), Self.mediaFields,
+            ])
+            let dataKeys = Set((dataOnly.object[path: "includes", "media"] as? [[String: Any]] ?? []).compactMap { $0["media_key"] as? String })
+            #expect(dataKeys == Set(stored.flatMap(\.media).map(\.key)))
+            let referencedOnly = pointedAt.flatMap(\.media).map(\.key).filter { !dataKeys.contains($0) }
+            #expect(!referencedOnly.isEmpty)
 
             let plain = try client.get(homePath, [("max_results", "100")] + clientFields)
             #expect(plain.object[path: "includes", "media"] == nil)

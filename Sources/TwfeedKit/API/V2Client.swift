@@ -9,8 +9,9 @@ struct V2Client: TwitterAPI {
 
     static let pageSize = 100
     /// Every read asks for `note_tweet` (a long post's whole text: `text` is cut at 280)
-    /// and `attachments` (the media keys, which `attachments.media_keys` joins to
-    /// `includes.media`).
+    /// and `attachments` (the media keys, which the expansions join to `includes.media`:
+    /// `attachments.media_keys` for the posts of `data`,
+    /// `referenced_tweets.id.attachments.media_keys` for those of `includes.tweets`).
     static let tweetFields =
         "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities,attachments,note_tweet"
     static let userFields = ("user.fields", "name,username,profile_image_url")
@@ -28,7 +29,11 @@ struct V2Client: TwitterAPI {
     /// so expanding them costs what a `users(ids:)` call would, in one request).
     static let fields: [(String, String)] = [
         ("tweet.fields", tweetFields),
-        ("expansions", "author_id,referenced_tweets.id,referenced_tweets.id.author_id,attachments.media_keys"),
+        (
+            "expansions",
+            "author_id,referenced_tweets.id,referenced_tweets.id.author_id,attachments.media_keys,"
+                + "referenced_tweets.id.attachments.media_keys"
+        ),
         userFields,
         mediaFields,
     ]
@@ -37,7 +42,7 @@ struct V2Client: TwitterAPI {
     /// the syncer looks up only the authors it lacks or has not refreshed lately.
     static let timelineFields: [(String, String)] = [
         ("tweet.fields", tweetFields),
-        ("expansions", "referenced_tweets.id,attachments.media_keys"),
+        ("expansions", "referenced_tweets.id,attachments.media_keys,referenced_tweets.id.attachments.media_keys"),
         mediaFields,
     ]
     /// The own originals with their repost counts, nothing billed expanded: the author is

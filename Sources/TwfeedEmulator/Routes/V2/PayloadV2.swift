@@ -19,7 +19,7 @@ struct V2Fields {
     static let knownExpansions: Set<String> = [
         "author_id", "referenced_tweets.id", "referenced_tweets.id.author_id", "in_reply_to_user_id",
         "entities.mentions.username", "attachments.media_keys", "attachments.poll_ids", "geo.place_id",
-        "edit_history_tweet_ids", "pinned_tweet_id",
+        "edit_history_tweet_ids", "pinned_tweet_id", "referenced_tweets.id.attachments.media_keys",
     ]
     static let knownUserFields: Set<String> = [
         "created_at", "description", "entities", "id", "location", "most_recent_tweet_id", "name",
@@ -63,8 +63,10 @@ struct V2Fields {
 /// v2 JSON: tweets, users, pages with `includes` and `meta`.
 enum PayloadV2 {
     /// A tweet object with the `tweet.fields` asked. `attachments` (the media keys) comes
-    /// with the field or with the `attachments.media_keys` expansion, as on the real API.
-    static func tweet(_ tweet: StoredTweet, fields: Set<String>, expansions: Set<String> = []) -> EmulatorJSON {
+    /// with the field, or with `mediaExpanded`: the expansion that joins this tweet's
+    /// media (`attachments.media_keys` for `data`,
+    /// `referenced_tweets.id.attachments.media_keys` for `includes.tweets`).
+    static func tweet(_ tweet: StoredTweet, fields: Set<String>, mediaExpanded: Bool = false) -> EmulatorJSON {
         var members: [(String, EmulatorJSON)] = [("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped))]
         if fields.contains("created_at") { members.append(("created_at", .string(Timestamp.iso8601Milliseconds(tweet.createdAt)))) }
         if fields.contains("author_id") { members.append(("author_id", .string(String(tweet.authorID)))) }
@@ -89,7 +91,7 @@ enum PayloadV2 {
                 )
             }
         }
-        if fields.contains("attachments") || expansions.contains("attachments.media_keys"), !tweet.media.isEmpty {
+        if fields.contains("attachments") || mediaExpanded, !tweet.media.isEmpty {
             members.append(("attachments", .object([("media_keys", .array(tweet.media.map { .string($0.key) }))])))
         }
         if fields.contains("entities"), !tweet.rendered.entities.isEmpty {
@@ -270,11 +272,13 @@ enum PayloadV2 {
             }
         }
 
+        let dataMedia = expansions.contains("attachments.media_keys")
+        let includedMedia = expansions.contains("referenced_tweets.id.attachments.media_keys")
         var members: [(String, EmulatorJSON)] = []
         if single, let only = tweets.first {
-            members.append(("data", tweet(only, fields: fields.tweetFields, expansions: expansions)))
+            members.append(("data", tweet(only, fields: fields.tweetFields, mediaExpanded: dataMedia)))
         } else if !tweets.isEmpty {
-            members.append(("data", .array(tweets.map { tweet($0, fields: fields.tweetFields, expansions: expansions) })))
+            members.append(("data", .array(tweets.map { tweet($0, fields: fields.tweetFields, mediaExpanded: dataMedia) })))
         }
         for tweet in tweets { served.addPost(tweet.id) }
         var includes: [(String, EmulatorJSON)] = []
@@ -284,14 +288,18 @@ enum PayloadV2 {
             for user in users { served.addUser(user.id) }
         }
         if !included.isEmpty {
-            includes.append(("tweets", .array(included.map { tweet($0, fields: fields.tweetFields, expansions: expansions) })))
+            includes.append(
+                ("tweets", .array(included.map { tweet($0, fields: fields.tweetFields, mediaExpanded: includedMedia) }))
+            )
             for tweet in included { served.addIncludedPost(tweet.id) }
         }
-        // The media of `data` and of `includes.tweets`, each once. Not billed: the price
-        // list has posts and users, not media.
-        if expansions.contains("attachments.media_keys") {
+        // The media of `data` (`attachments.media_keys`) and of `includes.tweets`
+        // (`referenced_tweets.id.attachments.media_keys`), each once. Not billed: the
+        // price list has posts and users, not media.
+        if dataMedia || includedMedia {
             var seenMedia: Set<UInt64> = []
-            let media = (tweets + included).flatMap(\.media).filter { seenMedia.insert($0.id).inserted }
+            let media = ((dataMedia ? tweets : []) + (includedMedia ? included : [])).flatMap(\.media)
+                .filter { seenMedia.insert($0.id).inserted }
             if !media.isEmpty {
                 includes.append(("media", .array(media.map { Self.media($0, fields: fields.mediaFields, imageBase: imageBase) })))
             }
