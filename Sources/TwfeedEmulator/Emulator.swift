@@ -105,6 +105,39 @@ public final class Emulator: Sendable {
         return core.state.withLock { $0.store.publicTweet(number) }
     }
 
+    // MARK: What a tweet points at
+
+    /// A conversation of `depth` ancestors (1-50) between accounts the user does not
+    /// follow, none of them in any timeline, answered by a new post at the top of `feed`:
+    /// in home a followed account's reply, in mentions a reply that also mentions the
+    /// account. A client sees only the new post's `in_reply_to` id and must look the rest
+    /// up by id. Nil for the retweets feed or a depth out of range.
+    @discardableResult
+    public func addReplyChain(to feed: EmulatorFeed, depth: Int) -> EmulatedReplyChain? {
+        guard (1...50).contains(depth) else { return nil }
+        return core.addReplyChain(to: feed, depth: depth)
+    }
+
+    /// The post is gone from now on, for `reason`: timelines drop it, v2 lookups and
+    /// references report it in partial `errors` (`TweetUnavailability` lists how), v1.1
+    /// `statuses/lookup` leaves it out (null under `map=true`), `statuses/show` refuses
+    /// it. Its media stay on the image host. False for an unknown id.
+    @discardableResult
+    public func deleteTweet(_ id: String, reason: TweetUnavailability = .deleted) -> Bool {
+        guard let number = UInt64(id) else { return false }
+        return core.state.withLock { $0.store.makeUnavailable(number, reason: reason) }
+    }
+
+    /// The bytes the image host serves at a media picture's path (`PublicMedia.path`),
+    /// or nil for a path that is none.
+    public func mediaBytes(path: String) -> [UInt8]? {
+        let parts = path.split(separator: "/").map(String.init)
+        guard let id = EmulatedMedia.id(inPath: parts), let media = core.state.withLock({ $0.store.mediaByID[id] }) else {
+            return nil
+        }
+        return core.images.mediaBytes(media)
+    }
+
     /// The next `times` requests whose path contains `pathContains` get `fault`; without
     /// a path, the next API requests (`/2/`, `/1.1/`, `/oauth/`; not profile images).
     /// Faults are used in the order injected.
@@ -270,8 +303,8 @@ public final class Emulator: Sendable {
         core.images.clearBad()
     }
 
-    /// Profile image body bytes written to sockets so far (a client that cuts a transfer
-    /// off stops this growing).
+    /// Image body bytes (profile pictures and media) written to sockets so far (a client
+    /// that cuts a transfer off stops this growing).
     public var imageBodyBytesSent: Int {
         core.images.bodyBytesSent.load(ordering: .relaxed)
     }

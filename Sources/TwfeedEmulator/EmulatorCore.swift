@@ -87,9 +87,9 @@ final class EmulatorCore: Sendable {
         switch fault {
         case .status(let code)?:
             var response: EmulatorResponse =
-                if case .profileImage = route {
-                    .text(code, EmulatorResponse.reason(code) + "\n")
-                } else {
+                switch route {
+                case .profileImage, .mediaImage: .text(code, EmulatorResponse.reason(code) + "\n")
+                default:
                     ErrorBody.status(code, dialect)
                 }
             if let peek { response.headers += peek.headers }
@@ -130,6 +130,8 @@ final class EmulatorCore: Sendable {
             return ErrorBody.notFound(dialect)
         case .profileImage(let userID, let version, let size):
             return images.response(for: request, user: state.store.user(userID), version: version, size: size)
+        case .mediaImage(let id):
+            return images.mediaResponse(for: request, media: state.store.mediaByID[id])
         case .oauthRequestToken:
             return OAuthRoutes.requestToken(request, verifier: verifier, state: &state, now: now)
         case .oauthAuthorize:
@@ -255,6 +257,12 @@ final class EmulatorCore: Sendable {
     }
 
     var now: Date { state.withLock { $0.now } }
+
+    func addReplyChain(to feed: EmulatorFeed, depth: Int) -> EmulatedReplyChain? {
+        state.withLock { $0.store.addReplyChain(to: feed, depth: depth, now: $0.now) }.map { chain in
+            EmulatedReplyChain(id: String(chain.id), ancestors: chain.ancestors.map { String($0) })
+        }
+    }
 
     func groundTruth(_ feed: EmulatorFeed, dialect: EmulatorDialect) -> [String] {
         state.withLock { $0.store.groundTruth(feed, dialect) }.map { String($0) }

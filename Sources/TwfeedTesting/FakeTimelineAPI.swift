@@ -39,6 +39,14 @@ package final class FakeTimelineAPI: TwitterAPI {
         package var userLookups: [[UserID]] = []
         /// Users `users(ids:)` knows (besides the account).
         package var users: [UserID: Author] = [:]
+        /// Posts `tweets(ids:)` finds, by id (their authors come from `users`).
+        package var lookupTweets: [TweetID: Tweet] = [:]
+        /// Ids `tweets(ids:)` reports gone, with the API's reason.
+        package var unavailable: [TweetID: String] = [:]
+        /// The ids of each `tweets(ids:)` call, in order.
+        package var lookups: [[TweetID]] = []
+        /// Failures for the next `tweets(ids:)` calls, in order.
+        package var lookupFailures: [APIError] = []
     }
 
     package let state = Mutex(State())
@@ -131,6 +139,29 @@ package final class FakeTimelineAPI: TwitterAPI {
         state.withLock { state in
             state.userLookups.append(ids)
             return (ids.compactMap { $0 == state.account.id ? state.account : state.users[$0] }, nil)
+        }
+    }
+
+    /// Posts by id, as a lookup finds them: those in `lookupTweets` (newest first, with
+    /// the posts they point at that are known too, and their authors from `users`), those
+    /// in `unavailable` with their reason; unknown ids are in neither, as the API leaves
+    /// out what it says nothing about. Each call is recorded in `lookups`.
+    package func tweets(ids: [TweetID]) async throws -> LookupResult {
+        try state.withLock { state in
+            state.lookups.append(ids)
+            if !state.lookupFailures.isEmpty { throw state.lookupFailures.removeFirst() }
+            let found = ids.compactMap { state.lookupTweets[$0] }.sorted { $0.id > $1.id }
+            let foundIDs = Set(found.map(\.id))
+            let pointedAt = Set(found.flatMap { [$0.inReplyToID, $0.quotedID, $0.retweetOfID].compactMap { $0 } })
+            let referenced = pointedAt.subtracting(foundIDs).compactMap { state.lookupTweets[$0] }.sorted { $0.id > $1.id }
+            let authorIDs = Set((found + referenced).map(\.authorID))
+            let authors = authorIDs.compactMap { $0 == state.account.id ? state.account : state.users[$0] }
+            var unavailable: [TweetID: String] = [:]
+            for id in ids { if let reason = state.unavailable[id] { unavailable[id] = reason } }
+            return LookupResult(
+                page: TimelinePage(tweets: found, referencedTweets: referenced, authors: authors, nextPageToken: nil),
+                unavailable: unavailable
+            )
         }
     }
 

@@ -32,6 +32,13 @@ import TwfeedBase
 /// - `GET  /_emulator/own-tweets` → `{"ids":[...]}`: the account's own tweets, newest first.
 /// - `GET  /_emulator/bill` → what the pay-per-use API charged (totals, cycle, days newest
 ///   first, by endpoint, credits left); `DELETE /_emulator/bill` forgets the charges.
+/// - `POST /_emulator/reply-chain` `{"feed":"home|mentions","depth":5}` → `{"id":"...",
+///   "ancestors":["<parent>",…,"<root>"]}`: a conversation whose ancestors are in no
+///   timeline, answered by a post that joins the feed (`Emulator.addReplyChain`).
+/// - `POST /_emulator/delete` `{"id":"...","reason":"deleted|protected|suspended"}`: the
+///   post is gone; lookups report it so (`Emulator.deleteTweet`).
+/// - `GET  /_emulator/tweets/:id` → the stored post (`Emulator.tweet`): text, long text,
+///   references, media (`path` on this host, size, alt text), why it is gone.
 /// - `GET  /_emulator/billing` → the billing settings; `POST /_emulator/billing` with any of
 ///   `{"creditsUSD":5|null,"spendCapUSD":…,"usageCapPostReads":…,"cycleStartDay":1-28,
 ///   "notEnrolled":{"home":"client-not-enrolled"|null,…},"repliesRequireSummons":true,
@@ -55,6 +62,7 @@ enum ControlRoutes {
                                 "POST /_emulator/long-posts", "POST /_emulator/drop-kept-alive",
                                 "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "GET /_emulator/bill",
                                 "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
+                                "POST /_emulator/reply-chain", "POST /_emulator/delete", "GET /_emulator/tweets/:id",
                             ].map(EmulatorJSON.string)
                         )
                     )
@@ -162,6 +170,12 @@ enum ControlRoutes {
             return .json(200, .object([("ok", .bool(true)), ("id", .string(String(id)))]))
         case ("GET", ["own-tweets"]):
             return ids(core.state.withLock { $0.store.reachableOwnTweets() }.map { String($0) })
+        case ("POST", ["reply-chain"]):
+            return replyChain(request, core: core)
+        case ("POST", ["delete"]):
+            return delete(request, core: core)
+        case ("GET", let path) where path.count == 2 && path[0] == "tweets":
+            return tweet(path[1], core: core)
         case ("GET", ["bill"]):
             return bill(core)
         case ("DELETE", ["bill"]):
@@ -237,7 +251,7 @@ enum ControlRoutes {
         .json(200, .object([("ids", .array(ids.map(EmulatorJSON.string)))]))
     }
 
-    private static func error(_ status: Int, _ message: String) -> EmulatorResponse {
+    static func error(_ status: Int, _ message: String) -> EmulatorResponse {
         .json(status, .object([("error", .string(message))]))
     }
 

@@ -15,6 +15,8 @@ struct StoredTweet: Sendable {
     let shortened: RenderedText?
     /// A long post's whole text (v2 `note_tweet`); `text` and `rendered` are then cut.
     var note: RenderedText?
+    /// `note`'s text unescaped, as the author wrote it.
+    var noteRaw: String?
     let inReplyToTweetID: UInt64?
     let inReplyToUserID: UInt64?
     let retweetedID: UInt64?
@@ -28,6 +30,11 @@ struct StoredTweet: Sendable {
     /// Deleted after it was placed in a timeline: it still takes a slot when a page is cut
     /// and is dropped afterwards, so pages come back short as the real API's do.
     var deleted = false
+    /// Why a lookup cannot have it, once `deleted` (`Emulator.deleteTweet`): nil is a
+    /// plain deletion.
+    var unavailability: TweetUnavailability?
+    /// Photos, videos and GIFs, in the order the post shows them.
+    var media: [EmulatedMedia] = []
 
     var isReply: Bool { inReplyToTweetID != nil }
     var isRetweet: Bool { retweetedID != nil }

@@ -79,6 +79,20 @@ enum TweetCorpus {
         "Writing this down so future me remembers: back up the database before upgrading, read the release notes, and never trust a clock on a VM.",
     ]
 
+    /// Alt texts of photos, videos and GIFs (what a screen reader says): accents, an `&`,
+    /// a `<` and quotes, which a reader must show as text.
+    static let altTexts = [
+        "A harbour at sunset, boats in silhouette against an orange sky",
+        "Screenshot of a terminal: the test suite passes, 1,204 tests in 38 s",
+        "Café table with a croissant & a flat white",
+        "Whiteboard diagram: client → cache → \"origin\" with arrows in red",
+        "A grey cat asleep on a laptop keyboard",
+        "Chart where latency < 10 ms after the fix, spiky before",
+        "Mountain trail in fog, pine trees on both sides",
+        "富士山の朝焼け (Mount Fuji at dawn)",
+        "Conference badge on a lanyard, the logo half covered by a sticker",
+    ]
+
     /// The account user's own short texts.
     static let myPhrases = [
         "Trying twfeed against the local emulator",

@@ -15,26 +15,30 @@ extension TweetStore {
     ///
     /// The text is stored raw and sent as every tweet is: HTML-escaped (`&amp;`, `&lt;`,
     /// `&gt;`) in v2 `text` and v1.1 `full_text`/`text`, cut to 140 in v1.1's
-    /// non-extended `text`.
-    mutating func addTweet(to feed: EmulatorFeed, text: String, authorName: String?, now: Date) -> UInt64 {
+    /// non-extended `text`. A text over 280 (weighted) makes a long post: `text` cut to
+    /// 280 with "…", the whole text as v2 `note_tweet`.
+    mutating func addTweet(to feed: EmulatorFeed, text given: String, authorName: String?, now: Date) -> UInt64 {
+        let long = StatusTextRules.weightedLength(given) > 280
+        let text = long ? (StatusTextRules.truncated(given, limit: 280) ?? given) : given
+        let note = long ? given : nil
         let date = Self.wholeSeconds(max(now, lastDate))
         let others = Array(otherUserIDs)
         let named = feed == .retweets ? nil : authorName.map { addUser(displayName: $0) }
         switch feed {
         case .home:
             let author = named ?? rng.pick(others.filter { users[$0]?.followed == true })
-            let id = createTweet(author: author, text: text, at: date).id
+            let id = createTweet(author: author, text: text, at: date, note: note).id
             othersRecent.append(id)
             append(id, to: .home)
             return id
         case .mentions:
             let author = named ?? rng.pick(others)
-            let id = createTweet(author: author, text: text, at: date).id
+            let id = createTweet(author: author, text: text, at: date, note: note).id
             append(id, to: .mentions)
             if users[author]?.followed == true { append(id, to: .home) }
             return id
         case .retweets:
-            let mine = createTweet(author: Self.accountID, text: text, at: date).id
+            let mine = createTweet(author: Self.accountID, text: text, at: date, note: note).id
             myRecentOriginals.append(mine)
             append(mine, to: .home)
             createRetweet(by: rng.pick(others), of: mine, at: date)

@@ -60,7 +60,15 @@ extension TweetStore {
             case 58..<64:
                 let target = rng.pick(Array(othersRecent.suffix(30)))
                 let author = rng.pick(followed)
-                if let id = createReply(by: author, to: target, at: clock) { home.append(id) }
+                // A quarter of these answer the end of a thread between accounts the user
+                // does not follow: ancestors that are in no timeline (what a reader must
+                // fetch by id to show the conversation).
+                var parent = target
+                if sideRng.chance(0.25), tweets[target]?.authorID != author, !unfollowed.isEmpty {
+                    let depth = Int.random(in: 1...4, using: &sideRng)
+                    parent = withChainRandom { $0.thread(below: target, replies: depth, authors: unfollowed, at: clock) }
+                }
+                if let id = createReply(by: author, to: parent, at: clock) { home.append(id) }
             case 64..<78:
                 let (id, isFollowed) = createMention(at: clock, others: others)
                 mentions.append(id)
@@ -130,28 +138,50 @@ extension TweetStore {
         return id
     }
 
-    private mutating func createOtherOriginal(by author: UInt64, at clock: TimeInterval) -> UInt64 {
+    /// An original by another account. One in 25 is a long post (over 280: its `text`
+    /// cut, the whole text as `note_tweet`), chosen from `sideRng`; it may carry media.
+    mutating func createOtherOriginal(by author: UInt64, at clock: TimeInterval) -> UInt64 {
         var (text, urls) = TweetCorpus.otherText(&rng)
         if rng.chance(0.1), let someone = users[rng.pick(Array(otherUserIDs))], someone.id != author {
             text += " /cc @\(someone.username)"
         }
         if StatusTextRules.weightedLength(text) > 280 { (text, urls) = (TweetCorpus.phrases[0], []) }
-        return createTweet(author: author, text: text, urls: urls, at: Self.date(clock)).id
+        if sideRng.chance(0.04) {
+            let whole = Self.longText(&sideRng)
+            let cut = StatusTextRules.truncated(whole, limit: 280) ?? whole
+            return createTweet(author: author, text: cut, at: Self.date(clock), note: whole, decorated: true).id
+        }
+        return createTweet(author: author, text: text, urls: urls, at: Self.date(clock), decorated: true).id
     }
 
-    private mutating func createReply(by author: UInt64, to target: UInt64, at clock: TimeInterval) -> UInt64? {
+    /// A text over 280 (weighted), without links: a phrase and three of the long tails.
+    static func longText(_ random: inout SeededRandom) -> String {
+        var tails = TweetCorpus.longTails
+        tails.shuffle(using: &random)
+        return ([random.pick(TweetCorpus.phrases)] + tails.prefix(3)).joined(separator: " ")
+    }
+
+    /// A reply by `author` to `target` ("@parent ..."); nil when `author` wrote `target`.
+    /// Another account's reply may carry media.
+    mutating func createReply(by author: UInt64, to target: UInt64, at clock: TimeInterval) -> UInt64? {
         guard let parent = tweets[target], let parentAuthor = users[parent.authorID], parent.authorID != author else {
             return nil
         }
         let text = "@\(parentAuthor.username) " + rng.pick(TweetCorpus.replies)
-        return createTweet(author: author, text: text, at: Self.date(clock), replyTo: (parent.id, parent.authorID)).id
+        return createTweet(
+            author: author,
+            text: text,
+            at: Self.date(clock),
+            replyTo: (parent.id, parent.authorID),
+            decorated: author != Self.accountID
+        ).id
     }
 
     private mutating func createQuote(by author: UInt64, of target: UInt64, at clock: TimeInterval) -> UInt64 {
         let username = tweets[target].flatMap { users[$0.authorID] }?.username ?? "i"
         let link = TweetCorpus.statusLink(&rng, username: username, id: target)
         let text = rng.pick(TweetCorpus.replies).capitalizedFirst + " " + link.url
-        return createTweet(author: author, text: text, urls: [link], at: Self.date(clock), quoting: target).id
+        return createTweet(author: author, text: text, urls: [link], at: Self.date(clock), quoting: target, decorated: true).id
     }
 
     /// A tweet by another account that mentions the account user: a plain mention, a
@@ -170,7 +200,8 @@ extension TweetStore {
                     author: author,
                     text: "\(me) \(body)",
                     at: Self.date(clock),
-                    replyTo: (target, Self.accountID)
+                    replyTo: (target, Self.accountID),
+                    decorated: true
                 ).id
         } else if roll < 5, let target = myRecentOriginals.last {
             let link = TweetCorpus.statusLink(&rng, username: Self.accountUsername, id: target)
@@ -183,12 +214,12 @@ extension TweetStore {
                     quoting: target
                 ).id
         } else if roll < 7 {
-            id = createTweet(author: author, text: "Hey \(me), \(body)", at: Self.date(clock)).id
+            id = createTweet(author: author, text: "Hey \(me), \(body)", at: Self.date(clock), decorated: true).id
         } else {
             var (text, urls) = TweetCorpus.otherText(&rng)
             text = "\(me) \(text)"
             if StatusTextRules.weightedLength(text) > 280 { (text, urls) = ("\(me) \(body)", []) }
-            id = createTweet(author: author, text: text, urls: urls, at: Self.date(clock)).id
+            id = createTweet(author: author, text: text, urls: urls, at: Self.date(clock), decorated: true).id
         }
         return (id, isFollowed)
     }

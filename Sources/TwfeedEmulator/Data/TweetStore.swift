@@ -45,11 +45,23 @@ struct TweetStore: Sendable {
     /// Tweets that another tweet points at (never marked deleted, so references resolve).
     var referenced: Set<UInt64> = []
     var rng: SeededRandom
+    /// What decorates a tweet (its media, whether a seeded post is long) and where the
+    /// seeded reply chains go: a stream of its own, so adding decorations left `rng`'s
+    /// sequence (and so the timelines a seed makes) as it was.
+    var sideRng: SeededRandom
+    /// The generator seeded reply chains' ancestors are made with (swapped in for `rng`).
+    var chainRng: SeededRandom
+    /// Every media item by its id, for the image host.
+    private(set) var mediaByID: [UInt64: EmulatedMedia] = [:]
+    private var lastMediaID: UInt64
     private(set) var lastID: UInt64
     private(set) var lastDate: Date
 
     init(seed: UInt64, tweetsPerFeed: Int, now: Date, extraUsers: Int = 0) {
         rng = SeededRandom(seed: seed)
+        sideRng = SeededRandom(seed: seed ^ 0x6D65_6469_6120_616E)
+        chainRng = SeededRandom(seed: seed ^ 0x7468_7265_6164_7321)
+        lastMediaID = 1_840_000_000_000_000_000 + UInt64.random(in: 0..<1_000_000_000_000, using: &sideRng)
         lastID = 1_850_000_000_000_000_000 + UInt64.random(in: 0..<1_000_000_000_000, using: &rng)
         lastDate = Date(timeIntervalSince1970: 0)
         createUsers(extra: max(0, extraUsers))
@@ -141,7 +153,9 @@ struct TweetStore: Sendable {
         return lastID
     }
 
-    /// Creates and stores a tweet (ids and dates only grow).
+    /// Creates and stores a tweet (ids and dates only grow). `note`: a long post's whole
+    /// text (`text` is then its cut form). `decorated`: it may carry media
+    /// (`decoration()`, drawn from `sideRng`).
     @discardableResult
     mutating func createTweet(
         author: UInt64,
@@ -150,7 +164,9 @@ struct TweetStore: Sendable {
         at date: Date,
         replyTo: (tweet: UInt64, user: UInt64)? = nil,
         retweetOf: UInt64? = nil,
-        quoting: UInt64? = nil
+        quoting: UInt64? = nil,
+        note: String? = nil,
+        decorated: Bool = false
     ) -> StoredTweet {
         let id = nextID(gapSeconds: date.timeIntervalSince(lastDate))
         lastDate = max(lastDate, date)
@@ -159,7 +175,7 @@ struct TweetStore: Sendable {
         }
         let conversation = replyTo.flatMap { tweets[$0.tweet]?.conversationID } ?? replyTo?.tweet ?? id
         let shortText = StatusTextRules.truncated(text, limit: 140)
-        let tweet = StoredTweet(
+        var tweet = StoredTweet(
             id: id,
             createdAt: date,
             authorID: author,
@@ -175,6 +191,11 @@ struct TweetStore: Sendable {
             source: rng.pick(TweetCorpus.sources),
             likeCount: Int(rng.next() % 40)
         )
+        if let note {
+            tweet.note = RenderedText(raw: note, urls: urls, resolveUser: resolve)
+            tweet.noteRaw = note
+        }
+        if decorated { tweet.media = decoration() }
         tweets[id] = tweet
         if author == Self.accountID, retweetOf == nil {
             myTexts[Self.duplicateKey(text)] = id
@@ -212,6 +233,58 @@ struct TweetStore: Sendable {
     }
 
     mutating func markDeleted(_ id: UInt64) { tweets[id]?.deleted = true }
+
+    /// The post is gone for `reason` (`Emulator.deleteTweet`): timelines drop it (its slot
+    /// stays, as a deleted one's), lookups and references report it, and nothing made
+    /// later points at it. False for an unknown id.
+    mutating func makeUnavailable(_ id: UInt64, reason: TweetUnavailability) -> Bool {
+        guard tweets[id] != nil else { return false }
+        tweets[id]?.deleted = true
+        tweets[id]?.unavailability = reason
+        othersRecent.removeAll { $0 == id }
+        myRecentOriginals.removeAll { $0 == id }
+        return true
+    }
+
+    // MARK: Media
+
+    /// The media a decorated tweet gets, from `sideRng`: a tenth carry 1-4 photos (two
+    /// in three with alt text), 3% a video and 2% a GIF (their stills; a third with alt
+    /// text); the rest none.
+    mutating func decoration() -> [EmulatedMedia] {
+        let roll = Int.random(in: 0..<100, using: &sideRng)
+        let kind: EmulatedMedia.Kind
+        let count: Int
+        switch roll {
+        case 0..<10: (kind, count) = (.photo, Int.random(in: 1...4, using: &sideRng))
+        case 10..<13: (kind, count) = (.video, 1)
+        case 13..<15: (kind, count) = (.animatedGIF, 1)
+        default: return []
+        }
+        return (0..<count).map { _ in makeMedia(kind) }
+    }
+
+    /// One media item with a new id, stored for the image host.
+    mutating func makeMedia(_ kind: EmulatedMedia.Kind) -> EmulatedMedia {
+        lastMediaID += 1 + UInt64.random(in: 0..<4_096, using: &sideRng)
+        let sizes: [(Int, Int)] =
+            switch kind {
+            case .photo: [(1200, 800), (800, 1200), (1024, 1024), (1280, 720), (640, 480), (900, 1200)]
+            case .video: [(1280, 720), (720, 1280), (640, 360)]
+            case .animatedGIF: [(480, 270), (320, 320), (498, 280)]
+            }
+        let (width, height) = sideRng.pick(sizes)
+        let described = sideRng.chance(kind == .photo ? 2.0 / 3 : 1.0 / 3)
+        let media = EmulatedMedia(
+            id: lastMediaID,
+            kind: kind,
+            width: width,
+            height: height,
+            altText: described ? sideRng.pick(TweetCorpus.altTexts) : nil
+        )
+        mediaByID[media.id] = media
+        return media
+    }
 
     mutating func shiftAllDates(by seconds: TimeInterval) {
         for id in Array(tweets.keys) { tweets[id]?.createdAt.addTimeInterval(seconds) }
@@ -318,6 +391,7 @@ struct TweetStore: Sendable {
                 userIDsByName[name.lowercased()].flatMap { users[$0] }.map { ($0.id, $0.username) }
             }
             tweet.note = RenderedText(raw: shortened, urls: links, resolveUser: resolve)
+            tweet.noteRaw = shortened
             tweets[tweet.id] = tweet
         }
         // The duplicate check compares what clients send, not the shortened text.
@@ -362,7 +436,19 @@ struct TweetStore: Sendable {
             inReplyToID: tweet.inReplyToTweetID.map { String($0) },
             retweetOfID: tweet.retweetedID.map { String($0) },
             quotedID: tweet.quotedID.map { String($0) },
-            retweetCount: tweet.retweetCount
+            retweetCount: tweet.retweetCount,
+            longText: tweet.noteRaw,
+            media: tweet.media.map { item in
+                PublicMedia(
+                    key: item.key,
+                    type: item.kind.rawValue,
+                    path: item.path,
+                    width: item.width,
+                    height: item.height,
+                    altText: item.altText
+                )
+            },
+            unavailable: tweet.deleted ? (tweet.unavailability ?? .deleted) : nil
         )
     }
 }

@@ -126,6 +126,93 @@ final class AvatarServer: Sendable {
         return response
     }
 
+    // MARK: Media pictures
+
+    /// Drawn media pictures by id; bounded, since a long demo fetches many.
+    private let mediaCache = Mutex<[UInt64: [UInt8]]>([:])
+
+    /// The answer to a media picture's path (`EmulatedMedia.path`): the picture at the
+    /// media's size (a photo, or a video's or GIF's still), with an ETag and a
+    /// Last-Modified for revalidation (304), or a bad answer of a `serveBad` rule for a
+    /// path (user rules are about profile pictures); 404 for an unknown id. The image
+    /// host keeps serving a deleted post's media, as pbs.twimg.com does for a while.
+    func mediaResponse(for request: EmulatorRequest, media: EmulatedMedia?) -> EmulatorResponse {
+        var response = mediaAnswer(request, media: media)
+        response.onBodySent = { [self] in _ = bodyBytesSent.add($0, ordering: .relaxed) }
+        return response
+    }
+
+    private func mediaAnswer(_ request: EmulatorRequest, media: EmulatedMedia?) -> EmulatorResponse {
+        guard let media else { return .text(404, "Not Found\n") }
+        let bad = controls.withLock { controls in
+            controls.bad.last { rule in rule.userID == nil && (rule.pathContains.map { request.path.contains($0) } ?? false) }?.image
+        }
+        if let bad, let response = Self.badAnswer(bad, request: request) { return response }
+        let etag = "\"m\(media.id)\""
+        let lastModified = Date(timeIntervalSince1970: 1_700_000_000)
+        let headers: [(name: String, value: String)] = [
+            ("Content-Type", "image/png"), ("ETag", etag), ("Cache-Control", "max-age=604800"),
+            ("Last-Modified", EmulatorResponse.httpDate(lastModified)),
+        ]
+        let notModified: Bool
+        if let match = request.header("if-none-match") {
+            notModified = match.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+            }
+        } else if let since = request.header("if-modified-since").flatMap(EmulatorResponse.parseHTTPDate) {
+            notModified = lastModified.timeIntervalSince1970 <= since.timeIntervalSince1970
+        } else {
+            notModified = false
+        }
+        if notModified {
+            return EmulatorResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
+        }
+        var response = EmulatorResponse(status: 200, headers: headers, body: mediaBytes(media))
+        if case .slow(let seconds) = bad { response.delivery = .stallMidBody(seconds: seconds) }
+        return response
+    }
+
+    /// The picture of `media`: a PNG of its width and height.
+    func mediaBytes(_ media: EmulatedMedia) -> [UInt8] {
+        if let png = mediaCache.withLock({ $0[media.id] }) { return png }
+        let png = Self.drawPicture(seed: media.id &* 0x9E37_79B9_7F4A_7C15, width: media.width, height: media.height)
+        mediaCache.withLock { cache in
+            if cache.count >= 64 { cache.removeAll() }
+            cache[media.id] = png
+        }
+        return png
+    }
+
+    /// A two-colour landscape (a sun over a hill) as a 1-bit palette PNG: a valid picture
+    /// of any size in a few kilobytes per hundred thousand pixels, without compression.
+    static func drawPicture(seed: UInt64, width: Int, height: Int) -> [UInt8] {
+        let sky: [UInt8] = [UInt8(96 + seed % 128), UInt8(96 + (seed >> 8) % 128), UInt8(128 + (seed >> 16) % 128)]
+        let land: [UInt8] = [UInt8(32 + (seed >> 24) % 96), UInt8(64 + (seed >> 32) % 128), UInt8(32 + (seed >> 40) % 64)]
+        let rowBytes = (width + 7) / 8
+        var raw = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+        let sunX = Double(width) * (0.2 + Double(seed % 60) / 100)
+        let sunY = Double(height) * 0.3
+        let radius = Double(min(width, height)) * 0.12
+        let phase = Double(seed % 7)
+        let span = Double(max(width, 1))
+        let level = Double(height)
+        let hills: [Double] = (0..<width).map { (x: Int) -> Double in
+            let angle: Double = Double(x) / span * 6.28 + phase
+            return level * (0.65 + 0.12 * sin(angle))
+        }
+        for y in 0..<height {
+            let row = y * (rowBytes + 1)  // raw[row] is the filter byte: none
+            let dy = Double(y) - sunY
+            for x in 0..<width {
+                let dx = Double(x) - sunX
+                if Double(y) > hills[x] || dx * dx + dy * dy < radius * radius {
+                    raw[row + 1 + x / 8] |= 0x80 >> UInt8(x % 8)
+                }
+            }
+        }
+        return encodePNG(width: width, height: height, rows: raw, palette: sky + land)
+    }
+
     private func drawing(user: EmulatedUser, version: Int, size: ProfileImageSize, revision: Int) -> [UInt8] {
         let key = "\(user.id)-\(version)-\(size.rawValue)-\(revision)"
         return cache.withLock { cache in
@@ -209,12 +296,20 @@ final class AvatarServer: Sendable {
     /// An 8-bit RGB PNG whose zlib stream uses stored (uncompressed) deflate blocks:
     /// valid for every decoder, and no compression library needed.
     static func encodePNG(width: Int, height: Int, rgbRows raw: [UInt8]) -> [UInt8] {
+        encodePNG(width: width, height: height, rows: raw, palette: nil)
+    }
+
+    /// A PNG of filtered `rows`: 8-bit RGB, or with a `palette` of two RGB colours a
+    /// 1-bit indexed one (eight pixels a byte).
+    static func encodePNG(width: Int, height: Int, rows raw: [UInt8], palette: [UInt8]?) -> [UInt8] {
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []
         header += bigEndian(UInt32(width))
         header += bigEndian(UInt32(height))
-        header += [8, 2, 0, 0, 0]  // depth 8, truecolour, deflate, adaptive filtering, no interlace
+        // Depth 8 truecolour, or depth 1 indexed; deflate, adaptive filtering, no interlace.
+        header += palette == nil ? [8, 2, 0, 0, 0] : [1, 3, 0, 0, 0]
         png += chunk("IHDR", header)
+        if let palette { png += chunk("PLTE", palette) }
 
         var zlib: [UInt8] = [0x78, 0x01]
         var offset = 0

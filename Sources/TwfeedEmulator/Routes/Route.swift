@@ -24,6 +24,8 @@ enum Route: Equatable {
     case oauthAuthorize
     case oauthAccessToken
     case profileImage(userID: UInt64, version: Int, size: ProfileImageSize)
+    /// A photo or a video's or GIF's still (`EmulatedMedia.path`).
+    case mediaImage(id: UInt64)
     case notFound(EmulatorDialect)
 
     init(method: String, path: String) {
@@ -76,6 +78,12 @@ enum Route: Equatable {
             } else {
                 self = .notFound(.v1_1)
             }
+        case ("media", 2) where get, ("tweet_video_thumb", 2) where get, ("ext_tw_video_thumb", 5) where get:
+            if let id = EmulatedMedia.id(inPath: parts) {
+                self = .mediaImage(id: id)
+            } else {
+                self = .notFound(.v1_1)
+            }
         default:
             self = .notFound(path.hasPrefix("/2/") ? .v2 : .v1_1)
         }
@@ -110,16 +118,16 @@ enum Route: Equatable {
         if let endpoint = rateLimited { return endpoint.rawValue }
         switch self {
         case .oauthRequestToken, .oauthAuthorize, .oauthAccessToken: return "oauth"
-        case .profileImage: return "images"
+        case .profileImage, .mediaImage: return "images"
         default: return "unknown"
         }
     }
 
-    /// API requests (v2, v1.1 and OAuth routes) are what unscoped faults hit; profile
-    /// images and unknown paths are not.
+    /// API requests (v2, v1.1 and OAuth routes) are what unscoped faults hit; images
+    /// (profile pictures, media) and unknown paths are not.
     var isAPI: Bool {
         switch self {
-        case .profileImage, .notFound: false
+        case .profileImage, .mediaImage, .notFound: false
         default: true
         }
     }

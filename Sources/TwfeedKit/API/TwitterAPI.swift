@@ -41,6 +41,16 @@ package protocol TwitterAPI: Sendable {
     /// Users by id (v2 `GET /2/users?ids=`, 1-100 ids, at the user read price); unknown
     /// ids are left out.
     func users(ids: [UserID]) async throws -> (authors: [Author], rateLimit: RateLimit?)
+
+    /// Posts by id: what a tweet points at (a reply's parent, a quoted post, a reposted
+    /// original) and `twfeed fetch`. v2 `GET /2/tweets?ids=` (everything expanded: the
+    /// authors, what the posts point at, photos), v1.1 `statuses/lookup` with `map=true`.
+    /// The found posts are `page.tweets` (newest first) with their authors and media;
+    /// `unavailable` holds the ids the API says are gone, with its reason. Ids are sent
+    /// once each; no ids: no request. At most `LookupResult.maxIDs` (100) distinct ids,
+    /// a precondition: one call is one request and one answer, which the caller charges
+    /// whole to `.lookups` (`BillingTerms.bill(lookup:)`), so the caller batches.
+    func tweets(ids: [TweetID]) async throws -> LookupResult
 }
 
 extension ClosedRange where Bound == Int {
@@ -194,6 +204,15 @@ package enum TwitterAPIFactory {
 }
 
 enum TextCleaning {
+    /// `text` without `url` at its end (and the space before it): the link the API
+    /// appends to a post with media, which the post shows as its photos instead.
+    static func droppingTrailingLink(_ url: String, from text: String) -> String {
+        guard !url.isEmpty, text.hasSuffix(url) else { return text }
+        var cut = text.dropLast(url.count)
+        while cut.last?.isWhitespace == true { cut.removeLast() }
+        return String(cut)
+    }
+
     /// The API HTML-escapes `&`, `<` and `>`; twfeed stores what the author typed.
     static func unescapeHTML(_ text: String) -> String {
         guard text.contains("&") else { return text }

@@ -3,7 +3,15 @@ import TwfeedBase
 import TwfeedCore
 
 /// The legacy v1.1 endpoints, for enterprise access and compatible servers.
+///
+/// Every read asks `tweet_mode=extended` (`full_text`, up to 280) and
+/// `include_ext_alt_text=true` (photos' alt text, which v1.1 gives only when asked).
+/// v1.1 knows no long posts: it has no `note_tweet`, so `full_text` (cut at 280) is all
+/// it gives of a post over 280; the whole text comes only through v2.
 struct V11Client: TwitterAPI {
+    /// Asked on every read that returns statuses.
+    static let readParameters: [(String, String)] = [("tweet_mode", "extended"), ("include_ext_alt_text", "true")]
+
     let requester: SignedRequester
     var dialect: TwfeedConfig.Dialect { .v1_1 }
 
@@ -28,7 +36,7 @@ struct V11Client: TwitterAPI {
     }
 
     func ownPosts(userID: UserID, sinceID: TweetID?) async throws -> TimelinePage {
-        var query = [("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended")]
+        var query = [("user_id", userID.description), ("count", "200")] + Self.readParameters
         if let sinceID { query.append(("since_id", sinceID.description)) }
         let (body, rateLimit, _) = try await requester.get("/1.1/statuses/user_timeline.json", query: query)
         return try Self.page(body, rateLimit: rateLimit)
@@ -47,9 +55,10 @@ struct V11Client: TwitterAPI {
     /// `statuses/user_timeline` without the account's retweets, 200 a page, paged by
     /// `max_id`; every status carries `retweet_count`.
     func ownOriginals(userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
-        var parameters: [(String, String)] = [
-            ("user_id", userID.description), ("count", "200"), ("tweet_mode", "extended"), ("include_rts", "false"),
-        ]
+        var parameters: [(String, String)] =
+            [
+                ("user_id", userID.description), ("count", "200"), ("include_rts", "false"),
+            ] + Self.readParameters
         if let token = query.pageToken { parameters.append(("max_id", token)) }
         let (body, rateLimit, _) = try await requester.get("/1.1/statuses/user_timeline.json", query: parameters)
         var page = try Self.page(body, rateLimit: rateLimit)
@@ -73,7 +82,7 @@ struct V11Client: TwitterAPI {
         case .retweets: path = "/1.1/statuses/retweets_of_me.json"
         }
         let size = Self.pageBounds(feed).clamped(query.maxResults ?? Self.pageSize(feed))
-        var parameters: [(String, String)] = [("count", String(size)), ("tweet_mode", "extended")]
+        var parameters: [(String, String)] = [("count", String(size))] + Self.readParameters
         if let since = query.sinceID { parameters.append(("since_id", since.description)) }
         if let token = query.pageToken {
             parameters.append(("max_id", token))
@@ -89,6 +98,12 @@ struct V11Client: TwitterAPI {
         guard let statuses = body.array else {
             throw APIError.malformed("timeline is not an array", status: 200, rateLimit: rateLimit)
         }
+        let page = try Self.page(statuses: statuses, rateLimit: rateLimit)
+        return page
+    }
+
+    /// The statuses as a page, newest first; the next page token is one below the oldest.
+    static func page(statuses: [JSONValue], rateLimit: RateLimit?) throws -> TimelinePage {
         var tweets: [Tweet] = []
         var referenced: [Tweet] = []
         var authors: [UserID: Author] = [:]
@@ -109,6 +124,37 @@ struct V11Client: TwitterAPI {
         )
     }
 
+    /// `GET statuses/lookup.json?id=…&map=true`: with `map=true` every id asked comes
+    /// back, a status or null, under `{"id": {...}}` (a server that ignores `map` answers
+    /// the statuses found as an array and leaves the others out). v1.1 does not say why a
+    /// status is missing (deleted, protected or its author suspended), so each one is
+    /// "Not Found Error" with that said.
+    func tweets(ids: [TweetID]) async throws -> LookupResult {
+        let ids = LookupResult.checked(ids)
+        guard !ids.isEmpty else { return LookupResult(page: TimelinePage(tweets: [], authors: [], nextPageToken: nil)) }
+        let (body, rateLimit, _) = try await requester.get(
+            "/1.1/statuses/lookup.json",
+            query: [("id", ids.map(\.description).joined(separator: ",")), ("map", "true")] + Self.readParameters
+        )
+        // Without `map` (a server that ignores it) the answer is a plain array.
+        guard let map = body["id"]?.object ?? (body.array != nil ? [:] : nil) else {
+            throw APIError.malformed("statuses/lookup is neither a map nor an array", status: 200, rateLimit: rateLimit)
+        }
+        let statuses = body.array ?? map.values.filter { $0.object != nil }
+        var page = try Self.page(statuses: statuses, rateLimit: rateLimit)
+        page.nextPageToken = nil
+        // Under `map` the nulls; in a plain array, the ids asked that it leaves out.
+        let found = Set(page.tweets.map(\.id))
+        let missing =
+            body.array != nil
+            ? ids.filter { !found.contains($0) } : map.compactMap { $0.value == .null ? TweetID($0.key) : nil }
+        var unavailable: [TweetID: String] = [:]
+        for id in missing {
+            unavailable[id] = "Not Found Error: statuses/lookup has no status with id \(id) (deleted, protected or suspended)."
+        }
+        return LookupResult(page: page, unavailable: unavailable)
+    }
+
     static func author(_ user: JSONValue) -> Author? {
         guard let id = user["id_str"]?.string.flatMap(UserID.init), let username = user["screen_name"]?.string else { return nil }
         return Author(
@@ -125,7 +171,13 @@ struct V11Client: TwitterAPI {
             let created = status["created_at"]?.string.flatMap(Timestamp.parseTwitterDate)
         else { return nil }
         authors[author.id] = author
-        var text = TextCleaning.unescapeHTML(status["full_text"]?.string ?? status["text"]?.string ?? "")
+        let media = Self.media(status)
+        var fullText = status["full_text"]?.string ?? status["text"]?.string ?? ""
+        // A post with media ends with their `t.co` link; the post shows the media instead.
+        if let link = (status["extended_entities"]?["media"] ?? status["entities"]?["media"])?.array?.first?["url"]?.string {
+            fullText = TextCleaning.droppingTrailingLink(link, from: fullText)
+        }
+        var text = TextCleaning.unescapeHTML(fullText)
         var retweetOf: TweetID?
         if let original = status["retweeted_status"], case .object = original,
             let originalTweet = tweet(original, referenced: &referenced, authors: &authors)
@@ -152,7 +204,44 @@ struct V11Client: TwitterAPI {
             retweetOfID: retweetOf,
             quotedID: quoted,
             conversationID: nil,
+            media: media,
             rawJSON: status.serialized
         )
+    }
+
+    /// `extended_entities.media[]` (or `entities.media[]`, which holds only the first):
+    /// the picture `media_url_https`, the size of the original (`original_info`, else
+    /// `sizes.large`), `ext_alt_text`. Keys as v2 spells them: the type's prefix and
+    /// `id_str` (`3_` photo, `7_` video, `16_` GIF), so one item has one key whichever
+    /// dialect read it.
+    static func media(_ status: JSONValue) -> [Media] {
+        let items = (status["extended_entities"]?["media"] ?? status["entities"]?["media"])?.array ?? []
+        return items.compactMap { item in
+            guard let id = item["id_str"]?.string, let kind = item["type"]?.string.flatMap(Media.Kind.init(rawValue:)) else {
+                return nil
+            }
+            let original = item["original_info"]
+            let large = item["sizes"]?["large"]
+            return Media(
+                key: Media.keyPrefix(kind) + id,
+                kind: kind,
+                imageURL: item["media_url_https"]?.string ?? item["media_url"]?.string,
+                width: original?["width"]?.int ?? large?["w"]?.int,
+                height: original?["height"]?.int ?? large?["h"]?.int,
+                altText: item["ext_alt_text"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+            )
+        }
+    }
+}
+
+extension Media {
+    /// The prefix of a v2 `media_key` for each type: `3_` a photo, `7_` a video, `16_`
+    /// an animated GIF (the key is the prefix and the media's id).
+    static func keyPrefix(_ kind: Kind) -> String {
+        switch kind {
+        case .photo: "3_"
+        case .video: "7_"
+        case .animatedGIF: "16_"
+        }
     }
 }

@@ -8,29 +8,52 @@ struct V2Client: TwitterAPI {
     var dialect: TwfeedConfig.Dialect { .v2 }
 
     static let pageSize = 100
-    static let tweetFields = "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities"
+    /// Every read asks for `note_tweet` (a long post's whole text: `text` is cut at 280)
+    /// and `attachments` (the media keys, which the expansions join to `includes.media`:
+    /// `attachments.media_keys` for the posts of `data`,
+    /// `referenced_tweets.id.attachments.media_keys` for those of `includes.tweets`).
+    static let tweetFields =
+        "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities,attachments,note_tweet"
     static let userFields = ("user.fields", "name,username,profile_image_url")
+    /// What a photo, video or GIF is shown by: the photo (`url`) or the still
+    /// (`preview_image_url`), its size and its alt text. `includes.media` is not among
+    /// the billed resources (x-api.md, "Paying for it": posts and users are), so asking
+    /// costs nothing.
+    static let mediaFields = ("media.fields", "url,preview_image_url,alt_text,width,height,type")
 
     /// The `max_results` each timeline accepts (mentions wants at least 5).
     static func pageBounds(_ feed: Feed) -> ClosedRange<Int> { feed == .mentions ? 5...100 : 1...100 }
 
-    /// Everything, authors expanded: the settlement's one read of the own posts.
+    /// Everything, authors expanded: the settlement's one read of the own posts, and the
+    /// lookups by id (what a tweet points at is mostly by authors twfeed has not stored,
+    /// so expanding them costs what a `users(ids:)` call would, in one request).
     static let fields: [(String, String)] = [
         ("tweet.fields", tweetFields),
-        ("expansions", "author_id,referenced_tweets.id,referenced_tweets.id.author_id"),
+        (
+            "expansions",
+            "author_id,referenced_tweets.id,referenced_tweets.id.author_id,attachments.media_keys,"
+                + "referenced_tweets.id.attachments.media_keys"
+        ),
         userFields,
+        mediaFields,
     ]
     /// Timelines: no author expansions. `author_id` is in every post anyway, and each user
     /// in `includes.users` is billed (once per UTC day) however long it has been stored;
     /// the syncer looks up only the authors it lacks or has not refreshed lately.
     static let timelineFields: [(String, String)] = [
         ("tweet.fields", tweetFields),
-        ("expansions", "referenced_tweets.id"),
+        ("expansions", "referenced_tweets.id,attachments.media_keys,referenced_tweets.id.attachments.media_keys"),
+        mediaFields,
     ]
-    /// The own originals with their repost counts, nothing expanded: the author is the
-    /// account, and what its replies and quotes point at (each billed as a post read, five
-    /// times an owned read) is not needed to see which were reposted.
-    static let ownOriginalsFields: [(String, String)] = [("tweet.fields", tweetFields + ",public_metrics")]
+    /// The own originals with their repost counts, nothing billed expanded: the author is
+    /// the account, and what its replies and quotes point at (each billed as a post read,
+    /// five times an owned read) is not needed to see which were reposted. Their media
+    /// come along (not billed).
+    static let ownOriginalsFields: [(String, String)] = [
+        ("tweet.fields", tweetFields + ",public_metrics"),
+        ("expansions", "attachments.media_keys"),
+        mediaFields,
+    ]
 
     var authorsOnRequest: Bool { true }
 
@@ -78,11 +101,9 @@ struct V2Client: TwitterAPI {
         return id
     }
 
-    /// `tweet.fields` for the own posts: the timelines' plus `note_tweet`, the whole text
-    /// of a long post, which the settling compares (its `text` is cut).
-    static let ownPostsFields: [(String, String)] = fields.map { name, value in
-        name == "tweet.fields" ? (name, value + ",note_tweet") : (name, value)
-    }
+    /// The own posts: everything (`fields`), `note_tweet` included, so a long post's
+    /// whole text is the text the settling compares (its `text` is cut).
+    static let ownPostsFields: [(String, String)] = fields
 
     func ownPosts(userID: UserID, sinceID: TweetID?) async throws -> TimelinePage {
         var query: [(String, String)] = [("max_results", String(Self.pageSize))]
@@ -112,15 +133,18 @@ struct V2Client: TwitterAPI {
 
     static func page(_ body: JSONValue, rateLimit: RateLimit?) throws -> TimelinePage {
         guard case .object = body else { throw APIError.malformed("page is not an object", status: 200, rateLimit: rateLimit) }
+        let includes = body["includes"]
         var authors: [UserID: Author] = [:]
-        for user in body["includes"]?["users"]?.array ?? [] {
+        for user in includes?["users"]?.array ?? [] {
             if let author = author(user) { authors[author.id] = author }
         }
         var included: [TweetID: JSONValue] = [:]
-        for tweet in body["includes"]?["tweets"]?.array ?? [] {
+        // `includes.posts`: the spelling of the OpenAPI spec of August 2026.
+        for tweet in (includes?["tweets"]?.array ?? []) + (includes?["posts"]?.array ?? []) {
             if let id = tweet["id"]?.string.flatMap(TweetID.init) { included[id] = tweet }
         }
-        let referenced = included.values.compactMap { tweet(from: $0, included: included, authors: authors) }
+        let media = Self.media(includes)
+        let referenced = included.values.compactMap { tweet(from: $0, included: included, authors: authors, media: media) }
         guard let dataValue = body["data"] else {
             // An empty page has no `data`; it may still carry a next_token.
             return TimelinePage(
@@ -131,11 +155,17 @@ struct V2Client: TwitterAPI {
                 rateLimit: rateLimit
             )
         }
-        guard let data = dataValue.array else { throw APIError.malformed("data is not an array", status: 200, rateLimit: rateLimit) }
+        // A page's `data` is an array; `GET /2/tweets/:id` answers one object.
+        let data: [JSONValue]
+        switch dataValue {
+        case .array(let array): data = array
+        case .object: data = [dataValue]
+        default: throw APIError.malformed("data is not an array", status: 200, rateLimit: rateLimit)
+        }
         var tweets: [Tweet] = []
         tweets.reserveCapacity(data.count)
         for object in data {
-            guard let tweet = tweet(from: object, included: included, authors: authors) else {
+            guard let tweet = tweet(from: object, included: included, authors: authors, media: media) else {
                 throw APIError.malformed("a tweet without id, author or created_at", status: 200, rateLimit: rateLimit)
             }
             tweets.append(tweet)
@@ -160,34 +190,43 @@ struct V2Client: TwitterAPI {
         )
     }
 
-    static func tweet(from object: JSONValue, included: [TweetID: JSONValue], authors: [UserID: Author]) -> Tweet? {
+    static func tweet(
+        from object: JSONValue,
+        included: [TweetID: JSONValue],
+        authors: [UserID: Author],
+        media: [String: Media] = [:]
+    ) -> Tweet? {
         guard let id = object["id"]?.string.flatMap(TweetID.init),
             let authorID = object["author_id"]?.string.flatMap(UserID.init),
             let created = object["created_at"]?.string.flatMap(Timestamp.parseISO8601)
         else { return nil }
-        var text = TextCleaning.unescapeHTML(object["text"]?.string ?? "")
+        var text = wholeText(object)
         var replyTo: TweetID?
         var retweetOf: TweetID?
         var quoted: TweetID?
-        for reference in object["referenced_tweets"]?.array ?? [] {
+        // `referenced_posts`: the spelling of the OpenAPI spec of August 2026.
+        for reference in object["referenced_tweets"]?.array ?? object["referenced_posts"]?.array ?? [] {
             guard let refID = reference["id"]?.string.flatMap(TweetID.init) else { continue }
             switch reference["type"]?.string {
             case "replied_to": replyTo = refID
             case "quoted": quoted = refID
-            case "retweeted": retweetOf = refID
+            case "retweeted", "reposted": retweetOf = refID
             default: break
             }
         }
-        // A retweet's own text is cut short; rebuild it from the original. Without the
-        // original's author expanded, its username is the one the retweet's text starts with.
-        if let retweetOf, let original = included[retweetOf], let originalText = original["text"]?.string {
+        // A retweet's own text is cut short; rebuild it from the original (its whole text
+        // when it is a long post). Without the original's author expanded, its username
+        // is the one the retweet's text starts with.
+        if let retweetOf, let original = included[retweetOf], original["text"]?.string != nil {
+            let originalText = wholeText(original)
             let originalAuthor = original["author_id"]?.string.flatMap(UserID.init).flatMap { authors[$0] }
             if let originalAuthor {
-                text = "RT @\(originalAuthor.username): " + TextCleaning.unescapeHTML(originalText)
+                text = "RT @\(originalAuthor.username): " + originalText
             } else if text.hasPrefix("RT @"), let colon = text.range(of: ": ") {
-                text = String(text[..<colon.upperBound]) + TextCleaning.unescapeHTML(originalText)
+                text = String(text[..<colon.upperBound]) + originalText
             }
         }
+        let keys = object["attachments"]?["media_keys"]?.array?.compactMap(\.string) ?? []
         return Tweet(
             id: id,
             authorID: authorID,
@@ -197,7 +236,46 @@ struct V2Client: TwitterAPI {
             retweetOfID: retweetOf,
             quotedID: quoted,
             conversationID: object["conversation_id"]?.string.flatMap(TweetID.init),
+            media: keys.compactMap { media[$0] },
             rawJSON: object.serialized
         )
+    }
+
+    /// A post's whole text, unescaped: `note_tweet.text` (`note_post.text` in the
+    /// spelling of August 2026) when it is a long post, else `text` without the trailing
+    /// link the API appends for attached media (a `t.co` URL entity with a `media_key`).
+    static func wholeText(_ object: JSONValue) -> String {
+        if let note = object["note_tweet"]?["text"]?.string ?? object["note_post"]?["text"]?.string {
+            return TextCleaning.unescapeHTML(note)
+        }
+        var text = object["text"]?.string ?? ""
+        for link in object["entities"]?["urls"]?.array ?? [] where link["media_key"] != nil {
+            if let url = link["url"]?.string { text = TextCleaning.droppingTrailingLink(url, from: text) }
+        }
+        return TextCleaning.unescapeHTML(text)
+    }
+
+    /// `includes.media` by `media_key`: a photo by its `url`, a video or GIF by its still
+    /// (`preview_image_url`). An item of an unknown type is left out.
+    static func media(_ includes: JSONValue?) -> [String: Media] {
+        var result: [String: Media] = [:]
+        for item in includes?["media"]?.array ?? [] {
+            guard let key = item["media_key"]?.string, let kind = item["type"]?.string.flatMap(Media.Kind.init(rawValue:)) else {
+                continue
+            }
+            let image =
+                kind == .photo
+                ? item["url"]?.string ?? item["preview_image_url"]?.string
+                : item["preview_image_url"]?.string ?? item["url"]?.string
+            result[key] = Media(
+                key: key,
+                kind: kind,
+                imageURL: image,
+                width: item["width"]?.int,
+                height: item["height"]?.int,
+                altText: item["alt_text"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+            )
+        }
+        return result
     }
 }

@@ -39,6 +39,15 @@ package struct BillingTerms: Sendable, Equatable {
     package func bill(_ page: TimelinePage, feed: Feed) -> BillableAnswer {
         .page(page, source: Self.source(of: feed), postKind: BillableAnswer.postKind(of: feed, ownsApp: ownsApp))
     }
+
+    /// A lookup by ids as the API bills it, charged to `.lookups`: every post found and
+    /// every post it points at (`includes.tweets`, v1.1's embedded statuses) at the post
+    /// read price (`GET /2/tweets` is a normal read, never an owned one), every author at
+    /// the user price. The ids that came back unavailable cost nothing; media are not
+    /// billed.
+    package func bill(lookup: LookupResult) -> BillableAnswer {
+        .page(lookup.page, source: .lookups, postKind: .postRead)
+    }
 }
 
 extension BillingTerms {

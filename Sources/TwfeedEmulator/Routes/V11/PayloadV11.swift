@@ -9,8 +9,11 @@ enum PayloadV11 {
         var extended = false
         /// `trim_user=true`: the user object is only `id` and `id_str`.
         var trimUser = false
-        /// `include_entities=false` drops `entities`.
+        /// `include_entities=false` drops `entities` (and `extended_entities`).
         var includeEntities = true
+        /// `include_ext_alt_text=true`: each media item's `ext_alt_text` (null when the
+        /// author wrote none); without it, no alt text at all.
+        var includeAltText = false
 
         init(_ items: [(name: String, value: String)]) {
             func flag(_ name: String) -> Bool? {
@@ -19,6 +22,7 @@ enum PayloadV11 {
             extended = items.first { $0.name == "tweet_mode" }?.value == "extended"
             trimUser = flag("trim_user") ?? false
             includeEntities = flag("include_entities") ?? true
+            includeAltText = flag("include_ext_alt_text") ?? false
         }
     }
 
@@ -47,7 +51,20 @@ enum PayloadV11 {
             members.append(("text", .string(text.escaped)))
             members.append(("truncated", .bool(tweet.shortened != nil)))
         }
-        if options.includeEntities { members.append(("entities", entities(text, store: store))) }
+        let author = store.user(tweet.authorID)
+        if options.includeEntities {
+            let media = tweet.media.enumerated().map { index, item in
+                Self.media(item, index: index, tweet: tweet, author: author, at: text.length, options: options, imageBase: imageBase)
+            }
+            var entities = entities(text, store: store)
+            // `entities.media` holds the first item only; `extended_entities` all of them.
+            if case .object(var object) = entities, let first = media.first {
+                object.append(("media", .array([first])))
+                entities = .object(object)
+            }
+            members.append(("entities", entities))
+            if !media.isEmpty { members.append(("extended_entities", .object([("media", .array(media))]))) }
+        }
         members.append(("source", .string(tweet.source)))
         let replyAuthor = tweet.inReplyToUserID.flatMap { store.user($0) }
         members += [
@@ -57,7 +74,7 @@ enum PayloadV11 {
             ("in_reply_to_user_id_str", .stringOrNull(tweet.inReplyToUserID.map { String($0) })),
             ("in_reply_to_screen_name", .stringOrNull(replyAuthor?.username)),
         ]
-        if let author = store.user(tweet.authorID) {
+        if let author {
             members.append(("user", user(author, imageBase: imageBase, trim: options.trimUser)))
             if !options.trimUser { served.addUser(author.id) }
         }
@@ -101,6 +118,68 @@ enum PayloadV11 {
             ("retweet_count", .int(tweet.retweetCount)), ("favorite_count", .int(tweet.likeCount)),
             ("favorited", .bool(false)), ("retweeted", .bool(false)), ("lang", .string("en")),
         ]
+        return .object(members)
+    }
+
+    /// One item of `extended_entities.media`: its picture (`media_url_https`), `sizes`
+    /// (`large` is the original, which `original_info` gives too), a `t.co` link and,
+    /// with `include_ext_alt_text`, `ext_alt_text`. The emulator does not append that
+    /// link to the text (the real API does), so `indices` point at the text's end.
+    static func media(
+        _ item: EmulatedMedia,
+        index: Int,
+        tweet: StoredTweet,
+        author: EmulatedUser?,
+        at end: Int,
+        options: Options,
+        imageBase: String
+    ) -> EmulatorJSON {
+        let code = String(tweet.id, radix: 36)
+        let expanded = "https://x.com/\(author?.username ?? "i")/status/\(tweet.id)/\(item.kind == .photo ? "photo" : "video")/\(index + 1)"
+        func size(_ limit: Int, resize: String = "fit") -> EmulatorJSON {
+            let fitted = item.fitted(limit)
+            return .object([("w", .int(fitted.width)), ("h", .int(fitted.height)), ("resize", .string(resize))])
+        }
+        let url = imageBase + item.path
+        var members: [(String, EmulatorJSON)] = [
+            ("id", .id(item.id)), ("id_str", .string(String(item.id))), ("indices", .array([.int(end), .int(end)])),
+            ("media_url", .string(url)), ("media_url_https", .string(url)),
+            ("url", .string("https://t.co/" + code)), ("display_url", .string("pic.x.com/" + code)),
+            ("expanded_url", .string(expanded)), ("type", .string(item.kind.rawValue)),
+            ("original_info", .object([("width", .int(item.width)), ("height", .int(item.height))])),
+            (
+                "sizes",
+                .object([
+                    ("thumb", .object([("w", .int(150)), ("h", .int(150)), ("resize", .string("crop"))])),
+                    ("small", size(680)), ("medium", size(1200)), ("large", size(2048)),
+                ])
+            ),
+        ]
+        if item.kind != .photo {
+            let gcd = { (a: Int, b: Int) -> Int in
+                var (x, y) = (a, b)
+                while y != 0 { (x, y) = (y, x % y) }
+                return max(1, x)
+            }(item.width, item.height)
+            members.append(
+                (
+                    "video_info",
+                    .object([
+                        ("aspect_ratio", .array([.int(item.width / gcd), .int(item.height / gcd)])),
+                        (
+                            "variants",
+                            .array([
+                                .object([
+                                    ("content_type", .string("video/mp4")),
+                                    ("url", .string("\(imageBase)/ext_tw_video/\(item.id)/pu/vid/\(item.width)x\(item.height)/\(code).mp4")),
+                                ])
+                            ])
+                        ),
+                    ])
+                )
+            )
+        }
+        if options.includeAltText { members.append(("ext_alt_text", .stringOrNull(item.altText))) }
         return .object(members)
     }
 

@@ -185,10 +185,16 @@ enum V11Routes {
         return response
     }
 
-    /// `GET statuses/show.json?id=ID`: one status, or 404 code 144.
+    /// `GET statuses/show.json?id=ID`: one status, or 404 code 144; a protected author's
+    /// 403 code 179, a suspended one's 403 code 63 (`TweetUnavailability`).
     static func show(_ context: RequestContext, store: TweetStore) -> EmulatorResponse {
-        guard let id = context.parameter("id").flatMap({ UInt64($0) }), let tweet = store.tweets[id], !tweet.deleted else {
-            return ErrorBody.v11(404, code: 144, message: "No status found with that ID.")
+        let id = context.parameter("id").flatMap({ UInt64($0) })
+        guard let id, let tweet = store.tweets[id], !tweet.deleted else {
+            switch id.flatMap({ store.tweets[$0]?.unavailability }) {
+            case .protected?: return ErrorBody.v11(403, code: 179, message: "Sorry, you are not authorized to see this status.")
+            case .suspended?: return ErrorBody.v11(403, code: 63, message: "User has been suspended.")
+            case .deleted?, nil: return ErrorBody.v11(404, code: 144, message: "No status found with that ID.")
+            }
         }
         var served = ServedResources()
         served.addPost(id)

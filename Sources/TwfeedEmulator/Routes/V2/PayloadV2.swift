@@ -8,6 +8,7 @@ struct V2Fields {
     var tweetFields: Set<String> = []
     var expansions: Set<String> = []
     var userFields: Set<String> = []
+    var mediaFields: Set<String> = []
 
     static let knownTweetFields: Set<String> = [
         "attachments", "author_id", "card_uri", "context_annotations", "conversation_id", "created_at",
@@ -18,7 +19,7 @@ struct V2Fields {
     static let knownExpansions: Set<String> = [
         "author_id", "referenced_tweets.id", "referenced_tweets.id.author_id", "in_reply_to_user_id",
         "entities.mentions.username", "attachments.media_keys", "attachments.poll_ids", "geo.place_id",
-        "edit_history_tweet_ids", "pinned_tweet_id",
+        "edit_history_tweet_ids", "pinned_tweet_id", "referenced_tweets.id.attachments.media_keys",
     ]
     static let knownUserFields: Set<String> = [
         "created_at", "description", "entities", "id", "location", "most_recent_tweet_id", "name",
@@ -26,7 +27,13 @@ struct V2Fields {
         "verified_type", "withheld",
     ]
 
-    /// Reads `tweet.fields`, `expansions` and `user.fields`; each unknown value is a parameter error.
+    static let knownMediaFields: Set<String> = [
+        "alt_text", "duration_ms", "height", "media_key", "non_public_metrics", "organic_metrics", "preview_image_url",
+        "promoted_metrics", "public_metrics", "type", "url", "variants", "width",
+    ]
+
+    /// Reads `tweet.fields`, `expansions`, `user.fields` and `media.fields`; each unknown
+    /// value is a parameter error.
     init(query: [(name: String, value: String)], errors: inout [ErrorBody.ParameterError]) {
         func parse(_ name: String, known: Set<String>) -> Set<String> {
             guard let value = query.first(where: { $0.name == name })?.value else { return [] }
@@ -49,12 +56,17 @@ struct V2Fields {
         tweetFields = parse("tweet.fields", known: Self.knownTweetFields)
         expansions = parse("expansions", known: Self.knownExpansions)
         userFields = parse("user.fields", known: Self.knownUserFields)
+        mediaFields = parse("media.fields", known: Self.knownMediaFields)
     }
 }
 
 /// v2 JSON: tweets, users, pages with `includes` and `meta`.
 enum PayloadV2 {
-    static func tweet(_ tweet: StoredTweet, fields: Set<String>) -> EmulatorJSON {
+    /// A tweet object with the `tweet.fields` asked. `attachments` (the media keys) comes
+    /// with the field, or with `mediaExpanded`: the expansion that joins this tweet's
+    /// media (`attachments.media_keys` for `data`,
+    /// `referenced_tweets.id.attachments.media_keys` for `includes.tweets`).
+    static func tweet(_ tweet: StoredTweet, fields: Set<String>, mediaExpanded: Bool = false) -> EmulatorJSON {
         var members: [(String, EmulatorJSON)] = [("id", .string(String(tweet.id))), ("text", .string(tweet.rendered.escaped))]
         if fields.contains("created_at") { members.append(("created_at", .string(Timestamp.iso8601Milliseconds(tweet.createdAt)))) }
         if fields.contains("author_id") { members.append(("author_id", .string(String(tweet.authorID)))) }
@@ -78,6 +90,9 @@ enum PayloadV2 {
                     )
                 )
             }
+        }
+        if fields.contains("attachments") || mediaExpanded, !tweet.media.isEmpty {
+            members.append(("attachments", .object([("media_keys", .array(tweet.media.map { .string($0.key) }))])))
         }
         if fields.contains("entities"), !tweet.rendered.entities.isEmpty {
             members.append(("entities", entities(tweet.rendered)))
@@ -174,6 +189,22 @@ enum PayloadV2 {
         return .object(members)
     }
 
+    /// A media object: `media_key` and `type` always, the rest only as `media.fields`
+    /// asks (`url` is a photo's own, `preview_image_url` a video's or GIF's still;
+    /// `alt_text` only when the author wrote one), as the real API answers.
+    static func media(_ item: EmulatedMedia, fields: Set<String>, imageBase: String) -> EmulatorJSON {
+        var members: [(String, EmulatorJSON)] = [("media_key", .string(item.key)), ("type", .string(item.kind.rawValue))]
+        if fields.contains("url"), item.kind == .photo { members.append(("url", .string(imageBase + item.path))) }
+        if fields.contains("preview_image_url"), item.kind != .photo {
+            members.append(("preview_image_url", .string(imageBase + item.path)))
+        }
+        if fields.contains("width") { members.append(("width", .int(item.width))) }
+        if fields.contains("height") { members.append(("height", .int(item.height))) }
+        if fields.contains("alt_text"), let alt = item.altText { members.append(("alt_text", .string(alt))) }
+        if fields.contains("duration_ms"), item.kind == .video { members.append(("duration_ms", .int(12_000 + Int(item.id % 50_000)))) }
+        return .object(members)
+    }
+
     /// A timeline page: `data`, `includes` (only for the expansions asked), partial
     /// `errors` for referenced tweets that no longer exist, and `meta`.
     static func page(
@@ -230,7 +261,7 @@ enum PayloadV2 {
             for reference in references(tweet) {
                 guard let target = store.tweets[reference.id], !target.deleted else {
                     if expansions.contains("referenced_tweets.id"), seenTweets.insert(reference.id).inserted {
-                        errors.append(missingTweetError(reference.id))
+                        errors.append(unavailableError(reference.id, parameter: "referenced_tweets.id", store: store))
                     }
                     continue
                 }
@@ -241,11 +272,13 @@ enum PayloadV2 {
             }
         }
 
+        let dataMedia = expansions.contains("attachments.media_keys")
+        let includedMedia = expansions.contains("referenced_tweets.id.attachments.media_keys")
         var members: [(String, EmulatorJSON)] = []
         if single, let only = tweets.first {
-            members.append(("data", tweet(only, fields: fields.tweetFields)))
+            members.append(("data", tweet(only, fields: fields.tweetFields, mediaExpanded: dataMedia)))
         } else if !tweets.isEmpty {
-            members.append(("data", .array(tweets.map { tweet($0, fields: fields.tweetFields) })))
+            members.append(("data", .array(tweets.map { tweet($0, fields: fields.tweetFields, mediaExpanded: dataMedia) })))
         }
         for tweet in tweets { served.addPost(tweet.id) }
         var includes: [(String, EmulatorJSON)] = []
@@ -255,17 +288,59 @@ enum PayloadV2 {
             for user in users { served.addUser(user.id) }
         }
         if !included.isEmpty {
-            includes.append(("tweets", .array(included.map { tweet($0, fields: fields.tweetFields) })))
+            includes.append(
+                ("tweets", .array(included.map { tweet($0, fields: fields.tweetFields, mediaExpanded: includedMedia) }))
+            )
             for tweet in included { served.addIncludedPost(tweet.id) }
+        }
+        // The media of `data` (`attachments.media_keys`) and of `includes.tweets`
+        // (`referenced_tweets.id.attachments.media_keys`), each once. Not billed: the
+        // price list has posts and users, not media.
+        if dataMedia || includedMedia {
+            var seenMedia: Set<UInt64> = []
+            let media = ((dataMedia ? tweets : []) + (includedMedia ? included : [])).flatMap(\.media)
+                .filter { seenMedia.insert($0.id).inserted }
+            if !media.isEmpty {
+                includes.append(("media", .array(media.map { Self.media($0, fields: fields.mediaFields, imageBase: imageBase) })))
+            }
         }
         if !includes.isEmpty { members.append(("includes", .object(includes))) }
         if !errors.isEmpty { members.append(("errors", .array(errors))) }
         return members
     }
 
-    /// The partial error v2 puts next to `data` when a referenced tweet is gone.
-    static func missingTweetError(_ id: UInt64) -> EmulatorJSON {
-        notFoundError(id, parameter: "referenced_tweets.id")
+    /// The partial error for a post that is missing or gone, by why it is gone
+    /// (`TweetUnavailability`): "Not Found Error" for a deleted or unknown one,
+    /// "Authorization Error" for a protected author's, "Forbidden" for a suspended one's.
+    static func unavailableError(_ id: UInt64, parameter: String, store: TweetStore) -> EmulatorJSON {
+        let tweet = store.tweets[id]
+        switch tweet?.unavailability {
+        case .protected?:
+            return .object([
+                ("value", .string(String(id))),
+                ("detail", .string("Sorry, you are not authorized to see the Tweet with \(parameter): [\(id)].")),
+                ("title", .string("Authorization Error")),
+                ("resource_type", .string("tweet")),
+                ("parameter", .string(parameter)),
+                ("resource_id", .string(String(id))),
+                ("section", .string("data")),
+                ("type", .string("https://api.twitter.com/2/problems/not-authorized-for-resource")),
+            ])
+        case .suspended?:
+            let author = tweet.map { String($0.authorID) } ?? ""
+            return .object([
+                ("value", .string(String(id))),
+                ("detail", .string("User has been suspended: [\(author)].")),
+                ("title", .string("Forbidden")),
+                ("resource_type", .string("tweet")),
+                ("parameter", .string(parameter)),
+                ("resource_id", .string(String(id))),
+                ("section", .string("data")),
+                ("type", .string("https://api.twitter.com/2/problems/resource-not-found")),
+            ])
+        case .deleted?, nil:
+            return notFoundError(id, parameter: parameter)
+        }
     }
 
     /// A not-found tweet among `data`: `parameter` is what named it (`ids`, `id`,

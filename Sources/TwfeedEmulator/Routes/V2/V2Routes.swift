@@ -346,7 +346,7 @@ enum V2Routes {
             if let tweet = store.tweets[id], !tweet.deleted {
                 found.append(tweet)
             } else {
-                missing.append(PayloadV2.notFoundError(id, parameter: parameter))
+                missing.append(PayloadV2.unavailableError(id, parameter: parameter, store: store))
             }
         }
         var served = ServedResources()
