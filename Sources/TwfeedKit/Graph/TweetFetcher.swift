@@ -151,12 +151,15 @@ package struct TweetFetcher: Service {
             await gate?.release(.lookups)
             // Someone looked at these: a reply's whole way up is theirs to see, one step a round.
             let looked = Set(pending.filter { $0.reason == .asked }.map(\.id)).intersection(batch)
+            // (v2 sends a post's parent along: the first post missing may lie further up.)
             var parents: [TweetID] = []
             for tweet in result.page.tweets where looked.contains(tweet.id) {
-                let step = (steps[tweet.id] ?? 0) + 1
-                guard let parent = tweet.inReplyToID, step < Conversation.maxDepth else { continue }
-                steps[parent] = step
-                parents.append(parent)
+                let step = steps[tweet.id] ?? 0
+                guard step < Conversation.maxDepth,
+                    let missing = try await database.missingAncestor(of: tweet.id, depth: Conversation.maxDepth - step)
+                else { continue }
+                steps[missing] = step + 1
+                parents.append(missing)
             }
             try await database.requestFetch(parents, reason: .asked, now: clock.now())
             logger.info(
