@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TwfeedBilling
 import TwfeedEmulator
+import TwfeedSandbox
 @testable import TwfeedKit
 import TwfeedTesting
 
