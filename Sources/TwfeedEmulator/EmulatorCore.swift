@@ -121,6 +121,18 @@ final class EmulatorCore: Sendable {
             var response = ErrorBody.unauthorized(dialect, .couldNotAuthenticate)
             if let peek { response.headers += peek.headers }
             return response
+        case .creditsDepleted?, .spendCapReached?, .usageCapExceeded?, .notEnrolled?:
+            // The billing side's own bodies, with a healthy window's headers, as it answers.
+            let refusal: BillingRefusal =
+                switch fault {
+                case .spendCapReached?: .spendCapReached(resetDate: BillingCalendar.label(BillingCalendar.day(now) + 1))
+                case .usageCapExceeded?: .usageCapExceeded
+                case .notEnrolled(let reason)?: .notEnrolled(reason)
+                default: .creditsDepleted
+                }
+            var response = ErrorBody.billingRefusal(refusal, dialect)
+            if let peek { response.headers += peek.headers }
+            return response
         default:
             break
         }
@@ -236,7 +248,7 @@ final class EmulatorCore: Sendable {
             if !(200..<300).contains(response.status) { response.status = 200 }
             response.body = Array("{\"data\":[{\"id\":\"1\",\"text\":<html><body>502 Bad Gateway</body></html>".utf8)
         case .status, .rateLimited, .authFailure, .rateLimitedWithoutHeaders, .rateLimitedWithPastReset,
-            .badRateLimitHeader:
+            .badRateLimitHeader, .creditsDepleted, .spendCapReached, .usageCapExceeded, .notEnrolled:
             break
         }
     }

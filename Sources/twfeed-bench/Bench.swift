@@ -41,7 +41,18 @@ struct Bench {
             return
         }
         if CommandLine.arguments.contains("--cost-week") {
-            try await CostWeek.run(folder: "\(folder)/cost-week", arguments: CommandLine.arguments)
+            let passed: Bool
+            do {
+                passed = try await CostWeek.run(folder: "\(folder)/cost-week", arguments: CommandLine.arguments)
+            } catch {
+                FileHandle.standardError.write(Data("twfeed-bench: \(error)\n".utf8))
+                try? FileManager.default.removeItem(atPath: folder)
+                exit(error is CostWeek.UsageError ? 64 : 1)
+            }
+            if !passed {
+                try? FileManager.default.removeItem(atPath: folder)
+                exit(1)
+            }
             return
         }
         if CommandLine.arguments.contains("--cache-cost") {

@@ -129,6 +129,73 @@ import TwfeedEmulator
         }
     }
 
+    /// Each billing refusal fault answers, in both dialects, byte for byte what the billing
+    /// side answers when the account is in that state (the same body, content type and
+    /// healthy window headers), is recorded under its name and costs nothing. The cycle
+    /// starts on the 26th, so the console's spend cap lifts tomorrow, as the fault's does.
+    @Test(arguments: Fault.Kind.allCases.filter(\.isBillingRefusal).flatMap(\.examples))
+    func billingRefusalFaultsAnswerTheRefusalsOwnBody(_ fault: Fault) throws {
+        try withBillingEmulator({ $0.billing.cycleStartDay = 26 }) { emulator, client in
+            let pages: [(name: String, path: String, get: () throws -> TestResponse)] = [
+                ("v2", "reverse_chronological", { try v2HomePage(client) }),
+                ("v1.1", "home_timeline", { try v11HomePage(client) }),
+            ]
+            for page in pages {
+                emulator.inject(fault, pathContains: page.path)
+                let faulted = try page.get()
+                let refusing = Self.billingSide(of: fault, emulator)
+                refusing(true)
+                let real = try page.get()
+                refusing(false)
+                #expect(faulted.status == real.status, "\(page.name)")
+                #expect(faulted.text == real.text, "\(page.name): \(faulted.text)")
+                #expect(faulted.header("content-type") == real.header("content-type"), "\(page.name)")
+                for name in ["x-rate-limit-limit", "x-rate-limit-remaining"] {
+                    #expect(faulted.intHeader(name) != nil && faulted.intHeader(name) == real.intHeader(name), "\(page.name) \(name)")
+                }
+                #expect(try page.get().status == 200, "\(page.name): used up after one")
+            }
+            #expect(emulator.requests.filter { $0.fault == fault.controlName }.count == 2)
+            #expect(emulator.bill().endpoint(.home).requests == 2, "only the two pages served were charged")
+        }
+        switch fault {
+        case .creditsDepleted: #expect(fault.controlName == "credits-depleted")
+        case .spendCapReached: #expect(fault.controlName == "spend-cap-reached")
+        case .usageCapExceeded: #expect(fault.controlName == "usage-cap-exceeded")
+        case .notEnrolled(let reason): #expect(fault.controlName == "not-enrolled" && reason == .clientNotEnrolled)
+        default: Issue.record("\(fault) is not a billing refusal")
+        }
+        #expect(Fault(controlName: fault.controlName) == fault, "the control route names it")
+    }
+
+    /// Sets (true) or clears (false) the account state whose refusal `fault` stands for.
+    static func billingSide(of fault: Fault, _ emulator: Emulator) -> (Bool) -> Void {
+        switch fault {
+        case .creditsDepleted: { emulator.setCredits(usd: $0 ? 0 : nil) }
+        case .spendCapReached: { emulator.setSpendCap(usd: $0 ? 0 : nil) }
+        case .usageCapExceeded: { emulator.setUsageCap(postReads: $0 ? 0 : nil) }
+        case .notEnrolled(let reason): { emulator.setNotEnrolled($0 ? reason : nil, for: .home) }
+        default: { _ in Issue.record("\(fault) is not a billing refusal") }
+        }
+    }
+
+    @Test func notEnrolledFaultsTakeTheirReasonOverHTTP() throws {
+        try withEmulator { emulator, client in
+            let unsigned = TestClient(emulator: emulator, signer: nil)
+            let set = try unsigned.send("POST", "/_emulator/faults",
+                                        json: #"{"fault":"not-enrolled","value":"user-not-enrolled","path":"/mentions"}"#)
+            #expect(set.status == 200 && set.object["fault"] as? String == "not-enrolled")
+            let refused = try client.get(mentionsPath)
+            #expect(refused.status == 403 && refused.object["reason"] as? String == "user-not-enrolled")
+            #expect(try client.get(mentionsPath).status == 200)
+            #expect(try unsigned.send("POST", "/_emulator/faults", json: #"{"fault":"not-enrolled","value":"nobody"}"#).status == 400)
+            #expect(try unsigned.send("POST", "/_emulator/faults", json: #"{"fault":"spend-cap-reached","path":"/2/tweets"}"#).status == 200)
+            let capped = try client.send("POST", "/2/tweets", json: #"{"text":"capped"}"#)
+            #expect(capped.status == 403 && capped.object["title"] as? String == "SpendCapReached")
+            #expect(emulator.postedStatuses.isEmpty, "a refusal in place of the server posts nothing")
+        }
+    }
+
     @Test func faultsOnProfileImagesNeedAPath() throws {
         try withEmulator { emulator, client in
             let me = try client.get("/2/users/me", [("user.fields", "profile_image_url")])

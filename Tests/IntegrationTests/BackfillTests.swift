@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TwfeedEmulator
+import TwfeedSandbox
 @testable import TwfeedKit
 @testable import TwfeedCore
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TwfeedBilling
 import TwfeedEmulator
+import TwfeedSandbox
 @testable import TwfeedKit
 import TwfeedTesting
 
@@ -11,6 +13,11 @@ import TwfeedTesting
 /// once. Each cell asserts what a user would notice: the daemon is still up and its loops
 /// go on working, every tweet of the emulator's timelines is stored once with the right
 /// feed tag, every queued status is posted once and `sent`.
+///
+/// The pay-per-use API's refusals (402 `CreditsDepleted`, 403 `SpendCapReached`, 429
+/// `UsageCapExceeded`, 403 not enrolled) are faults too, and hold the daemon back for
+/// minutes to days by design; their cells also check that it did hold
+/// (`FaultMatrixCell.hold`).
 @Suite(.serialized)
 struct FaultMatrixTests {
     static let cells: [FaultMatrixCell] = Fault.examples.flatMap { fault in
@@ -49,7 +56,7 @@ struct FaultMatrixTests {
         try world.writeConfig([
             "api": .object(["dialect": .string(cell.dialect), "baseURL": .string(world.emulator.baseURL),
                             "timeoutSeconds": .number("1")]),
-            "outbox": .object(["flushIntervalSeconds": .number("1")]),
+            "outbox": .object(["flushIntervalSeconds": .number("1"), "maxAgeHours": .number(String(cell.maxAgeHours))]),
         ])
         // The rate-limit windows would close as the clock races ahead: only the injected
         // faults may refuse a request.
@@ -85,16 +92,21 @@ struct FaultMatrixTests {
         }
 
         let served = { world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) }.count }
-        #expect(try await drive(clock, transport, daemon.watchdog, finished) { try served() == times && settled(texts) },
+        #expect(try await drive(clock, transport, daemon.watchdog, finished, step: cell.step) { try served() == times && settled(texts) },
                 "did not recover: \(describe(daemon, world, cell))")
         #expect(served() == times, "the fault was not served \(times) times")
+        let servings = world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) }.map(\.date)
+        if servings.count == times, let hold = try cell.hold(after: servings[0]) {
+            let waited = servings[1].timeIntervalSince(servings[0])
+            #expect(hold.contains(waited), "asked again after \(Int(waited)) s; expected \(hold): \(describe(daemon, world, cell))")
+        }
 
         // The loops still make progress: new tweets in every feed and a new status.
         for feed in EmulatorFeed.allCases { world.emulator.addTweets(to: feed, count: 2) }
         let later = texts + ["matrix \(cell) after the fault"]
         _ = try daemon.database.enqueue(text: later.last!, replyTo: nil, now: clock.now())
         daemon.doorbell.ring()
-        #expect(try await drive(clock, transport, daemon.watchdog, finished) { try settled(later) },
+        #expect(try await drive(clock, transport, daemon.watchdog, finished, step: cell.step) { try settled(later) },
                 "stopped making progress: \(describe(daemon, world, cell))")
 
         #expect(!finished.value, "the daemon stopped")
@@ -116,7 +128,7 @@ struct FaultMatrixTests {
     /// while a request is in flight, as it nearly does for a real daemon: a one-second
     /// timeout must not let a day pass (and expire the queue).
     private func drive(_ clock: ManualClock, _ transport: ObservedTransport, _ watchdog: Watchdog, _ finished: Finished, timeout: Double = 30,
-                       until condition: () throws -> Bool) async throws -> Bool {
+                       step: TimeInterval, until condition: () throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, !finished.value {
             if try condition() { return true }
@@ -126,9 +138,9 @@ struct FaultMatrixTests {
             // day's spend line at midnight), leaping past the statuses' expiry. The
             // feeds' work is not waited for, so an hour still passes in seconds.
             guard transport.inFlight == 0, !watchdog.working().contains("outbox") else { continue }
-            // At least 10 s a step: waking a sleeper late is harmless, and a floor of
-            // 15 minutes then passes in a hundred steps, not in the outbox's 1 s ones.
-            if let next = clock.nextDeadline { clock.advance(to: max(next, clock.now().addingTimeInterval(10))) }
+            // At least `step` a step (10 s): waking a sleeper late is harmless, and a floor
+            // of 15 minutes then passes in a hundred steps, not in the outbox's 1 s ones.
+            if let next = clock.nextDeadline { clock.advance(to: max(next, clock.now().addingTimeInterval(step))) }
         }
         return try condition()
     }
@@ -181,6 +193,48 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible, CustomStringConve
     let dialect: String
 
     var emulatorDialect: EmulatorDialect { dialect == "v2" ? .v2 : .v1_1 }
+
+    /// The clock's least step while nothing is in flight. A billing refusal holds for
+    /// minutes (credits: a probe every 15) to two days (a spend cap, a usage cap or an
+    /// endpoint refused, each refused again at its first probe): half-hour steps pass them
+    /// in about a hundred steps, and only make a probe up to one step late.
+    var step: TimeInterval { fault.kind.isBillingRefusal ? 1_800 : 10 }
+
+    /// `outbox.maxAgeHours` for the cell. The statuses must outlive the hold: a spend cap
+    /// that lifts at the next 00:00 UTC, refused again at its probe, holds posts up to two
+    /// days, and so does an outbox not enrolled, rechecked a day later and refused again.
+    /// With the default 24 h they would expire, as the expiry policy says (the outbox's
+    /// own tests cover that); here the point is that the hold loses and repeats nothing.
+    var maxAgeHours: Int { fault.kind.isBillingRefusal ? 72 : 24 }
+
+    /// How long after the first refusal the target may be asked again (seconds), for a
+    /// billing refusal: its documented hold, so a daemon that retried at once or at the
+    /// next rate-limit window fails the cell. Nil for the other faults.
+    /// - 402: a probe every `api.creditsRecheckMinutes` (15).
+    /// - 403 spend cap: nothing before its `reset_date`, the fault's next UTC day.
+    /// - 429 usage cap: reads wait for the daily probe (or the cycle's end, if sooner);
+    ///   posts are not what the cap counts, so a post refused with it is sent again at
+    ///   once, within the hour (one step), not a day later.
+    /// - 403 not enrolled: the endpoint is asked again a day later.
+    func hold(after first: Date) throws -> ClosedRange<TimeInterval>? {
+        let day: TimeInterval = 86_400
+        switch fault.kind {
+        case .creditsDepleted:
+            return 15 * 60 ... .infinity
+        case .spendCapReached:
+            return BillingCycle.endOfUTCDay(first).timeIntervalSince(first) ... .infinity
+        case .usageCapExceeded where target == .outbox:
+            return 0 ... 3_600
+        case .usageCapExceeded:
+            let cycleEnd = try BillingCycle(startDay: 1).cycle(containing: first).end
+            return min(day, cycleEnd.timeIntervalSince(first)) ... .infinity
+        case .notEnrolled:
+            return day ... .infinity
+        case .status, .slow, .resetMidBody, .truncatedJSON, .malformedJSON, .rateLimited, .authFailure, .acceptThenReset,
+             .rateLimitedWithoutHeaders, .rateLimitedWithPastReset, .badRateLimitHeader, .rateLimitedWithBadHeader:
+            return nil
+        }
+    }
     var description: String { "\(fault.controlName)(\(fault)) × \(target.rawValue) × \(dialect)" }
     var testDescription: String { description }
 }

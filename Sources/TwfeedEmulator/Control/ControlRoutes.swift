@@ -99,7 +99,8 @@ enum ControlRoutes {
                 return error(
                     400,
                     "expected {\"fault\":\"503|500|slow|reset|truncated|malformed|429|auth|accept-then-reset|"
-                        + "429-no-headers|429-past-reset|bad-header|429-bad-header\",\"times\":1,\"path\":\"...\",\"seconds\":5,"
+                        + "429-no-headers|429-past-reset|bad-header|429-bad-header|credits-depleted|spend-cap-reached|"
+                        + "usage-cap-exceeded|not-enrolled\",\"times\":1,\"path\":\"...\",\"seconds\":5,"
                         + "\"value\":\"inf\",\"header\":\"limit|remaining|reset|all\"}"
                 )
             }

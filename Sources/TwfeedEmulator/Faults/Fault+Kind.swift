@@ -8,6 +8,7 @@ extension Fault {
     public enum Kind: String, Sendable, CaseIterable {
         case status, slow, resetMidBody, truncatedJSON, malformedJSON, rateLimited, authFailure, acceptThenReset
         case rateLimitedWithoutHeaders, rateLimitedWithPastReset, badRateLimitHeader, rateLimitedWithBadHeader
+        case creditsDepleted, spendCapReached, usageCapExceeded, notEnrolled
 
         /// The faults a test injects for this kind: the parameters that matter (a 5xx of
         /// each flavour, an answer slower than `timeoutSeconds` 1, the absurd header values).
@@ -33,6 +34,22 @@ extension Fault {
                     .badRateLimitHeader(value: "inf", header: .reset, rateLimited: true),
                     .badRateLimitHeader(value: "99999999999999999999", header: .all, rateLimited: true),
                 ]
+            case .creditsDepleted: [.creditsDepleted]
+            case .spendCapReached: [.spendCapReached]
+            case .usageCapExceeded: [.usageCapExceeded]
+            case .notEnrolled: [.notEnrolled(.clientNotEnrolled)]
+            }
+        }
+
+        /// Whether this kind is one of the pay-per-use API's refusals for money or access
+        /// (x-api.md's refusal table), which a client holds back for, rather than retries.
+        public var isBillingRefusal: Bool {
+            switch self {
+            case .creditsDepleted, .spendCapReached, .usageCapExceeded, .notEnrolled: true
+            case .status, .slow, .resetMidBody, .truncatedJSON, .malformedJSON, .rateLimited, .authFailure,
+                .acceptThenReset, .rateLimitedWithoutHeaders, .rateLimitedWithPastReset, .badRateLimitHeader,
+                .rateLimitedWithBadHeader:
+                false
             }
         }
     }
@@ -51,6 +68,10 @@ extension Fault {
         case .rateLimitedWithoutHeaders: .rateLimitedWithoutHeaders
         case .rateLimitedWithPastReset: .rateLimitedWithPastReset
         case .badRateLimitHeader(_, _, let rateLimited): rateLimited ? .rateLimitedWithBadHeader : .badRateLimitHeader
+        case .creditsDepleted: .creditsDepleted
+        case .spendCapReached: .spendCapReached
+        case .usageCapExceeded: .usageCapExceeded
+        case .notEnrolled: .notEnrolled
         }
     }
 

@@ -33,6 +33,19 @@ public enum Fault: Sendable, Equatable {
     /// dialect's 429 (the request is not processed); without, the request is processed
     /// normally (a 200) and only the header is spoiled.
     case badRateLimitHeader(value: String, header: RateLimitHeader = .reset, rateLimited: Bool)
+    /// The pay-per-use API's 402 `CreditsDepleted`: the body the billing side answers when
+    /// the prepaid balance is at 0 (the request is not processed).
+    case creditsDepleted
+    /// The pay-per-use API's 403 `SpendCapReached`, with `reset_date` the next UTC day on
+    /// the server's clock (a console's cap lifts at the next cycle; a test would wait
+    /// weeks for that).
+    case spendCapReached
+    /// The pay-per-use API's 429 `UsageCapExceeded`, with the healthy rate-limit headers
+    /// the monthly cap comes with.
+    case usageCapExceeded
+    /// The endpoint outside the account's access: v2's 403 problem for the refusal, v1.1's
+    /// 403 code 453.
+    case notEnrolled(EmulatorRefusal)
 
     /// The name used by `POST /_emulator/faults` and in request records.
     public var controlName: String {
@@ -48,6 +61,10 @@ public enum Fault: Sendable, Equatable {
         case .rateLimitedWithoutHeaders: "429-no-headers"
         case .rateLimitedWithPastReset: "429-past-reset"
         case .badRateLimitHeader(_, _, let rateLimited): rateLimited ? "429-bad-header" : "bad-header"
+        case .creditsDepleted: "credits-depleted"
+        case .spendCapReached: "spend-cap-reached"
+        case .usageCapExceeded: "usage-cap-exceeded"
+        case .notEnrolled: "not-enrolled"
         }
     }
 
@@ -55,7 +72,9 @@ public enum Fault: Sendable, Equatable {
     /// default 5), "reset", "truncated", "malformed", "429", "auth", "accept-then-reset",
     /// "429-no-headers", "429-past-reset" (`seconds` ago, default 60), "bad-header" and
     /// "429-bad-header" (with `value`, default "inf", and `header`: limit, remaining,
-    /// reset (the default) or all).
+    /// reset (the default) or all), "credits-depleted", "spend-cap-reached",
+    /// "usage-cap-exceeded" and "not-enrolled" (with `value`, an `EmulatorRefusal`,
+    /// default "client-not-enrolled").
     public init?(controlName: String, seconds: Double? = nil, value: String? = nil, header: String? = nil) {
         switch controlName.lowercased() {
         case "429-no-headers": self = .rateLimitedWithoutHeaders
@@ -73,6 +92,12 @@ public enum Fault: Sendable, Equatable {
         case "malformed", "malformed-json": self = .malformedJSON
         case "auth", "401", "auth-failure": self = .authFailure
         case "accept-then-reset": self = .acceptThenReset
+        case "credits-depleted": self = .creditsDepleted
+        case "spend-cap-reached": self = .spendCapReached
+        case "usage-cap-exceeded": self = .usageCapExceeded
+        case "not-enrolled":
+            guard let refusal = EmulatorRefusal(rawValue: value ?? EmulatorRefusal.clientNotEnrolled.rawValue) else { return nil }
+            self = .notEnrolled(refusal)
         default:
             guard let code = Int(controlName), (400...599).contains(code) else { return nil }
             self = .status(code)

@@ -73,6 +73,13 @@ package actor BillingGate {
     /// when the source is done (`release`). Without it, two feeds admitted at once would
     /// each see the whole of what is left.
     private var reserved: [BillingSource: MicroUSD] = [:]
+    /// How many refusal states this gate has entered, and the count each source's latest
+    /// request was admitted under. A request admitted before the latest refusal state
+    /// began was on its way when the API started refusing (another source's request, sent
+    /// concurrently), so its success says nothing about whether that state is over: only
+    /// a request admitted since (the state's probe) may end it.
+    private var refusalsEntered = 0
+    private var admittedUnder: [BillingSource: Int] = [:]
 
     /// How long the outbox leaves a due probe to a feed: a feed's since_id read with
     /// nothing new costs nothing, a post costs at least $0.015.
@@ -117,6 +124,7 @@ package actor BillingGate {
     ) async throws -> Answer {
         try await load()
         let now = clock.now()
+        admittedUnder[source] = refusalsEntered
         if var refusal = refusals[source] {
             // Times round-trip through SQLite as doubles: allow for the last bit.
             if refusal.recheckAt.timeIntervalSince(now) > 0.001 {
@@ -157,6 +165,8 @@ package actor BillingGate {
                 metadata: ["feed": "\(source.rawValue)", "was": "\(refusal.reason.rawValue)"]
             )
         }
+        // Sent before the state began: not a sign that it is over (see `admittedUnder`).
+        if let admitted = admittedUnder[source], admitted != refusalsEntered { return }
         try await move(to: machine.succeeded(source.action, in: status, at: now), reason: "answered", now: now)
     }
 
@@ -224,6 +234,7 @@ package actor BillingGate {
     private func move(to next: BillingStatus, reason: String, now: Date) async throws {
         let previous = status
         guard next != previous else { return }
+        if !next.state.isHealthy, next.state != previous.state { refusalsEntered += 1 }
         status = next
         try await database.saveBillingStatus(next)
         guard next.state != previous.state else { return }

@@ -96,6 +96,32 @@ struct BillingGateTests {
         #expect(sink.events("billing.state").count == 2)
     }
 
+    /// Two feeds poll at once: home's page is refused for the spend cap while mentions'
+    /// page, admitted before, is still on its way. Its success came from before the cap
+    /// and does not end the state (it did, and every feed asked again at once); the
+    /// probe's success, after the reset, does.
+    @Test func aSuccessSentBeforeARefusalDoesNotEndTheState() async throws {
+        let database = try AppDatabase.inMemory()
+        let clock = ManualClock(now: Self.noon)
+        let sink = MemorySink()
+        let gate = Self.gate(database, clock: clock, sink: sink)
+        #expect(try await gate.admit(.home, perPost: .zero, posts: 1...100) == .go(maxPosts: nil))
+        #expect(try await gate.admit(.mentions, perPost: .zero, posts: 1...100) == .go(maxPosts: nil))
+        let reset = BillingCycle.endOfUTCDay(Self.noon)
+        let hold = try await gate.refused(.spendCapReached(resetDate: reset, detail: "capped"), source: .home)
+        #expect(hold.until == reset)
+        try await gate.answered(.mentions)
+        #expect(try await gate.current().state == .spendCap, "mentions' page left before the cap")
+        guard case .hold = try await gate.admit(.mentions, perPost: .zero, posts: 1...100) else {
+            Issue.record("mentions asked again before the reset"); return
+        }
+        clock.advance(to: reset)
+        #expect(try await gate.admit(.mentions, perPost: .zero, posts: 1...100) == .go(maxPosts: nil))
+        try await gate.answered(.mentions)
+        #expect(try await gate.current().state == .ok)
+        #expect(sink.events("billing.state").count == 2, "one line on entering, one on leaving")
+    }
+
     @Test func aStoppedAccountOrARefusedFeedMakesStatusExitOne() {
         let stopped = StatusReport.Health(
             running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false, billingStopped: true)
