@@ -2,17 +2,16 @@ import Foundation
 import Testing
 @testable import TwfeedCore
 
-/// `graph.prefetchDepth` and `images.photos` (INTERFACE.md, "Conversations, photos, long posts").
+/// `graph.prefetchDepth` (INTERFACE.md, "Conversations, photos, long posts").
 struct ConfigGraphTests {
     func load(_ text: String) throws -> TwfeedConfig {
         try ConfigLoader.parse(Data(text.utf8), path: "/etc/twfeed/config.json", environment: ["HOME": "/home/ada"])
     }
 
-    @Test func theDefaultsPrefetchOneLevelAndCachePhotos() throws {
-        let config = try load("{}")
-        #expect(config.graph.prefetchDepth == 1 && config.images.photos)
-        let set = try load(#"{"graph": {"prefetchDepth": 10}, "images": {"photos": false}}"#)
-        #expect(set.graph.prefetchDepth == 10 && !set.images.photos)
+    @Test func theDefaultPrefetchesOneLevel() throws {
+        #expect(try load("{}").graph.prefetchDepth == 1)
+        #expect(try load(#"{"graph": {"prefetchDepth": 10}}"#).graph.prefetchDepth == 10)
+        #expect(try load(#"{"graph": {"prefetchDepth": 0}}"#).graph.prefetchDepth == 0)
     }
 
     @Test(arguments: [
@@ -20,7 +19,6 @@ struct ConfigGraphTests {
         (#"{"graph": {"prefetchDepth": -1}}"#, "graph.prefetchDepth"),
         (#"{"graph": {"prefetchDepth": 1.5}}"#, "graph.prefetchDepth"),
         (#"{"graph": {"depth": 1}}"#, "graph.depth"),
-        (#"{"images": {"photos": "yes"}}"#, "images.photos"),
     ])
     func aBadValueNamesItsKey(text: String, key: String) throws {
         #expect { try load(text) } throws: { error in

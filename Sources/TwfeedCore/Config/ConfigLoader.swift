@@ -266,7 +266,7 @@ private struct Reader {
                 "images",
                 allowed: [
                     "enabled", "size", "maxCacheMB", "revalidateDays", "allowedHosts", "allowInsecureLoopback",
-                    "concurrency", "timeoutSeconds", "photos",
+                    "concurrency", "timeoutSeconds",
                 ]
             )
             if let value = fields["enabled"] { config.images.enabled = try bool(value, "images.enabled") }
@@ -299,7 +299,6 @@ private struct Reader {
             if let value = fields["timeoutSeconds"] {
                 config.images.timeoutSeconds = try number(value, "images.timeoutSeconds", minimum: 1, maximum: 600)
             }
-            if let value = fields["photos"] { config.images.photos = try bool(value, "images.photos") }
         }
         if let graph = top["graph"] {
             let fields = try object(graph, "graph", allowed: ["prefetchDepth"])

@@ -68,8 +68,6 @@ package struct TwfeedConfig: Sendable, Equatable {
         package var concurrency = 4
         /// A whole image transfer, redirects each counted anew.
         package var timeoutSeconds: Double = 30
-        /// Whether posts' photos (and videos' and GIFs' stills) are cached too.
-        package var photos = true
     }
 
     /// What a tweet points at (`graph`): how far up a reply's ancestors the prefetch
