@@ -138,11 +138,12 @@ public final class Emulator: Sendable {
         return core.images.mediaBytes(media)
     }
 
-    /// The next `times` requests whose path contains `pathContains` get `fault`; without
-    /// a path, the next API requests (`/2/`, `/1.1/`, `/oauth/`; not profile images).
-    /// Faults are used in the order injected.
-    public func inject(_ fault: Fault, times: Int = 1, pathContains: String? = nil) {
-        core.inject(fault, times: times, pathContains: pathContains)
+    /// The next `times` requests whose path contains `pathContains` (and, with `method`,
+    /// of that method: `POST /2/tweets` posts, `GET /2/tweets` looks up) get `fault`;
+    /// without a path, the next API requests (`/2/`, `/1.1/`, `/oauth/`; not profile
+    /// images). Faults are used in the order injected.
+    public func inject(_ fault: Fault, times: Int = 1, pathContains: String? = nil, method: String? = nil) {
+        core.inject(fault, times: times, pathContains: pathContains, method: method)
     }
 
     /// Drops every fault not yet used.

@@ -50,7 +50,7 @@ final class EmulatorCore: Sendable {
         let route = Route(method: request.method, path: request.path)
         return state.withLock { state in
             let now = state.now
-            let fault = state.faults.take(path: request.path, isAPI: route.isAPI)
+            let fault = state.faults.take(path: request.path, method: request.method, isAPI: route.isAPI)
             var response = answer(route, request, fault: fault, now: now, state: &state)
             if let fault { Self.applyDelivery(fault, to: &response, now: now) }
             var faultName = fault?.controlName
@@ -280,8 +280,8 @@ final class EmulatorCore: Sendable {
         state.withLock { $0.store.groundTruth(feed, dialect) }.map { String($0) }
     }
 
-    func inject(_ fault: Fault, times: Int, pathContains: String?) {
-        state.withLock { $0.faults.add(fault, times: times, pathContains: pathContains) }
+    func inject(_ fault: Fault, times: Int, pathContains: String?, method: String? = nil) {
+        state.withLock { $0.faults.add(fault, times: times, pathContains: pathContains, method: method) }
     }
 
     func setRateLimit(_ limit: Int, for endpoint: String) {

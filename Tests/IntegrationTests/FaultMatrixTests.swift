@@ -72,7 +72,9 @@ struct FaultMatrixTests {
         for text in texts { _ = try daemon.database.enqueue(text: text, replyTo: nil, now: clock.now()) }
         let marker = cell.target.pathMarker(cell.dialect)
         let times = 2
-        world.emulator.inject(cell.fault, times: times, pathContains: marker)
+        // The outbox's marker is also the lookups' path (`GET /2/tweets`): by method.
+        let method = cell.target == .outbox ? "POST" : "GET"
+        world.emulator.inject(cell.fault, times: times, pathContains: marker, method: method)
 
         let finished = Finished()
         let running = Task {
@@ -91,11 +93,14 @@ struct FaultMatrixTests {
             return items.count == texts.count && items.allSatisfy { $0.state == .sent }
         }
 
-        let served = { world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) }.count }
+        let served = {
+            world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) && $0.method == method }.count
+        }
         #expect(try await drive(clock, transport, daemon.watchdog, finished, step: cell.step) { try served() == times && settled(texts) },
                 "did not recover: \(describe(daemon, world, cell))")
         #expect(served() == times, "the fault was not served \(times) times")
-        let servings = world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) }.map(\.date)
+        let servings = world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) && $0.method == method }
+            .map(\.date)
         if servings.count == times, let hold = try cell.hold(after: servings[0]) {
             let waited = servings[1].timeIntervalSince(servings[0])
             #expect(hold.contains(waited), "asked again after \(Int(waited)) s; expected \(hold): \(describe(daemon, world, cell))")

@@ -11,7 +11,8 @@ import TwfeedBase
 /// - `POST /_emulator/tweets` `{"feed":"home","count":10}` → `{"ids":[...]}`; with a `"text"`
 ///   (and optionally an `"authorName"`), one tweet with exactly that text →
 ///   `{"id":"...","username":"..."}` (see `Emulator.addTweet(to:text:authorName:)`).
-/// - `POST /_emulator/faults` `{"fault":"503","times":1,"path":"reverse_chronological","seconds":5}`;
+/// - `POST /_emulator/faults` `{"fault":"503","times":1,"path":"reverse_chronological","method":"GET","seconds":5}`
+///   (`method` optional: `POST` to hit posts only where lookups share the path);
 ///   `DELETE /_emulator/faults` clears them.
 /// - `POST /_emulator/rate-limits` `{"endpoint":"home","limit":5}`.
 /// - `GET  /_emulator/stats` → request counts per endpoint and path, and the posted statuses.
@@ -105,7 +106,7 @@ enum ControlRoutes {
                 )
             }
             let times = (body["times"] as? NSNumber)?.intValue ?? 1
-            core.inject(fault, times: times, pathContains: body["path"] as? String)
+            core.inject(fault, times: times, pathContains: body["path"] as? String, method: body["method"] as? String)
             return .json(200, .object([("ok", .bool(true)), ("fault", .string(fault.controlName)), ("times", .int(times))]))
         case ("DELETE", ["faults"]):
             core.state.withLock { $0.faults.removeAll() }

@@ -125,13 +125,17 @@ struct FaultQueue {
         let fault: Fault
         var remaining: Int
         let pathContains: String?
+        /// Only requests of this method (`POST /2/tweets` is a post, `GET /2/tweets` a lookup).
+        let method: String?
     }
 
     private var entries: [Entry] = []
 
-    mutating func add(_ fault: Fault, times: Int, pathContains: String?) {
+    mutating func add(_ fault: Fault, times: Int, pathContains: String?, method: String? = nil) {
         guard times > 0 else { return }
-        entries.append(Entry(fault: fault, remaining: times, pathContains: pathContains.flatMap { $0.isEmpty ? nil : $0 }))
+        entries.append(
+            Entry(fault: fault, remaining: times, pathContains: pathContains.flatMap { $0.isEmpty ? nil : $0 }, method: method?.uppercased())
+        )
     }
 
     mutating func removeAll() { entries.removeAll() }
@@ -141,10 +145,10 @@ struct FaultQueue {
     /// Takes the first fault matching `path`. A fault without a path only hits API
     /// requests (`/2/`, `/1.1/`, `/oauth/`); one with a path hits any request whose path
     /// contains it, profile images included.
-    mutating func take(path: String, isAPI: Bool) -> Fault? {
+    mutating func take(path: String, method: String, isAPI: Bool) -> Fault? {
         guard
             let index = entries.firstIndex(where: { entry in
-                entry.pathContains.map { path.contains($0) } ?? isAPI
+                (entry.pathContains.map { path.contains($0) } ?? isAPI) && (entry.method.map { $0 == method.uppercased() } ?? true)
             })
         else { return nil }
         let fault = entries[index].fault
