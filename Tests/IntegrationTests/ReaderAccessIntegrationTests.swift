@@ -113,21 +113,7 @@ struct ReaderAccessIntegrationTests {
         chmod(world.folder, 0o755)
         try await withDaemon(world) { port, _ in
             let secretPath = ReaderSecret.path(config: try world.config)
-            func asNobody(_ arguments: [String]) throws -> Binary.Result {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-                process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
-                let out = Pipe()
-                let err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                try process.run()
-                let stdout = out.fileHandleForReading.readDataToEndOfFile()
-                let stderr = err.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return .init(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                             stderr: String(decoding: stderr, as: UTF8.self))
-            }
+            func asNobody(_ command: [String]) throws -> Binary.Result { try Binary.runAs(uid: 65534, command: command) }
             for path in ["/mentions", "/home", "/api/feed/mentions", "/outbox", "/compose"] {
                 let answer = try asNobody(["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)\(path)"])
                 #expect(answer.stdout == "401", "\(path) as nobody: \(answer.stdout) \(answer.stderr)")

@@ -32,12 +32,7 @@ extension Credentials {
         guard stat(path, &info) == 0 else {
             throw TwfeedError(.configuration, "\(path): cannot read credentials file: \(String(cString: strerror(errno)))")
         }
-        if info.st_mode & 0o077 != 0 {
-            throw TwfeedError(
-                .permission,
-                "\(path): credentials file is readable by others (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 \(path)"
-            )
-        }
+        try PrivateFile.requireOwnerOnly(info, path: path, what: "credentials file")
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TwfeedError(.configuration, "\(path): cannot read credentials file")
         }

@@ -286,7 +286,7 @@ extension Daemon {
             metrics: dependencies.metrics,
             access: try ReaderAccess(config: config),
             outbox: DurableOutbox(path: config.storage.database, wake: { doorbell?.ring() }),
-            fetches: FetchRequester(path: config.storage.database, clock: dependencies.clock, logger: logger, wake: { fetcherDoorbell?.ring() }),
+            fetches: FetchRequester(database: database, clock: dependencies.clock, logger: logger, wake: { fetcherDoorbell?.ring() }),
             loopsProgress: { watchdog.hung().isEmpty },
             clock: dependencies.clock
         )

@@ -114,7 +114,7 @@ package struct TweetFetcher: Service {
             if let gate {
                 switch try await gate.admit(.lookups, perPost: terms.worstCase(perPostOf: .postRead), posts: 1...pending.count) {
                 case .hold(let hold):
-                    logger.info("fetch.held", metadata: ["posts": "\(pending.count)", "until": "\(hold.until)", "reason": "\(hold)"])
+                    logger.debug("fetch.held", metadata: ["posts": "\(pending.count)", "until": "\(hold.until)", "reason": "\(hold)"])
                     return hold.until
                 case .go(let maxPosts):
                     batch = Array(batch.prefix(maxPosts ?? batch.count))
@@ -128,7 +128,7 @@ package struct TweetFetcher: Service {
                 await gate?.release(.lookups)
                 if let refusal = error.refusal, let gate {
                     let hold = try await gate.refused(refusal, source: .lookups)
-                    logger.info("fetch.held", metadata: ["posts": "\(batch.count)", "until": "\(hold.until)", "reason": "\(hold)"])
+                    logger.debug("fetch.held", metadata: ["posts": "\(batch.count)", "until": "\(hold.until)", "reason": "\(hold)"])
                     return hold.until
                 }
                 throw error

@@ -55,12 +55,7 @@ package struct ReaderSecret: Sendable {
             if errno == ENOENT { return nil }
             throw TwfeedError(.permission, "\(path): cannot read the reader's secret: \(String(cString: strerror(errno)))")
         }
-        if info.st_mode & 0o077 != 0 {
-            throw TwfeedError(
-                .permission,
-                "\(path): the reader's secret is readable by others (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 \(path)"
-            )
-        }
+        try PrivateFile.requireOwnerOnly(info, path: path, what: "the reader's secret")
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TwfeedError(.permission, "\(path): cannot read the reader's secret")
         }

@@ -31,7 +31,8 @@ extension AppDatabase {
                 SELECT :id, :reason, :now
                 WHERE NOT EXISTS (SELECT 1 FROM tweet WHERE id = :id)
                   AND NOT EXISTS (SELECT 1 FROM unavailableTweet WHERE tweetId = :id AND checkedAt > :recent)
-                ON CONFLICT(tweetId) DO UPDATE SET reason = excluded.reason WHERE excluded.reason = 'asked'
+                ON CONFLICT(tweetId) DO UPDATE SET reason = excluded.reason
+                    WHERE excluded.reason = 'asked' AND fetchRequest.reason <> 'asked'
                 """
         )
         var added = 0

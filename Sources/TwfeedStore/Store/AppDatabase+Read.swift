@@ -146,25 +146,13 @@ extension AppDatabase {
     /// The columns every FeedItem query selects, in the order `feedItem(_:)` reads them
     /// by position (a lookup by name lowercases the name, for every column of every row),
     /// followed by the query's `feeds`. The raw JSON is not read: no reader shows it.
-    static let feedItemColumns = """
-        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId, \
-        u.username, u.name, u.profileImageURL, p.file AS avatarFile
-        """
+    static let feedItemColumns = "\(feedTweetColumns), u.username, u.name, u.profileImageURL, p.file AS avatarFile"
 
     /// One row of a FeedItem query (`feedItemColumns`, then `feeds`, comma-separated) as
     /// a FeedItem: `feed` and `search` show tweets alike.
     static func feedItem(_ row: Row, avatarPath: (_ file: String) -> String?) -> FeedItem {
-        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
-        let tweet = Tweet(
-            id: TweetID(row[0] as Int64),
-            authorID: UserID(row[1] as Int64),
-            createdAt: Date(timeIntervalSince1970: row[2]),
-            text: row[3],
-            inReplyToID: id(4),
-            retweetOfID: id(5),
-            quotedID: id(6),
-            conversationID: id(7)
-        )
+        // The first eight columns are `feedTweetColumns`'.
+        let tweet = tweet(row)
         var author: Author?
         if let username = row[8] as String? {
             author = Author(id: tweet.authorID, username: username, name: row[9], profileImageURL: row[10])

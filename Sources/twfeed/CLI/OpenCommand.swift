@@ -25,22 +25,13 @@ struct OpenCommand: AsyncParsableCommand {
     @Flag(help: "Also print each Atom feed's URL with its read-only key, for a feed reader.")
     var feeds = false
 
-    @Option(help: ArgumentHelp("The address the reader listens on (default: http.listen).", valueName: "HOST:PORT"))
-    var listen: String?
-
-    func validate() throws {
-        if let listen {
-            do { _ = try ListenAddress(parsing: listen) } catch let error as ListenAddress.ParseError {
-                throw ValidationError("--listen: \"\(listen)\" \(error.reason)")
-            }
-        }
-    }
+    @OptionGroup var listenOption: ListenOption
 
     func run() async throws {
         try await CommandLineEdge.run {
             let config = try options.loadConfig()
             let configName = config.sourcePath ?? "the config"
-            guard let address = try listen.map(ListenAddress.init(parsing:)) ?? config.http.listen else {
+            guard let address = listenOption.address(or: config) else {
                 throw TwfeedError(.unavailable, "\(configName): http.listen: not set, so no reader runs; set it (e.g. \"127.0.0.1:8765\")")
             }
             guard address.port != 0 else {

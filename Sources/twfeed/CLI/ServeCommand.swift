@@ -22,22 +22,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: ArgumentHelp("The address to listen on, e.g. 127.0.0.1:8765 (default: http.listen).", valueName: "HOST:PORT"))
-    var listen: String?
-
-    func validate() throws {
-        if let listen {
-            do { _ = try ListenAddress(parsing: listen) } catch let error as ListenAddress.ParseError {
-                throw ValidationError("--listen: \"\(listen)\" \(error.reason)")
-            }
-        }
-    }
+    @OptionGroup var listenOption: ListenOption
 
     func run() async throws {
         try await CommandLineEdge.run {
             var config = try options.loadConfig()
             let configName = config.sourcePath ?? "the config"
-            if let listen { config.http.listen = try ListenAddress(parsing: listen) }
+            config.http.listen = listenOption.address(or: config)
             guard let address = config.http.listen else {
                 throw TwfeedError(.configuration, "\(configName): http.listen: not set; set it (e.g. \"127.0.0.1:8765\") or pass --listen")
             }

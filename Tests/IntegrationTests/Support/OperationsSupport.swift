@@ -127,9 +127,15 @@ extension Binary {
     /// Runs the binary as another user (through setpriv), as someone else on the
     /// machine runs `twfeed status` against the service's daemon.
     static func runAs(uid: Int, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        try runAs(uid: uid, command: [twfeed] + arguments, environment: environment)
+    }
+
+    /// Runs any command as another user (`/usr/bin/curl`, `/bin/cat`): what someone else
+    /// on the machine could do.
+    static func runAs(uid: Int, command: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", twfeed] + arguments
+        process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command
         var env = ProcessInfo.processInfo.environment
         env["JOURNAL_STREAM"] = nil
         for (key, value) in environment { env[key] = value }
