@@ -142,8 +142,11 @@ package actor BillingGate {
             return .hold(Hold(until: until, reason: .billing(status.state), detail: status.detail))
         case .probe:
             // A feed's since_id read is the cheapest probe there is (free when nothing is
-            // new); the outbox leaves it to one for a minute, then probes itself.
-            if source == .outbox, hasActiveReaders(now: now), now < (machine.nextProbe(in: status) ?? now) + Self.probeGrace {
+            // new); the outbox and the fetcher's lookups (up to 100 paid posts) leave it to
+            // one for a minute, then probe themselves.
+            if source == .outbox || source == .lookups, hasActiveReaders(now: now),
+                now < (machine.nextProbe(in: status) ?? now) + Self.probeGrace
+            {
                 return .hold(Hold(until: (machine.nextProbe(in: status) ?? now) + Self.probeGrace, reason: .billing(status.state)))
             }
             status = machine.probed(status, at: now)

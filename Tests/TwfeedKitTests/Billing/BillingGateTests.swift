@@ -76,6 +76,10 @@ struct BillingGateTests {
         guard case .hold = try await gate.admit(.outbox, perPost: MicroUSD(micros: 15_000), posts: 1...1) else {
             Issue.record("the outbox probed while a feed could"); return
         }
+        // So do the lookups: up to 100 paid posts, where a feed's probe is free.
+        guard case .hold = try await gate.admit(.lookups, perPost: MicroUSD(micros: 30_000), posts: 1...100) else {
+            Issue.record("the lookups probed while a feed could"); return
+        }
         #expect(try await gate.admit(.home, perPost: .zero, posts: 1...100) == .go(maxPosts: nil))
         guard case .hold = try await gate.admit(.mentions, perPost: .zero, posts: 1...100) else {
             Issue.record("a second probe went out"); return
