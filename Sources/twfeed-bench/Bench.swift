@@ -55,6 +55,21 @@ struct Bench {
             }
             return
         }
+        if CommandLine.arguments.contains("--graph-pages") {
+            let passed: Bool
+            do {
+                passed = try await GraphPages.run(arguments: CommandLine.arguments, folder: "\(folder)/graph-pages")
+            } catch {
+                FileHandle.standardError.write(Data("twfeed-bench: \(error)\n".utf8))
+                try? FileManager.default.removeItem(atPath: folder)
+                exit(1)
+            }
+            if !passed {
+                try? FileManager.default.removeItem(atPath: folder)
+                exit(1)
+            }
+            return
+        }
         if CommandLine.arguments.contains("--cache-cost") {
             try await CacheCost.run(folder: "\(folder)/cache-cost", arguments: CommandLine.arguments)
             return
