@@ -40,10 +40,20 @@ package struct FeedItem: Sendable, Equatable {
     package var faults: [TweetID] {
         var ids: [TweetID] = []
         if let id = tweet.retweetOfID, retweetOf == nil { ids.append(id) }
-        if let id = shown.tweet.quotedID, quoted == nil { ids.append(id) }
+        if let id = shownQuotedID, quoted == nil { ids.append(id) }
         if let reply = inReplyTo, !reply.stored { ids.append(reply.id) }
         return ids
     }
+
+    /// Whether `faults` has any, without building it (asked of every item read).
+    package var hasFaults: Bool {
+        (tweet.retweetOfID != nil && retweetOf == nil) || (shownQuotedID != nil && quoted == nil) || inReplyTo?.stored == false
+    }
+
+    /// The post shown's quote and parent (the original's, for a stored repost), read
+    /// without copying the post.
+    var shownQuotedID: TweetID? { retweetOf == nil ? tweet.quotedID : retweetOf?.tweet.quotedID }
+    var shownInReplyToID: TweetID? { retweetOf == nil ? tweet.inReplyToID : retweetOf?.tweet.inReplyToID }
 }
 
 /// A photo, video or GIF with its cached picture.
@@ -106,18 +116,32 @@ package struct FeedStats: Sendable, Equatable {
 
 extension AppDatabase {
 
-    /// The columns of a feed's tweet rows, read by position by `tweet(_:)`.
-    static let feedTweetColumns = """
-        t.id, t.authorId, t.createdAt, t.text, t.inReplyToId, t.retweetOfId, t.quotedId, t.conversationId
-        """
+    /// A tweet's columns under `alias`, read by position by `tweet(_:at:)`, then whether
+    /// it has media rows (`hasMedia(_:at:)`): one probe of the media table's key inside
+    /// SQLite, so that the media query runs only for the few tweets that have some (it
+    /// was a sixth of a full dump's time when it ran for every tweet).
+    ///
+    /// - Parameter joined: the tweet is a LEFT JOIN's, often absent: the probe is skipped then.
+    static func tweetColumns(_ alias: String, joined: Bool = false) -> String {
+        let media = "EXISTS (SELECT 1 FROM media md WHERE md.tweetId = \(alias).id)"
+        return """
+            \(alias).id, \(alias).authorId, \(alias).createdAt, \(alias).text, \(alias).inReplyToId, \(alias).retweetOfId, \(alias).quotedId, \(alias).conversationId,
+                \(joined ? "CASE WHEN \(alias).id IS NULL THEN 0 ELSE \(media) END" : media)
+            """
+    }
+    /// How many columns `tweetColumns` selects.
+    static let tweetColumnCount = 9
+    /// The columns of a feed's tweet rows.
+    static let feedTweetColumns = tweetColumns("t")
 
-    static func tweet(_ row: Row) -> Tweet {
-        func id(_ index: Int) -> TweetID? { (row[index] as Int64?).map(TweetID.init) }
+    /// The tweet whose `tweetColumns` start at `start`.
+    static func tweet(_ row: Row, at start: Int = 0) -> Tweet {
+        func id(_ index: Int) -> TweetID? { (row[start + index] as Int64?).map(TweetID.init) }
         return Tweet(
-            id: TweetID(row[0] as Int64),
-            authorID: UserID(row[1] as Int64),
-            createdAt: Date(timeIntervalSince1970: row[2]),
-            text: row[3],
+            id: TweetID(row[start] as Int64),
+            authorID: UserID(row[start + 1] as Int64),
+            createdAt: Date(timeIntervalSince1970: row[start + 2]),
+            text: row[start + 3],
             inReplyToID: id(4),
             retweetOfID: id(5),
             quotedID: id(6),
@@ -125,19 +149,29 @@ extension AppDatabase {
         )
     }
 
+    /// The last of the `tweetColumns` that start at `start`.
+    static func hasMedia(_ row: Row, at start: Int) -> Bool { row[start + 8] }
+
     /// Each author of a feed read once, with the path of their cached picture.
     struct AuthorCache {
-        let db: Database
-        var known: [Int64: (Author?, String?)] = [:]
+        /// A struct, not a tuple: a tuple as a dictionary's value is copied through the
+        /// runtime's generic witnesses, which a full dump felt.
+        struct Entry {
+            var author: Author?
+            var avatar: String?
+        }
 
-        mutating func lookup(_ id: UserID, avatarPath: (_ file: String) -> String?) throws -> (Author?, String?) {
+        let db: Database
+        var known: [Int64: Entry] = [:]
+
+        mutating func entry(_ id: UserID, avatarPath: (_ file: String) -> String?) throws -> Entry {
             if let found = known[id.rawValue] { return found }
             var author: Author?
             if let row = try Row.fetchOne(db.cachedStatement(sql: ReaderQueries.authorByID.sql), arguments: [id.rawValue]) {
                 author = Author(id: id, username: row[0], name: row[1], profileImageURL: row[2])
             }
             let file = try String.fetchOne(db.cachedStatement(sql: ReaderQueries.imageFileOf.sql), arguments: [id.rawValue])
-            let found = (author, file.flatMap(avatarPath))
+            let found = Entry(author: author, avatar: file.flatMap(avatarPath))
             known[id.rawValue] = found
             return found
         }
@@ -146,19 +180,22 @@ extension AppDatabase {
     /// The columns every FeedItem query selects, in the order `feedItem(_:)` reads them
     /// by position (a lookup by name lowercases the name, for every column of every row),
     /// followed by the query's `feeds`. The raw JSON is not read: no reader shows it.
-    static let feedItemColumns = "\(feedTweetColumns), u.username, u.name, u.profileImageURL, p.file AS avatarFile"
+    static let feedItemColumns = "\(feedTweetColumns), \(graphColumns), u.username, u.name, u.profileImageURL, p.file AS avatarFile"
+    /// Where a feed row's columns after the tweet's and its graph's start.
+    static let afterGraph = tweetColumnCount + graphColumnCount
 
     /// One row of a FeedItem query (`feedItemColumns`, then `feeds`, comma-separated) as
     /// a FeedItem: `feed` and `search` show tweets alike.
     static func feedItem(_ row: Row, avatarPath: (_ file: String) -> String?) -> FeedItem {
-        // The first eight columns are `feedTweetColumns`'.
+        // The first columns are `feedTweetColumns`', then `graphColumns`.
         let tweet = tweet(row)
+        let next = afterGraph
         var author: Author?
-        if let username = row[8] as String? {
-            author = Author(id: tweet.authorID, username: username, name: row[9], profileImageURL: row[10])
+        if let username = row[next] as String? {
+            author = Author(id: tweet.authorID, username: username, name: row[next + 1], profileImageURL: row[next + 2])
         }
-        let avatar = (row[11] as String?).flatMap(avatarPath)
-        return FeedItem(tweet: tweet, feeds: Feed.list(row[12]), author: author, avatarPath: avatar)
+        let avatar = (row[next + 3] as String?).flatMap(avatarPath)
+        return FeedItem(tweet: tweet, feeds: Feed.list(row[next + 4]), author: author, avatarPath: avatar)
     }
 }
 
@@ -205,9 +242,9 @@ extension StoreReading {
             var feedLists: [String: [Feed]] = [:]
             while let row = try rows.next() {
                 let tweet = AppDatabase.tweet(row)
-                let (author, avatar) = try authors.lookup(tweet.authorID, avatarPath: avatarPath)
+                let author = try authors.entry(tweet.authorID, avatarPath: avatarPath)
                 let feeds: [Feed]
-                if let list = row[8] as String? {
+                if let list = row[AppDatabase.afterGraph] as String? {
                     if let known = feedLists[list] {
                         feeds = known
                     } else {
@@ -217,8 +254,8 @@ extension StoreReading {
                 } else {
                     feeds = []
                 }
-                var item = FeedItem(tweet: tweet, feeds: feeds, author: author, avatarPath: avatar)
-                try AppDatabase.attachGraph(&item, authors: &authors, avatarPath: avatarPath, db)
+                var item = FeedItem(tweet: tweet, feeds: feeds, author: author.author, avatarPath: author.avatar)
+                try AppDatabase.attachGraph(&item, row, authors: &authors, avatarPath: avatarPath, db)
                 try body(item)
             }
         }

@@ -41,13 +41,24 @@ extension AppDatabase {
         avatarPath: (_ file: String) -> String?,
         _ db: Database
     ) throws -> [FeedItem] {
+        var authors = AuthorCache(db: db)
+        return try feedItems(ids: ids, account: account, authors: &authors, avatarPath: avatarPath, db)
+    }
+
+    /// The same, reading authors through the caller's cache.
+    static func feedItems(
+        ids: [Int64],
+        account: Int64,
+        authors: inout AuthorCache,
+        avatarPath: (_ file: String) -> String?,
+        _ db: Database
+    ) throws -> [FeedItem] {
         guard !ids.isEmpty else { return [] }
         let statement = try db.cachedStatement(sql: feedItemByIDSQL)
-        var authors = AuthorCache(db: db)
         return try ids.compactMap { id in
-            guard var item = try Row.fetchOne(statement, arguments: ["id": id, "account": account]).map({ feedItem($0, avatarPath: avatarPath) })
-            else { return nil }
-            try attachGraph(&item, authors: &authors, avatarPath: avatarPath, db)
+            guard let row = try Row.fetchOne(statement, arguments: ["id": id, "account": account]) else { return nil }
+            var item = feedItem(row, avatarPath: avatarPath)
+            try attachGraph(&item, row, authors: &authors, avatarPath: avatarPath, db)
             return item
         }
     }
@@ -58,6 +69,7 @@ extension AppDatabase {
         FROM tweet t
         LEFT JOIN user u ON u.id = t.authorId
         LEFT JOIN profileImage p ON p.authorId = t.authorId
+        \(graphJoins)
         WHERE t.id = :id
         """
 }

@@ -40,11 +40,15 @@ extension FeedItem {
     /// A reposted original or a quoted post, in the shape of a feed item (no feeds: it is
     /// in none as itself); a reposted original carries its own quote and parent.
     func embeddedJSON(_ embedded: EmbeddedTweet, quoted: EmbeddedTweet?) -> JSONValue {
+        embeddedItem(embedded, quoted: quoted).json
+    }
+
+    func embeddedItem(_ embedded: EmbeddedTweet, quoted: EmbeddedTweet?) -> FeedItem {
         var item = FeedItem(tweet: embedded.tweet, feeds: [], author: embedded.author, avatarPath: embedded.avatarPath)
         item.media = embedded.media
         item.quoted = quoted
         item.inReplyTo = inReplyTo
-        return item.json
+        return item
     }
 
     static func mediaJSON(_ media: [MediaItem]) -> JSONValue {
@@ -63,92 +67,108 @@ extension FeedItem {
 
     /// `json.serialized`'s bytes, written straight into `out`: the same keys in the same
     /// (sorted) order, without building the dictionary and sorting its keys per tweet,
-    /// which a full dump of a large feed would do hundreds of thousands of times.
-    /// A test checks the two agree.
+    /// which a full dump of a large feed would do hundreds of thousands of times; the
+    /// reposted original, the quoted post, the parent and the media too. What lies
+    /// between two values never changes, so it is written as one constant run; ids are
+    /// written digit by digit. A test checks the two agree.
     package func appendJSON(to out: inout [UInt8]) {
-        func key(_ name: StaticString) {
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            out.append(contentsOf: "\":".utf8)
+        func raw(_ text: StaticString) {
+            text.withUTF8Buffer { out.append(contentsOf: $0) }
         }
         func string(_ value: String?) {
-            if let value { JSONValue.writeString(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
+            if let value { JSONValue.writeString(value, to: &out) } else { raw("null") }
         }
         func id(_ value: (some SnowflakeID)?) {
-            guard let value else {
-                out.append(contentsOf: "null".utf8)
-                return
-            }
+            guard let value else { return raw("null") }
             out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: String(value.rawValue).utf8)
+            Self.appendDecimal(value.rawValue, to: &out)
             out.append(UInt8(ascii: "\""))
         }
-        out.append(UInt8(ascii: "{"))
-        key("author")
-        out.append(UInt8(ascii: "{"))
-        key("avatarPath")
+        func number(_ value: Int?) {
+            guard let value else { return raw("null") }
+            Self.appendDecimal(Int64(value), to: &out)
+        }
+        raw(#"{"author":{"avatarPath":"#)
         string(avatarPath)
-        out.append(UInt8(ascii: ","))
-        key("id")
+        raw(#","id":"#)
         id(tweet.authorID)
-        out.append(UInt8(ascii: ","))
-        key("name")
+        raw(#","name":"#)
         string(author?.name)
-        out.append(UInt8(ascii: ","))
-        key("username")
+        raw(#","username":"#)
         string(author?.username)
-        out.append(contentsOf: "},".utf8)
-        key("conversationId")
+        raw(#"},"conversationId":"#)
         id(tweet.conversationID)
-        out.append(UInt8(ascii: ","))
-        key("createdAt")
-        out.append(UInt8(ascii: "\""))
+        raw(#","createdAt":""#)
         Timestamp.appendISO8601(tweet.createdAt, to: &out)
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ","))
-        key("feeds")
-        out.append(UInt8(ascii: "["))
+        raw(#"","feeds":["#)
         for (index, feed) in feeds.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: feed.rawValue.utf8)
             out.append(UInt8(ascii: "\""))
         }
-        out.append(contentsOf: "],".utf8)
-        key("id")
+        raw(#"],"id":"#)
         id(tweet.id)
-        out.append(UInt8(ascii: ","))
-        key("inReplyTo")
-        if tweet.inReplyToID == nil { out.append(contentsOf: "null".utf8) } else { out.append(contentsOf: replyJSON(for: tweet).serialized.utf8) }
-        out.append(UInt8(ascii: ","))
-        key("inReplyToId")
+        raw(#","inReplyTo":"#)
+        if let parent = tweet.inReplyToID {
+            raw(#"{"id":"#)
+            id(parent)
+            raw(#","username":"#)
+            string(inReplyTo?.id == parent ? inReplyTo?.username : nil)
+            out.append(UInt8(ascii: "}"))
+        } else {
+            raw("null")
+        }
+        raw(#","inReplyToId":"#)
         id(tweet.inReplyToID)
-        out.append(UInt8(ascii: ","))
-        key("media")
-        if media.isEmpty { out.append(contentsOf: "[]".utf8) } else { out.append(contentsOf: Self.mediaJSON(media).serialized.utf8) }
-        out.append(UInt8(ascii: ","))
-        key("quoted")
+        raw(#","media":["#)
+        for (index, item) in media.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            raw(#"{"altText":"#)
+            string(item.media.altText)
+            raw(#","height":"#)
+            number(item.media.height)
+            raw(#","path":"#)
+            string(item.path)
+            raw(#","type":"#)
+            string(item.media.kind.rawValue)
+            raw(#","width":"#)
+            number(item.media.width)
+            out.append(UInt8(ascii: "}"))
+        }
+        raw(#"],"quoted":"#)
         if retweetOf == nil, let quoted {
-            out.append(contentsOf: embeddedJSON(quoted, quoted: nil).serialized.utf8)
+            embeddedItem(quoted, quoted: nil).appendJSON(to: &out)
         } else {
-            out.append(contentsOf: "null".utf8)
+            raw("null")
         }
-        out.append(UInt8(ascii: ","))
-        key("quotedId")
+        raw(#","quotedId":"#)
         id(tweet.quotedID)
-        out.append(UInt8(ascii: ","))
-        key("retweetOf")
+        raw(#","retweetOf":"#)
         if let retweetOf {
-            out.append(contentsOf: embeddedJSON(retweetOf, quoted: quoted).serialized.utf8)
+            embeddedItem(retweetOf, quoted: quoted).appendJSON(to: &out)
         } else {
-            out.append(contentsOf: "null".utf8)
+            raw("null")
         }
-        out.append(UInt8(ascii: ","))
-        key("retweetOfId")
+        raw(#","retweetOfId":"#)
         id(tweet.retweetOfID)
-        out.append(UInt8(ascii: ","))
-        key("text")
+        raw(#","text":"#)
         string(tweet.text)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// `String(value)`'s digits, without making the String.
+    static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
     }
 }

@@ -31,14 +31,17 @@ enum ReaderQueries {
     /// feed list reads the (tweetId, feed) index. Ordering by `t.id` instead would sort
     /// every joined row before LIMIT applied. Authors are not joined: a feed repeats a
     /// few hundred authors, which `forEachFeedItem` reads once each (`authorByID`,
-    /// `imageFileOf`) instead of two more B-tree probes and three strings per row.
+    /// `imageFileOf`) instead of two more B-tree probes and three strings per row. What
+    /// each tweet points at is joined (`AppDatabase.graphJoins`): a primary-key probe
+    /// each, in SQLite, rather than a query per tweet.
     static let feedItems = ReaderQuery(
         "feedItems",
         """
-        SELECT \(AppDatabase.feedTweetColumns),
+        SELECT \(AppDatabase.feedTweetColumns), \(AppDatabase.graphColumns),
             (SELECT group_concat(m2.feed) FROM feedMembership m2 WHERE m2.tweetId = m.tweetId AND m2.account = m.account) AS feeds
         FROM feedMembership m
         JOIN tweet t ON t.id = m.tweetId
+        \(AppDatabase.graphJoins)
         WHERE m.account = :account AND m.feed = :feed AND m.tweetId < :before
         ORDER BY m.tweetId DESC
         LIMIT :limit

@@ -21,7 +21,24 @@ import TwfeedBase
                  feeds: [], author: Author(id: UserID(1), username: "x\"y", name: "", profileImageURL: "https://e/x.png"),
                  avatarPath: nil),
         Self.graphItem,
+        Self.quoteItem,
     ]
+
+    /// A quote of a stored post (with a photo), with a GIF of its own, replying to a
+    /// post not stored.
+    static var quoteItem: FeedItem {
+        var item = FeedItem(tweet: Tweet(id: TweetID(50), authorID: UserID(9), createdAt: Date(timeIntervalSince1970: 50), text: "look",
+                                         inReplyToID: TweetID(45), quotedID: TweetID(40), conversationID: TweetID(45)),
+                            feeds: [.home, .mentions], author: nil, avatarPath: nil)
+        item.quoted = EmbeddedTweet(tweet: Tweet(id: TweetID(40), authorID: UserID(42), createdAt: Date(timeIntervalSince1970: 40),
+                                                 text: "the \"quoted\" one", inReplyToID: TweetID(39)),
+                                    author: Author(id: UserID(42), username: "ada", name: "Ada", profileImageURL: nil), avatarPath: "/a/b.png",
+                                    media: [MediaItem(media: Media(key: "3_8", kind: .photo, imageURL: nil, width: 10, height: nil, altText: nil),
+                                                      path: nil)])
+        item.inReplyTo = ReplyContext(id: TweetID(45), stored: false, username: nil, excerpt: nil)
+        item.media = [MediaItem(media: Media(key: "16_9", kind: .animatedGIF, imageURL: "https://e/g.jpg", width: nil, height: 100), path: "/m/g.jpg")]
+        return item
+    }
 
     /// A repost whose original quotes a post, replies to a stored parent and has a photo
     /// and a video.

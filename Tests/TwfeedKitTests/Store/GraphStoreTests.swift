@@ -67,6 +67,31 @@ import TwfeedTesting
         #expect(try item(database, 10).faults == [TweetID(11)])
     }
 
+    /// The original, the quote and the parent come joined to the feed's row: a repost of
+    /// a post not stored shows its own quote and parent, the joined posts bring their
+    /// media, and a post read by id (search, the conversation) is the same item.
+    @Test func theJoinedPostsAreTheShownPostsWithTheirMedia() async throws {
+        let database = try await Self.store()
+        let photo = Media(key: "3_7", kind: .photo, imageURL: "https://pbs.twimg.com/media/q.jpg", width: 10, height: 20)
+        // 12 has a photo and is quoted by 13, which 14 reposts; 15 reposts 16 (not stored) and itself quotes 12 and answers 3.
+        _ = try await database.storePage(
+            TimelinePage(tweets: [Self.tweet(14, by: Self.bob, retweetOf: 13), Self.tweet(15, replyTo: 3, retweetOf: 16, quoted: 12)],
+                         referencedTweets: [Self.tweet(12, by: Self.bob, media: [photo]), Self.tweet(13, quoted: 12, media: [photo])],
+                         authors: [Self.ada, Self.bob], nextPageToken: nil),
+            feed: .home, state: SyncState(feed: .home), now: Date())
+        let repost = try item(database, 14)
+        #expect(repost.retweetOf?.media.map(\.media) == [photo] && repost.quoted?.tweet.id == TweetID(12))
+        #expect(repost.quoted?.media.map(\.media) == [photo] && repost.quoted?.author?.username == "bob")
+        #expect(repost.media.isEmpty && repost.inReplyTo == nil && repost.faults.isEmpty)
+        let dangling = try item(database, 15)
+        #expect(dangling.retweetOf == nil && dangling.faults == [TweetID(16)])
+        #expect(dangling.quoted?.tweet.id == TweetID(12), "the repost's own quote, its original being absent")
+        #expect(dangling.inReplyTo?.stored == true && dangling.inReplyTo?.username == "ada")
+        for id: Int64 in [8, 9, 14, 15] {
+            #expect(try database.feedItem(TweetID(id)) == item(database, id))
+        }
+    }
+
     @Test func mediaAreKeptWhenATweetComesBackWithoutThem() async throws {
         let database = try await Self.store()
         _ = try await database.storePage(TimelinePage(tweets: [Self.tweet(9, quoted: 3)], authors: [Self.ada], nextPageToken: nil),
