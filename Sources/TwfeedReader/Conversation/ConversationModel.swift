@@ -5,7 +5,7 @@ import Mustache
 struct ConversationModel {
     /// A post above: shown, or only its id when it is not stored.
     struct Ancestor {
-        var stored: TweetModel?
+        var stored: RenderedTweet?
         var missing: String?
         /// What the API said when it could not give it.
         var unavailable: String?
@@ -13,8 +13,8 @@ struct ConversationModel {
 
     var header: HeaderModel
     var ancestors: [Ancestor]
-    var focus: TweetModel
-    var replies: [TweetModel]
+    var focus: RenderedTweet
+    var replies: [RenderedTweet]
     /// Whether the top shown is not the root (deeper than `Conversation.maxDepth`).
     var message: String?
 }

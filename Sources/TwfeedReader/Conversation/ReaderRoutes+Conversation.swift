@@ -25,12 +25,12 @@ extension ReaderRoutes {
             header: try header(current: "/tweet", context: context, source: source, now: now),
             ancestors: conversation.ancestors.reversed().map { ancestor in
                 switch ancestor {
-                case .stored(let item): .init(stored: TweetModel(item, links: links, now: now), missing: nil)
+                case .stored(let item): .init(stored: RenderedTweet(TweetModel(item, links: links, now: now)), missing: nil)
                 case .missing(let id, let unavailable): .init(stored: nil, missing: id.description, unavailable: unavailable)
                 }
             },
-            focus: TweetModel(conversation.tweet, links: links, now: now),
-            replies: conversation.replies.map { TweetModel($0, links: links, now: now) },
+            focus: RenderedTweet(TweetModel(conversation.tweet, links: links, now: now)),
+            replies: conversation.replies.map { RenderedTweet(TweetModel($0, links: links, now: now)) },
             message: conversation.ancestors.count == Conversation.maxDepth ? "Only the nearest \(Conversation.maxDepth) posts above are shown." : nil
         )
         return html(PageTemplates.library.render(model, withTemplate: "conversation") ?? "")

@@ -17,7 +17,7 @@ struct ComposeModel {
     var label: String
     var text: String
     var replyTo: String?
-    var replying: TweetModel?
+    var replying: RenderedTweet?
     var warning: String?
     var message: String?
     var check: Check?

@@ -14,7 +14,7 @@ extension ReaderRoutes {
     static func composePage(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
         let replyTo = try tweetID(FormQuery(request.uri.query)["reply_to"], name: "reply_to")
         var model = try composeModel(replyTo: replyTo, text: "", context, source)
-        if let username = model.replying?.username, !username.isEmpty, model.replying?.name != "unknown author" {
+        if let username = model.replying?.tweet.username, !username.isEmpty, model.replying?.tweet.name != "unknown author" {
             model.text = "@\(username) "
         }
         return html(PageTemplates.library.render(model, withTemplate: "compose") ?? "")
@@ -72,7 +72,7 @@ extension ReaderRoutes {
         let item = try source.database.feedItem(replyTo, avatarPath: source.avatarHref)
         if let item {
             let links = try source.database.tweetLinks(TweetModel.linkIDs([item]))
-            model.replying = TweetModel(item, links: links, now: now)
+            model.replying = RenderedTweet(TweetModel(item, links: links, now: now))
         }
         if try !source.database.summons(replyTo) {
             let who = item?.author.map { "@\($0.username)" } ?? "The author of post \(replyTo)"

@@ -45,7 +45,7 @@ struct PageModel {
     var atomHref: String?
     var header: HeaderModel
     var message: String?
-    var tweets: [TweetModel]
+    var tweets: [RenderedTweet]
     var olderHref: String?
 }
 

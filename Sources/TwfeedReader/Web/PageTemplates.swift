@@ -1,9 +1,12 @@
 import Mustache
 
 /// The reader's templates (Mustache, from hummingbird-project/swift-mustache). Every
-/// value goes in through `{{name}}`, which HTML-escapes `< > & " '`; no template uses
+/// value goes in through `{{name}}`, which HTML-escapes `< > & " '` (`PageEscaping`,
+/// which each template is registered with); no template uses
 /// the unescaped `{{{name}}}` or `{{&name}}`, so a tweet cannot add markup (a test
-/// checks the templates for both). The Atom feed uses the same escaping, which is
+/// checks the templates for both). The one exception is `tweetHTML`: a tweet's markup
+/// as `TweetHTML` wrote it, escaping each value the same way (the `tweet` template is
+/// its reference, and a test checks they agree). The Atom feed uses the same escaping, which is
 /// also XML's. The pages carry no script at all.
 ///
 /// The markup is also the browser test's contract: `ol.timeline > li.tweet[data-id]`
@@ -11,16 +14,17 @@ import Mustache
 /// `p.text`; `form[role=search]`; `a[rel=next]` for paging.
 enum PageTemplates {
     static let library: MustacheLibrary = {
+        MustacheContentTypes.register(PageEscaping(), named: PageEscaping.name)
         var library = MustacheLibrary()
         for (name, text) in sources {
             // The templates are constants of this file: a parse error is a bug caught by every test.
-            try! library.register(text, named: name)
+            try! library.register(PageEscaping.pragma + text, named: name)
         }
         return library
     }()
 
     static let sources: [(String, String)] = [
-        ("top", top), ("header", header), ("page", page), ("tweet", tweet), ("media", media), ("tweetText", tweetText),
+        ("top", top), ("header", header), ("page", page), ("tweetHTML", tweetHTML), ("tweet", tweet), ("media", media), ("tweetText", tweetText),
         ("compose", compose), ("outbox", outbox), ("conversation", conversation), ("signIn", signIn), ("atomContent", atomContent), ("atom", atom),
     ]
 
@@ -60,7 +64,7 @@ enum PageTemplates {
         <h1>{{heading}}</h1>
         {{#message}}<p class="message">{{message}}</p>{{/message}}
         <ol class="timeline">
-        {{#tweets}}{{> tweet}}
+        {{#tweets}}{{> tweetHTML}}
         {{/tweets}}</ol>
         {{#olderHref}}<nav class="paging" aria-label="Paging"><a rel="next" class="older" href="{{olderHref}}">Older</a></nav>{{/olderHref}}
         </main>
@@ -76,7 +80,7 @@ enum PageTemplates {
     static let compose = """
         {{> top}}{{#header}}{{> header}}{{/header}}<main>
         <h1>{{heading}}</h1>
-        {{#replying}}<section class="replying" aria-label="The post you answer"><ol class="timeline">{{> tweet}}
+        {{#replying}}<section class="replying" aria-label="The post you answer"><ol class="timeline">{{> tweetHTML}}
         </ol></section>{{/replying}}
         {{#warning}}<p class="warning">{{warning}}</p>{{/warning}}
         {{#message}}<p class="message">{{message}}</p>{{/message}}
@@ -123,14 +127,14 @@ enum PageTemplates {
         <h1>Conversation</h1>
         {{#message}}<p class="message">{{message}}</p>{{/message}}
         <ol class="timeline ancestors">
-        {{#ancestors}}{{#stored}}{{> tweet}}{{/stored}}{{#missing}}<li class="tweet missing" data-id="{{missing}}"><p class="fault">Post {{missing}}: {{#unavailable}}unavailable ({{unavailable}}){{/unavailable}}{{^unavailable}}not fetched yet{{/unavailable}}</p></li>{{/missing}}
+        {{#ancestors}}{{#stored}}{{> tweetHTML}}{{/stored}}{{#missing}}<li class="tweet missing" data-id="{{missing}}"><p class="fault">Post {{missing}}: {{#unavailable}}unavailable ({{unavailable}}){{/unavailable}}{{^unavailable}}not fetched yet{{/unavailable}}</p></li>{{/missing}}
         {{/ancestors}}</ol>
         <ol class="timeline focus">
-        {{#focus}}{{> tweet}}{{/focus}}
+        {{#focus}}{{> tweetHTML}}{{/focus}}
         </ol>
         {{#hasReplies}}<h2>Replies</h2>{{/hasReplies}}
         <ol class="timeline replies">
-        {{#replies}}{{> tweet}}
+        {{#replies}}{{> tweetHTML}}
         {{/replies}}</ol>
         </main>
         </body>
@@ -150,6 +154,12 @@ enum PageTemplates {
 
         """
 
+    /// A tweet on a page: its markup as `TweetHTML` wrote it (`RenderedTweet`), which
+    /// escaped every value; the one value a template writes as it is.
+    static let tweetHTML = "{{% CONTENT_TYPE: TEXT}}{{html}}"
+
+    /// A tweet's markup, the reference `TweetHTML` writes by code (TweetHTMLTests renders
+    /// both and compares them); the Atom feed's entries use its `tweetText`.
     static let tweet = """
         <li class="tweet{{#retweet}} repost{{/retweet}}" id="t{{id}}" data-id="{{id}}"><img class="avatar" src="{{avatar}}" width="48" height="48" alt=""><div class="body">{{#repostedBy}}<p class="reposted">{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/repostedBy}}<p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{statusHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a>{{#feeds}} <span class="feed-tag feed-{{.}}">{{.}}</span>{{/feeds}} · <a class="reply" href="/compose?reply_to={{replyID}}">Reply</a> · <a class="thread" href="{{conversationHref}}">Conversation</a></p>{{#context}}<p class="context">{{label}} <a href="{{href}}">{{linkText}}</a>{{#replyExcerpt}}: <span class="excerpt">{{replyExcerpt}}</span>{{/replyExcerpt}}</p>{{/context}}<p class="text">{{> tweetText}}</p>{{> media}}{{#quoted}}<blockquote class="quoted" data-id="{{quotedID}}"><p class="meta"><span class="name">{{name}}</span> <a class="username" href="{{profileHref}}">@{{username}}</a> · <a class="permalink" href="{{conversationHref}}"><time datetime="{{time.iso}}" title="{{time.exact}}">{{time.ago}}</time></a></p><p class="text">{{> tweetText}}</p>{{> media}}</blockquote>{{/quoted}}{{#quotedMissing}}<p class="quoted quoted-missing">Quoted: {{quotedMissing}}</p>{{/quotedMissing}}</div></li>
         """

@@ -126,7 +126,7 @@ enum ReaderRoutes {
             heading: heading,
             header: try header(current: current, context: context, source: source, now: now),
             message: nil,
-            tweets: items.map { TweetModel($0, links: links, now: now) }
+            tweets: items.map { RenderedTweet(TweetModel($0, links: links, now: now)) }
         )
     }
 

@@ -47,6 +47,8 @@ struct TweetText {
     /// Plain text with each `http(s)://...` run (up to whitespace, without trailing
     /// punctuation) made a link to itself.
     private static func bareURLs(_ text: String) -> [Segment] {
+        // Most runs have no "http" at all: answered from the bytes, without Foundation's search.
+        guard mayContainHTTP(text) else { return [Segment(text: text, href: nil)] }
         var result: [Segment] = []
         var rest = Substring(text)
         while let start = rest.range(of: "http", options: .caseInsensitive)?.lowerBound {
@@ -73,5 +75,21 @@ struct TweetText {
                 merged.append(segment)
             }
         }
+    }
+
+    /// Whether "http" occurs in `text`, in any case: ASCII letters, so the UTF-8 bytes tell.
+    static func mayContainHTTP(_ text: String) -> Bool {
+        let http: [UInt8] = [0x68, 0x74, 0x74, 0x70]
+        var matched = 0
+        for byte in text.utf8 {
+            let lower = byte | 0x20
+            if lower == http[matched] {
+                matched += 1
+                if matched == 4 { return true }
+            } else {
+                matched = lower == UInt8(ascii: "h") ? 1 : 0
+            }
+        }
+        return false
     }
 }
