@@ -77,12 +77,15 @@ extension AppDatabase {
         return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: excerpt(row[start + 2]))
     }
 
-    /// A parent's text on one line, cut to `ReplyContext.excerptLength` characters.
+    /// A parent's text on one line, cut to `ReplyContext.excerptLength` characters. Only
+    /// the characters up to the cut are walked, not the whole text.
     static func excerpt(_ text: String) -> String {
         let line = oneLine(text)
+        let length = ReplyContext.excerptLength
         // A line of no more bytes than the length has no more characters either.
-        guard line.utf8.count > ReplyContext.excerptLength, line.count > ReplyContext.excerptLength else { return line }
-        return String(line.prefix(ReplyContext.excerptLength - 1)) + "…"
+        guard line.utf8.count > length, let end = line.index(line.startIndex, offsetBy: length, limitedBy: line.endIndex), end != line.endIndex
+        else { return line }
+        return String(line[..<line.index(before: end)]) + "…"
     }
 
     /// The text with each line feed made a space (on scalars: Foundation's replacing,

@@ -152,13 +152,54 @@ extension AppDatabase {
     /// The last of the `tweetColumns` that start at `start`.
     static func hasMedia(_ row: Row, at start: Int) -> Bool { row[start + 8] }
 
+    /// The feeds each tweet of a feed is in: the feed itself, and the others' tags walked
+    /// alongside it, newest first (`feedTagsBelow`, one cursor per other feed), as a merge:
+    /// no probe per tweet. A tweet's tag is found when the other walk reaches its id; each
+    /// walk reads the other feed's tags down to the last tweet read, which for a page are
+    /// those of the same stretch of time.
+    struct OtherFeedTags {
+        let feed: Feed
+        var walks: [(feed: Feed, cursor: FastDatabaseValueCursor<Int64>, head: Int64?)] = []
+        /// The lists, by which other feeds hold the tweet (a bit per feed of `Feed.allCases`), made once.
+        var lists: [Int: [Feed]] = [:]
+
+        init(_ feed: Feed, account: Int64, below top: Int64, _ db: Database) throws {
+            self.feed = feed
+            for other in Feed.allCases where other != feed {
+                // Uncached: the walks step at once, each on its own statement.
+                let cursor = try Int64.fetchCursor(db, sql: ReaderQueries.feedTagsBelow.sql, arguments: [account, other.rawValue, top])
+                walks.append((other, cursor, try cursor.next()))
+            }
+        }
+
+        /// The feeds holding `id`, in `Feed.allCases`' order. Ids must come newest first.
+        mutating func feeds(of id: TweetID) throws -> [Feed] {
+            var held = 0
+            for index in walks.indices {
+                while let head = walks[index].head, head > id.rawValue { walks[index].head = try walks[index].cursor.next() }
+                if walks[index].head == id.rawValue { held |= 1 << Feed.allCases.firstIndex(of: walks[index].feed)! }
+            }
+            held |= 1 << Feed.allCases.firstIndex(of: feed)!
+            if let known = lists[held] { return known }
+            let list = Feed.allCases.indices.filter { held & (1 << $0) != 0 }.map { Feed.allCases[$0] }
+            lists[held] = list
+            return list
+        }
+    }
+
     /// Each author of a feed read once, with the path of their cached picture.
     struct AuthorCache {
-        /// A struct, not a tuple: a tuple as a dictionary's value is copied through the
-        /// runtime's generic witnesses, which a full dump felt.
-        struct Entry {
-            var author: Author?
-            var avatar: String?
+        /// A class, not a tuple: a tuple as a dictionary's value is copied through the
+        /// runtime's generic witnesses, and a struct's four strings each retained, for
+        /// every tweet of a full dump.
+        final class Entry {
+            let author: Author?
+            let avatar: String?
+
+            init(author: Author?, avatar: String?) {
+                self.author = author
+                self.avatar = avatar
+            }
         }
 
         let db: Database
@@ -230,30 +271,19 @@ extension StoreReading {
         _ body: (FeedItem) throws -> Void
     ) throws {
         try read { db in
+            let account = try AppDatabase.currentAccount(db)
+            let top = before?.rawValue ?? Int64.max
             let rows = try Row.fetchCursor(
                 db,
                 sql: ReaderQueries.feedItems.sql,
-                arguments: [
-                    "account": try AppDatabase.currentAccount(db), "feed": feed.rawValue,
-                    "before": before?.rawValue ?? Int64.max, "limit": limit,
-                ]
+                arguments: ["account": account, "feed": feed.rawValue, "before": top, "limit": limit]
             )
             var authors = AppDatabase.AuthorCache(db: db)
-            var feedLists: [String: [Feed]] = [:]
+            var tags = try AppDatabase.OtherFeedTags(feed, account: account, below: top, db)
             while let row = try rows.next() {
                 let tweet = AppDatabase.tweet(row)
                 let author = try authors.entry(tweet.authorID, avatarPath: avatarPath)
-                let feeds: [Feed]
-                if let list = row[AppDatabase.afterGraph] as String? {
-                    if let known = feedLists[list] {
-                        feeds = known
-                    } else {
-                        feeds = Feed.list(list)
-                        feedLists[list] = feeds
-                    }
-                } else {
-                    feeds = []
-                }
+                let feeds = try tags.feeds(of: tweet.id)
                 var item = FeedItem(tweet: tweet, feeds: feeds, author: author.author, avatarPath: author.avatar)
                 try AppDatabase.attachGraph(&item, row, authors: &authors, avatarPath: avatarPath, db)
                 try body(item)

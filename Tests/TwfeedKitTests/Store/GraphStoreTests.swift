@@ -92,6 +92,30 @@ import TwfeedTesting
         }
     }
 
+    /// A feed's items carry every feed that holds them (the other feeds' tags are
+    /// walked alongside the feed, not probed per tweet), on any page.
+    @Test func eachItemCarriesEveryFeedThatHoldsIt() async throws {
+        let database = try Self.fresh()
+        let tweets = (100..<160).map { Self.tweet(Int64($0)) }
+        func store(_ feed: Feed, _ ids: [Int]) async throws {
+            _ = try await database.storePage(TimelinePage(tweets: ids.map { tweets[$0] }, authors: [Self.ada], nextPageToken: nil),
+                                             feed: feed, state: SyncState(feed: feed), now: Date())
+        }
+        try await store(.home, Array(0..<50))
+        try await store(.mentions, [0, 3, 49, 55, 59])
+        try await store(.retweets, [3, 10, 11, 52])
+        for feed in Feed.allCases {
+            for before: Int64? in [nil, 111, 104, 101] {
+                let items = try database.feedItems(feed, limit: 7, before: before.map(TweetID.init))
+                for item in items {
+                    #expect(item.feeds == (try database.feedItem(item.tweet.id))?.feeds, "\(feed) \(item.tweet.id)")
+                    #expect(item.feeds.contains(feed))
+                }
+            }
+        }
+        #expect(try database.feedItems(.mentions, limit: 10).map(\.feeds) == [[.mentions], [.mentions], [.home, .mentions], [.home, .mentions, .retweets], [.home, .mentions]])
+    }
+
     @Test func mediaAreKeptWhenATweetComesBackWithoutThem() async throws {
         let database = try await Self.store()
         _ = try await database.storePage(TimelinePage(tweets: [Self.tweet(9, quoted: 3)], authors: [Self.ada], nextPageToken: nil),
