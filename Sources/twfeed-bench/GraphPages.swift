@@ -25,7 +25,7 @@ enum GraphPages {
 
     struct Options {
         var sizes = [10_000, 1_000_000]
-        var runs = 21
+        var runs = 41
         var cache = ".bench-cache"
 
         init(arguments: [String]) {
