@@ -122,9 +122,10 @@ struct TweetModel {
 
     static func media(_ item: MediaItem, statusHref: String) -> MediaModel {
         let kind = item.media.kind
-        let alt = item.media.altText ?? (kind == .photo ? "" : "still of a \(kind == .video ? "video" : "GIF")")
+        let alt = item.media.altText ?? (kind == .photo ? "Image" : "still of a \(kind == .video ? "video" : "GIF")")
         return MediaModel(
-            src: item.path,
+            // The reader's `avatarHref` said the file is on disk; photos are served at /media/.
+            src: item.path == nil ? nil : item.file.map { "/media/\($0)" },
             width: item.media.width,
             height: item.media.height,
             alt: alt,

@@ -14,7 +14,7 @@ extension AppDatabase {
         avatarPath: (_ file: String) -> String?,
         _ db: Database
     ) throws {
-        item.media = try media(of: item.tweet.id, db)
+        item.media = try media(of: item.tweet.id, imagePath: avatarPath, db)
         if let original = item.tweet.retweetOfID {
             item.retweetOf = try embedded(original, authors: &authors, avatarPath: avatarPath, db)
         }
@@ -41,7 +41,7 @@ extension AppDatabase {
     ) throws -> EmbeddedTweet? {
         guard let tweet = try storedTweet(id, db) else { return nil }
         let (author, avatar) = try authors.lookup(tweet.authorID, avatarPath: avatarPath)
-        return EmbeddedTweet(tweet: tweet, author: author, avatarPath: avatar, media: try media(of: id, db))
+        return EmbeddedTweet(tweet: tweet, author: author, avatarPath: avatar, media: try media(of: id, imagePath: avatarPath, db))
     }
 
     static func replyContext(
@@ -57,13 +57,14 @@ extension AppDatabase {
         return ReplyContext(id: id, stored: true, username: author?.username, excerpt: excerpt)
     }
 
-    /// A tweet's media in order. The path of a cached picture is the caller's to make
-    /// (as an avatar's); until photos are cached it is nil.
-    static func media(of id: TweetID, _ db: Database) throws -> [MediaItem] {
+    /// A tweet's media in order, each with its cached picture (the `photo` row of its
+    /// URL) made a path by `imagePath`, as an avatar's is: nil while it is not on disk.
+    static func media(of id: TweetID, imagePath: (_ file: String) -> String?, _ db: Database) throws -> [MediaItem] {
         try Row.fetchAll(db.cachedStatement(sql: ReaderQueries.mediaOfTweet.sql), arguments: [id.rawValue]).compactMap { row in
             guard let kind = Media.Kind(rawValue: row[1]) else { return nil }
             let media = Media(key: row[0], kind: kind, imageURL: row[2], width: row[3], height: row[4], altText: row[5])
-            return MediaItem(media: media, path: nil)
+            let file: String? = row[6]
+            return MediaItem(media: media, file: file, path: file.flatMap(imagePath))
         }
     }
 }
