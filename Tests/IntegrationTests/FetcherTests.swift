@@ -97,6 +97,28 @@ struct FetcherTests {
         #expect(try await daemon.database.requestFetch([TweetID(chain.ancestors[1])!], reason: .asked, now: clock.now()) == 1)
     }
 
+    /// v2 says in the page itself (partial `errors`) when what a post points at is gone:
+    /// the reader shows why at once, and nothing is paid to ask again.
+    @Test func aPagesPartialErrorsMarkAGoneParentWithoutALookup() async throws {
+        let world = try TestWorld(dialect: "v2", tweets: 20)
+        let clock = ManualClock(now: Date())
+        world.serverFollows(clock)
+        let daemon = try world.daemon(clock: clock)
+        let home = try #require(daemon.syncers.first { $0.feed == .home })
+        let chain = try #require(world.emulator.addReplyChain(to: .home, depth: 2))
+        #expect(world.emulator.deleteTweet(chain.ancestors[0]))
+        _ = try await home.poll()
+        let top = try #require(TweetID(chain.id))
+        let conversation = try #require(try daemon.database.conversation(top))
+        #expect(ids(conversation) == [chain.ancestors[0] + "!"], "known gone from the page alone")
+        guard case .missing(_, let reason?) = conversation.ancestors.first else { Issue.record("no reason"); return }
+        #expect(reason.hasPrefix("Not Found Error"))
+        let item = try #require(try daemon.database.feedItem(top))
+        #expect(item.inReplyTo?.stored == false && item.unavailable[TweetID(chain.ancestors[0])!] == reason)
+        #expect(try await daemon.fetcher!.cycle() == nil)
+        #expect(world.emulator.requests.filter { $0.endpoint == "lookup" }.isEmpty, "no lookup for a post the page said is gone")
+    }
+
     /// After a poll and one prefetch cycle, the first page of each feed has no faults.
     @Test(arguments: ["v2", "v1.1"])
     func afterAPollAndAPrefetchTheFirstPagesHaveNoFaults(dialect: String) async throws {

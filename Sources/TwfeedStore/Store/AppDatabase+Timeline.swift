@@ -54,6 +54,7 @@ extension AppDatabase {
             ])
         }
         try insertMedia(page.referencedTweets + page.tweets, now: now, db)
+        try recordUnavailable(page.unavailable, now: now, db)
         let memberStatement = try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)
