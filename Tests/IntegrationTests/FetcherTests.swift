@@ -97,6 +97,39 @@ struct FetcherTests {
         #expect(try await daemon.database.requestFetch([TweetID(chain.ancestors[1])!], reason: .asked, now: clock.now()) == 1)
     }
 
+    /// A billing refusal on a lookup: the fetcher holds until the refusal's time, sends
+    /// nothing meanwhile however often it is rung, and keeps what was asked for.
+    @Test(arguments: ["v2", "v1.1"])
+    func aRefusedLookupHoldsTheFetcherAndKeepsTheQueue(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 20, extraConfig: ["graph": .object(["prefetchDepth": .number("0")])])
+        let clock = ManualClock(now: Date())
+        world.serverFollows(clock)
+        let daemon = try world.daemon(clock: clock)
+        let fetcher = try #require(daemon.fetcher)
+        let chain = try #require(world.emulator.addReplyChain(to: .home, depth: 2))
+        _ = try await daemon.syncers.first { $0.feed == .home }!.poll()
+        let wanted = TweetID(chain.ancestors[1])!
+        world.emulator.inject(.creditsDepleted, times: 100, pathContains: dialect == "v2" ? "/2/tweets" : "statuses/lookup", method: "GET")
+        try await daemon.database.requestFetch([wanted], reason: .asked, now: clock.now())
+        let until = try #require(try await fetcher.cycle(), "held")
+        #expect(until > clock.now())
+        for _ in 0 ..< 5 { #expect(try await fetcher.cycle() != nil) }
+        #expect(world.emulator.requests.filter { $0.endpoint == "lookup" }.count == 1, "one refused request, no loop")
+        #expect(try await daemon.database.pendingFetches(limit: 10, now: clock.now()).map(\.id) == [wanted])
+
+        // Credits back and the hold over: a feed's free probe ends the state (a lookup,
+        // which is paid, leaves the probe to a feed), then the post comes.
+        world.emulator.clearFaults()
+        clock.advance(by: until.timeIntervalSince(clock.now()) + 1)
+        world.serverFollows(clock)
+        #expect(try await fetcher.cycle() != nil, "the due probe is a feed's")
+        #expect(world.emulator.requests.filter { $0.endpoint == "lookup" }.count == 1)
+        _ = try await daemon.syncers.first { $0.feed == .home }!.poll()
+        #expect(try await fetcher.cycle() == nil)
+        #expect(try daemon.database.feedItem(wanted) != nil)
+        #expect(try await daemon.database.pendingFetches(limit: 10, now: clock.now()).isEmpty)
+    }
+
     /// v2 says in the page itself (partial `errors`) when what a post points at is gone:
     /// the reader shows why at once, and nothing is paid to ask again.
     @Test func aPagesPartialErrorsMarkAGoneParentWithoutALookup() async throws {
