@@ -10,7 +10,7 @@ import TwfeedStore
 /// content-addressed cache and its bound (`images.maxCacheMB`), which the janitor keeps
 /// for both, least recently used first. `images.photos: false` leaves it out.
 ///
-/// - It wakes when a page or a lookup stores media (a database observation of `media`
+/// - It wakes when a page or a lookup stores posts (a database observation of `tweet`
 ///   rings its doorbell), when a retry falls due, and once an hour.
 /// - A picture's URL names it for good (the host never changes the bytes behind a media
 ///   URL), so a cached photo is never revalidated: each is requested once, and again
@@ -72,7 +72,7 @@ package struct PhotoFetcher: Service {
     }
 
     package func run() async throws {
-        let observation = database.observeMediaChanges { [doorbell] in doorbell.ring() }
+        let observation = database.observePostChanges { [doorbell] in doorbell.ring() }
         defer { observation.cancel() }
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {

@@ -11,10 +11,12 @@ package struct PhotoCandidate: Sendable, Equatable {
 }
 
 extension AppDatabase {
-    /// Calls `onChange` after each commit that stored media (a page, a lookup), so the
-    /// photo fetcher looks at once. The fetcher writes only `photo`, so it never rings itself.
-    package func observeMediaChanges(_ onChange: @escaping @Sendable () -> Void) -> StoreObservation {
-        observe(tables: ["media"], onChange: onChange)
+    /// Calls `onChange` after each commit that stored posts (a page, a lookup: their
+    /// media come in the same transaction), so the photo fetcher looks at once. It
+    /// watches `tweet`, not `media` or `photo`: SQLite tells nothing of changes to
+    /// WITHOUT ROWID tables (no update hook), and the fetcher never rings itself.
+    package func observePostChanges(_ onChange: @escaping @Sendable () -> Void) -> StoreObservation {
+        observe(tables: ["tweet"], onChange: onChange)
     }
 
     /// The pictures to request now, most recently used first, at most `limit`.

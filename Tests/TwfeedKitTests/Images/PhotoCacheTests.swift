@@ -174,6 +174,26 @@ struct PhotoCacheTests {
         #expect(fixture.store.exists(file))
     }
 
+    @Test(.timeLimit(.minutes(1))) func aPageWithAPhotoWakesTheRunningFetcher() async throws {
+        defer { fixture.remove() }
+        host.image(Self.url(1), body: ImageFixture.png(1), etag: "\"p1\"")
+        try await store([Self.post(10, photos: [1])])
+        let fetcher = fetcher()
+        let running = Task { try await fetcher.run() }
+        // Idle after its first pass: asleep on the clock until the next hour.
+        await host.waitForRequests(1)
+        await fixture.clock.waitForSleepers(1)
+        host.image(Self.url(2), body: ImageFixture.png(2), etag: "\"p2\"")
+        try await store([Self.post(11, photos: [2])])
+        // The database observation rings; the next pass fetches it, then sleeps again.
+        await host.waitForRequests(2)
+        await fixture.clock.waitForSleepers(1)
+        #expect(host.urls.last == Self.url(2))
+        #expect(try fixture.database.photo(Self.url(2))?.file != nil)
+        running.cancel()
+        try await running.value
+    }
+
     @Test func aVersion14DatabaseKeepsItsMediaAndGetsItsPhotoRows() throws {
         let path = "\(fixture.folder)/old.sqlite"
         defer { fixture.remove() }
