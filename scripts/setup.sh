@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages twfeed builds on, when they are missing (Debian/Ubuntu).
 # With --browser-test, also what scripts/browser-test drives the web reader with:
-# Debian's chromium and chromium-driver (and emoji and CJK fonts, so that its screenshot
-# shows every name), and selenium and prometheus-client from PyPI.
+# Debian's chromium and chromium-driver (and emoji, CJK and Devanagari fonts, so that its
+# screenshot shows every name and post), and selenium and prometheus-client from PyPI.
 set -euo pipefail
 # Other arguments name more Debian packages (scripts/test.sh asks for the shells and mandoc).
 browser_test=false
@@ -13,7 +13,7 @@ done
 
 # sqlite3 and curl: scripts/crashloop checks the database and steers the emulator with them.
 packages=(liboauth-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config sqlite3 curl ${extra[@]+"${extra[@]}"})
-$browser_test && packages+=(chromium chromium-driver fonts-noto-color-emoji fonts-wqy-zenhei)
+$browser_test && packages+=(chromium chromium-driver fonts-noto-color-emoji fonts-wqy-zenhei fonts-lohit-deva)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

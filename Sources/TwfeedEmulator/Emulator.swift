@@ -88,6 +88,16 @@ public final class Emulator: Sendable {
         core.addTweet(to: feed, text: text, authorName: authorName)
     }
 
+    /// Adds a post whose text is exactly `text` (served escaped, as `addTweet(to:text:)`
+    /// says) that is in no timeline, and at the top of home a followed account's quote of
+    /// it (`.quote`) or repost of it (`.repost`): what a client sees of the post only
+    /// inside another. With `authorName` its author is that user (as `addTweet` makes
+    /// them); without, an account the user does not follow.
+    @discardableResult
+    public func addTweet(text: String, authorName: String? = nil, via kind: EmulatedReferenceKind) -> EmulatedReference {
+        core.addTweet(text: text, authorName: authorName, via: kind)
+    }
+
     /// The ids a perfect client of `dialect` can collect from `feed`, newest first: the
     /// dialect's reach (v2 home 3,200, otherwise 800), without deleted tweets.
     public func groundTruth(_ feed: EmulatorFeed, dialect: EmulatorDialect) -> [String] {

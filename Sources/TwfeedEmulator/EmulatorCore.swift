@@ -268,6 +268,11 @@ final class EmulatorCore: Sendable {
         String(state.withLock { $0.store.addTweet(to: feed, text: text, authorName: authorName, now: $0.now) })
     }
 
+    func addTweet(text: String, authorName: String?, via kind: EmulatedReferenceKind) -> EmulatedReference {
+        let made = state.withLock { $0.store.addReferencedTweet(text: text, authorName: authorName, via: kind, now: $0.now) }
+        return EmulatedReference(id: String(made.id), original: String(made.original))
+    }
+
     var now: Date { state.withLock { $0.now } }
 
     func addReplyChain(to feed: EmulatorFeed, depth: Int) -> EmulatedReplyChain? {

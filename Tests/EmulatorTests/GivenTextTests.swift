@@ -90,4 +90,45 @@ import TwfeedEmulator
             #expect((plain.object["ids"] as? [String])?.count == 2, "without text: generated tweets, as before")
         }
     }
+
+    @Test func aQuoteOrRepostCarriesTheTextOfAPostInNoTimeline() throws {
+        try withEmulator { emulator, client in
+            let quote = emulator.addTweet(text: Self.hostile, authorName: "Quoted <i>one</i>", via: .quote)
+            let repost = emulator.addTweet(text: Self.hostile + " again", via: .repost)
+            #expect(emulator.allTweetIDs(.home).prefix(2) == [repost.id, quote.id], "the carriers top home")
+            for feed in EmulatorFeed.allCases {
+                #expect(!emulator.allTweetIDs(feed).contains(quote.original), "the quoted post is in no timeline")
+                #expect(!emulator.allTweetIDs(feed).contains(repost.original), "the reposted post is in no timeline")
+            }
+            let quoted = try #require(emulator.tweet(quote.original))
+            #expect(quoted.text == Self.hostile && quoted.authorUsername.hasPrefix("hostile_"))
+            #expect(emulator.tweet(quote.id)?.quotedID == quote.original)
+            #expect(emulator.tweet(quote.id)?.authorID != quoted.authorID)
+            let original = try #require(emulator.tweet(repost.original))
+            #expect(emulator.tweet(repost.id)?.retweetOfID == repost.original)
+            #expect(emulator.tweet(repost.id)?.authorID != original.authorID, "reposted by another account")
+
+            // v2 sends both originals along in includes.tweets, their text escaped.
+            let v2 = try client.get(homePath, clientFields + [("max_results", "5")])
+            let included = v2.object[path: "includes", "tweets"] as? [[String: Any]] ?? []
+            for id in [quote.original, repost.original] {
+                let text = try #require(included.first { $0["id"] as? String == id }?["text"] as? String)
+                #expect(!text.contains("<") && Self.unescape(text) == emulator.tweet(id)?.text)
+            }
+
+            let control = TestClient(emulator: emulator, signer: nil)
+            let body = #"{"feed":"home","text":"<b>x</b>","authorName":"Q","via":"repost"}"#
+            let made = try control.send("POST", "/_emulator/tweets", json: body)
+            #expect(made.status == 200)
+            let id = try #require(made.object["id"] as? String)
+            let originalID = try #require(made.object["original"] as? String)
+            #expect(emulator.tweet(id)?.retweetOfID == originalID && emulator.tweet(originalID)?.text == "<b>x</b>")
+            #expect(made.object["originalUsername"] as? String == emulator.tweet(originalID)?.authorUsername)
+            #expect(made.object["username"] as? String == emulator.tweet(id)?.authorUsername)
+            for bad in [#"{"feed":"home","text":"x","via":"reply"}"#, #"{"feed":"mentions","text":"x","via":"quote"}"#] {
+                #expect(try control.send("POST", "/_emulator/tweets", json: bad).status == 400, "\(bad)")
+            }
+            #expect(emulator.allTweetIDs(.home).first == id, "nothing added by a refused request")
+        }
+    }
 }

@@ -97,6 +97,61 @@ struct FetcherTests {
         #expect(try await daemon.database.requestFetch([TweetID(chain.ancestors[1])!], reason: .asked, now: clock.now()) == 1)
     }
 
+    /// A billing refusal on a lookup: the fetcher holds until the refusal's time, sends
+    /// nothing meanwhile however often it is rung, and keeps what was asked for.
+    @Test(arguments: ["v2", "v1.1"])
+    func aRefusedLookupHoldsTheFetcherAndKeepsTheQueue(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 20, extraConfig: ["graph": .object(["prefetchDepth": .number("0")])])
+        let clock = ManualClock(now: Date())
+        world.serverFollows(clock)
+        let daemon = try world.daemon(clock: clock)
+        let fetcher = try #require(daemon.fetcher)
+        let chain = try #require(world.emulator.addReplyChain(to: .home, depth: 2))
+        _ = try await daemon.syncers.first { $0.feed == .home }!.poll()
+        let wanted = TweetID(chain.ancestors[1])!
+        world.emulator.inject(.creditsDepleted, times: 100, pathContains: dialect == "v2" ? "/2/tweets" : "statuses/lookup", method: "GET")
+        try await daemon.database.requestFetch([wanted], reason: .asked, now: clock.now())
+        let until = try #require(try await fetcher.cycle(), "held")
+        #expect(until > clock.now())
+        for _ in 0 ..< 5 { #expect(try await fetcher.cycle() != nil) }
+        #expect(world.emulator.requests.filter { $0.endpoint == "lookup" }.count == 1, "one refused request, no loop")
+        #expect(try await daemon.database.pendingFetches(limit: 10, now: clock.now()).map(\.id) == [wanted])
+
+        // Credits back and the hold over: a feed's free probe ends the state (a lookup,
+        // which is paid, leaves the probe to a feed), then the post comes.
+        world.emulator.clearFaults()
+        clock.advance(by: until.timeIntervalSince(clock.now()) + 1)
+        world.serverFollows(clock)
+        #expect(try await fetcher.cycle() != nil, "the due probe is a feed's")
+        #expect(world.emulator.requests.filter { $0.endpoint == "lookup" }.count == 1)
+        _ = try await daemon.syncers.first { $0.feed == .home }!.poll()
+        #expect(try await fetcher.cycle() == nil)
+        #expect(try daemon.database.feedItem(wanted) != nil)
+        #expect(try await daemon.database.pendingFetches(limit: 10, now: clock.now()).isEmpty)
+    }
+
+    /// v2 says in the page itself (partial `errors`) when what a post points at is gone:
+    /// the reader shows why at once, and nothing is paid to ask again.
+    @Test func aPagesPartialErrorsMarkAGoneParentWithoutALookup() async throws {
+        let world = try TestWorld(dialect: "v2", tweets: 20)
+        let clock = ManualClock(now: Date())
+        world.serverFollows(clock)
+        let daemon = try world.daemon(clock: clock)
+        let home = try #require(daemon.syncers.first { $0.feed == .home })
+        let chain = try #require(world.emulator.addReplyChain(to: .home, depth: 2))
+        #expect(world.emulator.deleteTweet(chain.ancestors[0]))
+        _ = try await home.poll()
+        let top = try #require(TweetID(chain.id))
+        let conversation = try #require(try daemon.database.conversation(top))
+        #expect(ids(conversation) == [chain.ancestors[0] + "!"], "known gone from the page alone")
+        guard case .missing(_, let reason?) = conversation.ancestors.first else { Issue.record("no reason"); return }
+        #expect(reason.hasPrefix("Not Found Error"))
+        let item = try #require(try daemon.database.feedItem(top))
+        #expect(item.inReplyTo?.stored == false && item.unavailable[TweetID(chain.ancestors[0])!] == reason)
+        #expect(try await daemon.fetcher!.cycle() == nil)
+        #expect(world.emulator.requests.filter { $0.endpoint == "lookup" }.isEmpty, "no lookup for a post the page said is gone")
+    }
+
     /// After a poll and one prefetch cycle, the first page of each feed has no faults.
     @Test(arguments: ["v2", "v1.1"])
     func afterAPollAndAPrefetchTheFirstPagesHaveNoFaults(dialect: String) async throws {

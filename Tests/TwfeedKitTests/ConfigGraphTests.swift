@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TwfeedCore
 
-/// `graph.prefetchDepth` (INTERFACE.md, "Conversations, photos, long posts").
+/// `graph.prefetchDepth` and `images.photos` (INTERFACE.md, "Conversations, photos, long posts").
 struct ConfigGraphTests {
     func load(_ text: String) throws -> TwfeedConfig {
         try ConfigLoader.parse(Data(text.utf8), path: "/etc/twfeed/config.json", environment: ["HOME": "/home/ada"])
@@ -14,7 +14,13 @@ struct ConfigGraphTests {
         #expect(try load(#"{"graph": {"prefetchDepth": 0}}"#).graph.prefetchDepth == 0)
     }
 
+    @Test func photosAreOnUnlessTurnedOff() throws {
+        #expect(try load("{}").images.photos)
+        #expect(try load(#"{"images": {"photos": false}}"#).images.photos == false)
+    }
+
     @Test(arguments: [
+        (#"{"images": {"photos": "yes"}}"#, "images.photos"),
         (#"{"graph": {"prefetchDepth": 11}}"#, "graph.prefetchDepth"),
         (#"{"graph": {"prefetchDepth": -1}}"#, "graph.prefetchDepth"),
         (#"{"graph": {"prefetchDepth": 1.5}}"#, "graph.prefetchDepth"),

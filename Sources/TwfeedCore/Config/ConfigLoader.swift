@@ -265,11 +265,12 @@ private struct Reader {
                 images,
                 "images",
                 allowed: [
-                    "enabled", "size", "maxCacheMB", "revalidateDays", "allowedHosts", "allowInsecureLoopback",
+                    "enabled", "photos", "size", "maxCacheMB", "revalidateDays", "allowedHosts", "allowInsecureLoopback",
                     "concurrency", "timeoutSeconds",
                 ]
             )
             if let value = fields["enabled"] { config.images.enabled = try bool(value, "images.enabled") }
+            if let value = fields["photos"] { config.images.photos = try bool(value, "images.photos") }
             if let value = fields["size"] {
                 // The sizes are `ImagePolicy.Size`'s: listed there only.
                 let names = ImagePolicy.Size.allCases.map(\.rawValue)

@@ -59,6 +59,9 @@ package struct TwfeedConfig: Sendable, Equatable {
 
     package struct Images: Sendable, Equatable {
         package var enabled = true
+        /// The pictures posts show (photos, the stills of videos and GIFs), cached beside
+        /// the avatars under the same bound; only with `enabled`.
+        package var photos = true
         package var size = "normal"
         package var maxCacheMB = 200
         package var revalidateDays = 7.0

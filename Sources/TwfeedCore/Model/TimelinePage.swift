@@ -34,6 +34,11 @@ package struct TimelinePage: Sendable {
     /// `public_metrics.retweet_count`, v1.1 `retweet_count`): how the retweets feed finds
     /// the account's own posts that others reposted without reading reposts_of_me.
     package var retweetCounts: [TweetID: Int] = [:]
+    /// Posts the page points at that the API says are gone (v2's partial `errors` next
+    /// to `data`: a deleted quoted post, a protected author's parent), with its reason:
+    /// stored as unavailable, so the reader says why at once and the fetcher does not
+    /// pay to ask again.
+    package var unavailable: [TweetID: String] = [:]
 
     package init(
         tweets: [Tweet],

@@ -10,7 +10,11 @@ import TwfeedBase
 /// - `GET  /_emulator/truth/:feed?dialect=v2|v1.1` → `{"ids":[...]}` (newest first).
 /// - `POST /_emulator/tweets` `{"feed":"home","count":10}` → `{"ids":[...]}`; with a `"text"`
 ///   (and optionally an `"authorName"`), one tweet with exactly that text →
-///   `{"id":"...","username":"..."}` (see `Emulator.addTweet(to:text:authorName:)`).
+///   `{"id":"...","username":"..."}` (see `Emulator.addTweet(to:text:authorName:)`); with
+///   `"via":"quote|repost"` too (home only), that tweet is in no timeline and a followed
+///   account's quote or repost of it joins home → `{"id":"<the quote or repost>",
+///   "username":"...","original":"<the tweet with the text>","originalUsername":"..."}`
+///   (see `Emulator.addTweet(text:authorName:via:)`).
 /// - `POST /_emulator/faults` `{"fault":"503","times":1,"path":"reverse_chronological","method":"GET","seconds":5}`
 ///   (`method` optional: `POST` to hit posts only where lookups share the path);
 ///   `DELETE /_emulator/faults` clears them.
@@ -201,7 +205,7 @@ enum ControlRoutes {
 
     /// One tweet with a given text (and author name).
     private static func addTweet(_ body: [String: Any], feed: EmulatorFeed, core: EmulatorCore) -> EmulatorResponse {
-        let usage = "expected {\"feed\":\"home|mentions|retweets\",\"text\":\"...\",\"authorName\":\"...\"}"
+        let usage = "expected {\"feed\":\"home|mentions|retweets\",\"text\":\"...\",\"authorName\":\"...\",\"via\":\"quote|repost\"}"
         guard let text = body["text"] as? String else { return error(400, usage) }
         guard !text.isEmpty, text.unicodeScalars.count <= 10_000 else {
             return error(400, "text must have 1 to 10000 characters")
@@ -211,9 +215,25 @@ enum ControlRoutes {
         if authorName != nil, feed == .retweets {
             return error(400, "authorName does not apply to retweets (they are the account's own tweets)")
         }
+        func username(_ id: String) -> String? {
+            UInt64(id).flatMap { number in core.state.withLock { $0.store.publicTweet(number)?.authorUsername } }
+        }
+        if let via = body["via"] {
+            let kinds = EmulatedReferenceKind.allCases.map(\.rawValue).joined(separator: "|")
+            guard let kind = (via as? String).flatMap(EmulatedReferenceKind.init(rawValue:)), feed == .home else {
+                return error(400, "via must be \(kinds), with the feed home")
+            }
+            let made = core.addTweet(text: text, authorName: authorName, via: kind)
+            return .json(
+                200,
+                .object([
+                    ("id", .string(made.id)), ("username", .stringOrNull(username(made.id))),
+                    ("original", .string(made.original)), ("originalUsername", .stringOrNull(username(made.original))),
+                ])
+            )
+        }
         let id = core.addTweet(to: feed, text: text, authorName: authorName)
-        let username = UInt64(id).flatMap { number in core.state.withLock { $0.store.publicTweet(number)?.authorUsername } }
-        return .json(200, .object([("id", .string(id)), ("username", .stringOrNull(username))]))
+        return .json(200, .object([("id", .string(id)), ("username", .stringOrNull(username(id)))]))
     }
 
     private static func images(_ request: EmulatorRequest, core: EmulatorCore) -> EmulatorResponse {

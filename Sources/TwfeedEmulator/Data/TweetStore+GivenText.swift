@@ -18,9 +18,7 @@ extension TweetStore {
     /// non-extended `text`. A text over 280 (weighted) makes a long post: `text` cut to
     /// 280 with "…", the whole text as v2 `note_tweet`.
     mutating func addTweet(to feed: EmulatorFeed, text given: String, authorName: String?, now: Date) -> UInt64 {
-        let long = StatusTextRules.weightedLength(given) > 280
-        let text = long ? (StatusTextRules.truncated(given, limit: 280) ?? given) : given
-        let note = long ? given : nil
+        let (text, note) = Self.givenText(given)
         let date = Self.wholeSeconds(max(now, lastDate))
         let others = Array(otherUserIDs)
         let named = feed == .retweets ? nil : authorName.map { addUser(displayName: $0) }
@@ -45,5 +43,38 @@ extension TweetStore {
             append(mine, to: .retweets)
             return mine
         }
+    }
+
+    /// A text as stored: cut to 280 with "…" when longer (weighted), the whole as the note.
+    static func givenText(_ given: String) -> (text: String, note: String?) {
+        guard StatusTextRules.weightedLength(given) > 280 else { return (given, nil) }
+        return (StatusTextRules.truncated(given, limit: 280) ?? given, given)
+    }
+
+    /// A post with exactly `text`, in no timeline, by `authorName`'s user (see
+    /// `addUser(displayName:)`) or else by an account the user does not follow; and at the
+    /// top of home a followed account's quote of it (a generated text with a link to it)
+    /// or repost of it ("RT @user: ..."). Returns the quote or repost and the post.
+    mutating func addReferencedTweet(
+        text given: String,
+        authorName: String?,
+        via kind: EmulatedReferenceKind,
+        now: Date
+    ) -> (id: UInt64, original: UInt64) {
+        let (text, note) = Self.givenText(given)
+        let date = Self.wholeSeconds(max(now, lastDate))
+        let others = Array(otherUserIDs)
+        let strangers = others.filter { users[$0]?.followed == false }
+        let author = authorName.map { addUser(displayName: $0) } ?? rng.pick(strangers.isEmpty ? others : strangers)
+        let original = createTweet(author: author, text: text, at: date, note: note).id
+        let followed = others.filter { users[$0]?.followed == true && $0 != author }
+        let carrier = rng.pick(followed.isEmpty ? [Self.accountID] : followed)
+        let id: UInt64
+        switch kind {
+        case .quote: id = createQuote(by: carrier, of: original, at: date.timeIntervalSince1970)
+        case .repost: id = createRetweet(by: carrier, of: original, at: date)?.id ?? original
+        }
+        append(id, to: .home)
+        return (id, original)
     }
 }

@@ -177,7 +177,7 @@ extension TweetStore {
         ).id
     }
 
-    private mutating func createQuote(by author: UInt64, of target: UInt64, at clock: TimeInterval) -> UInt64 {
+    mutating func createQuote(by author: UInt64, of target: UInt64, at clock: TimeInterval) -> UInt64 {
         let username = tweets[target].flatMap { users[$0.authorID] }?.username ?? "i"
         let link = TweetCorpus.statusLink(&rng, username: username, id: target)
         let text = rng.pick(TweetCorpus.replies).capitalizedFirst + " " + link.url

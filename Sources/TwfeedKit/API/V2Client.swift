@@ -128,7 +128,9 @@ struct V2Client: TwitterAPI {
         if let token = query.pageToken { parameters.append(("pagination_token", token)) }
         parameters += Self.timelineFields
         let (body, rateLimit, _) = try await requester.get(path, query: parameters)
-        return try Self.page(body, rateLimit: rateLimit)
+        var page = try Self.page(body, rateLimit: rateLimit)
+        page.unavailable = Self.unavailable(body, found: page)
+        return page
     }
 
     static func page(_ body: JSONValue, rateLimit: RateLimit?) throws -> TimelinePage {

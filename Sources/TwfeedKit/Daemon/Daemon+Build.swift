@@ -142,6 +142,7 @@ extension Daemon {
         if config.images.enabled {
             let images = ImageServices.make(config: config, database: database, clock: dependencies.clock, logger: logger)
             services += [images.fetcher, images.janitor] as [any Service]
+            if let photos = images.photos { services.append(photos) }
         }
         if config.storage.keepDays > 0 {
             services.append(Pruner(database: database, clock: dependencies.clock, keepDays: config.storage.keepDays, logger: logger))

@@ -21,9 +21,7 @@ import TwfeedStore
 ///   with its reason and not tried again until the author's URL (or the policy in the
 ///   config) changes.
 package struct ImageFetcher: Service {
-    /// A larger answer is cut off mid-transfer, not read and dropped.
-    package static let maxImageBytes = 5 << 20
-    package static let maxRedirects = 3
+    package static let maxImageBytes = ImageDownloader.maxImageBytes
     /// Revalidations and retries never run closer together than this, whatever the
     /// config says (`revalidateDays: 0` revalidates at most once a minute).
     package static let minimumPause: Double = 60
@@ -36,10 +34,9 @@ package struct ImageFetcher: Service {
     package let policy: ImagePolicy
     let database: AppDatabase
     let clock: any WallClock
-    let transport: any APITransport
+    let downloader: ImageDownloader
     let logger: Logger
     let concurrency: Int
-    let timeoutSeconds: Double
     let revalidateSeconds: Double
     let capBytes: Int64
     /// Rung when a page stores authors, and by the janitor after it lost track of files.
@@ -61,10 +58,9 @@ package struct ImageFetcher: Service {
         policy = ImagePolicy(config.images)
         self.database = database
         self.clock = clock
-        self.transport = transport
+        downloader = ImageDownloader(policy: policy, transport: transport, timeoutSeconds: config.images.timeoutSeconds)
         self.logger = logger
         concurrency = max(1, config.images.concurrency)
-        timeoutSeconds = config.images.timeoutSeconds
         revalidateSeconds = config.images.revalidateDays * 86_400
         capBytes = Int64(config.images.maxCacheMB) << 20
         self.doorbell = doorbell
@@ -169,12 +165,12 @@ package struct ImageFetcher: Service {
         {
             validators = (record.etag, record.lastModified)
         }
-        let outcome: Outcome
+        let outcome: ImageDownloader.Outcome
         switch policy.check(url) {
         case .failure(let violation):
             outcome = .rejected(violation.rawValue, url)
         case .success(let checked):
-            (outcome, cycle.requests) = try await download(checked, validators: validators)
+            (outcome, cycle.requests) = try await downloader.download(checked, validators: validators)
         }
         let ms = Int(clock.now().timeIntervalSince(started) * 1000)
         let now = clock.now()
@@ -272,90 +268,7 @@ package struct ImageFetcher: Service {
         )
     }
 
-    // MARK: HTTP
-
-    enum Outcome: Sendable {
-        case fetched(body: [UInt8], format: ImageFormat, etag: String?, lastModified: String?)
-        case notModified(etag: String?, lastModified: String?)
-        /// Refused for what the URL or answer is: remembered, not retried until the URL changes.
-        case rejected(String, String)
-        /// Could not get an answer worth judging: retried with backoff.
-        case failed(String, String)
-    }
-
-    /// Fetches `start`, following at most `maxRedirects` redirects, each target checked
-    /// against the policy before it is requested. Returns the outcome and the requests sent.
-    func download(_ start: ImagePolicy.Checked, validators: (etag: String?, lastModified: String?)?) async throws -> (Outcome, Int) {
-        var current = start
-        var requests = 0
-        while true {
-            var headers: [(name: String, value: String)] = [("Accept", "image/jpeg, image/png, image/gif, image/webp")]
-            if let etag = validators?.etag { headers.append(("If-None-Match", etag)) }
-            if let lastModified = validators?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
-            let request = APIRequest(
-                url: current.url,
-                headers: headers,
-                timeoutSeconds: timeoutSeconds,
-                maxResponseBytes: Self.maxImageBytes
-            )
-            requests += 1
-            let response: APIResponse
-            do {
-                response = try await transport.send(request)
-            } catch let error as TransportError {
-                switch error.kind {
-                case .cancelled: throw CancellationError()
-                case .responseTooLarge: return (.rejected("too_large", "over \(Self.maxImageBytes) bytes: transfer cut off"), requests)
-                case .invalidURL: return (.rejected("bad_url", error.detail), requests)
-                default: return (.failed(error.kind.rawValue, error.detail), requests)
-                }
-            }
-            try Task.checkCancellation()
-            switch response.status {
-            case 200:
-                switch ImageValidator.validate(contentType: response.headers["content-type"], body: response.body) {
-                case .success(let format):
-                    return (
-                        .fetched(
-                            body: response.body,
-                            format: format,
-                            etag: response.headers["etag"],
-                            lastModified: response.headers["last-modified"]
-                        ), requests
-                    )
-                case .failure(let rejection):
-                    return (
-                        .rejected(rejection.rawValue, "Content-Type \(response.headers["content-type"] ?? "none"), \(response.body.count) bytes"),
-                        requests
-                    )
-                }
-            case 304:
-                return (.notModified(etag: response.headers["etag"], lastModified: response.headers["last-modified"]), requests)
-            case 301, 302, 303, 307, 308:
-                guard let location = response.headers["location"],
-                    let target = ImagePolicy.resolve(location: location, against: current)
-                else {
-                    return (.rejected("bad_redirect", "\(response.status) without a usable Location"), requests)
-                }
-                switch policy.check(target) {
-                case .failure(let violation):
-                    return (.rejected("redirect_not_allowed", "\(violation.rawValue): \(target)"), requests)
-                case .success(let next):
-                    guard requests <= Self.maxRedirects else {
-                        return (.rejected("too_many_redirects", "more than \(Self.maxRedirects)"), requests)
-                    }
-                    current = next
-                }
-            default:
-                return (.failed("http_\(response.status)", "HTTP \(response.status)"), requests)
-            }
-        }
-    }
-
-    /// Remote text in a log line: bounded.
-    static func shorten(_ text: String) -> String {
-        text.count <= 200 ? text : String(text.prefix(200)) + "…"
-    }
+    static func shorten(_ text: String) -> String { ImageDownloader.shorten(text) }
 }
 
 extension ImageFetcher.Cycle {

@@ -4,7 +4,8 @@ import ServiceLifecycle
 import TwfeedCore
 import TwfeedStore
 
-/// Keeps the image cache within `images.maxCacheMB` and in step with the database.
+/// Keeps the image cache (avatars and photos) within `images.maxCacheMB` and in step
+/// with the database.
 ///
 /// On start, hourly, and when the fetcher reports the cap exceeded, one sweep:
 /// - deletes temporary files that a killed process left behind (never a live writer's,
@@ -14,7 +15,7 @@ import TwfeedStore
 /// - deletes files no row names (left by a crash between a rename and its commit, or
 ///   by a picture that changed);
 /// - evicts the least recently used files until the cache fits its cap. An evicted
-///   author's picture is fetched again only once they appear in a newer page, so a
+///   author's picture (or photo) is fetched again only once it appears in a newer page, so a
 ///   cap smaller than the feed cannot make the fetcher and the janitor take turns.
 ///
 /// Only names of the cache's own shape are touched (`ImageStore`).
@@ -27,8 +28,9 @@ package struct ImageJanitor: Service {
     let capBytes: Int64
     /// Rung by the fetcher when the cache has grown past the cap.
     package let doorbell: Doorbell
-    /// Rung after rows lost their file, so the fetcher gets them again.
+    /// Rung after rows lost their file, so the fetchers (avatars, photos) get them again.
     let fetcherBell: Doorbell?
+    let photoBell: Doorbell?
     let logger: Logger
 
     package init(
@@ -38,6 +40,7 @@ package struct ImageJanitor: Service {
         capBytes: Int64,
         doorbell: Doorbell = Doorbell(),
         fetcherBell: Doorbell? = nil,
+        photoBell: Doorbell? = nil,
         logger: Logger
     ) {
         self.store = store
@@ -46,6 +49,7 @@ package struct ImageJanitor: Service {
         self.capBytes = capBytes
         self.doorbell = doorbell
         self.fetcherBell = fetcherBell
+        self.photoBell = photoBell
         self.logger = logger
     }
 
@@ -96,7 +100,10 @@ package struct ImageJanitor: Service {
                 ]
             )
         }
-        if report.missingFiles > 0 { fetcherBell?.ring() }
+        if report.missingFiles > 0 {
+            fetcherBell?.ring()
+            photoBell?.ring()
+        }
         return report
     }
 
@@ -111,7 +118,7 @@ package struct ImageJanitor: Service {
             report.temporaryFiles += 1
         }
 
-        // Rows against files: a file's last use is its most recent author's.
+        // Rows against files: a file's last use is its most recent user's (author or photo).
         var lastUse: [String: Date] = [:]
         var missing: Set<String> = []
         for row in try await database.imageFileRows() {

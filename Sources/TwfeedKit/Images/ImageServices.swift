@@ -3,8 +3,8 @@ import Logging
 import TwfeedCore
 import TwfeedStore
 
-/// The fetcher and the janitor, wired to one store and to each other's doorbells, as
-/// `Daemon.build` appends them when `images.enabled`.
+/// The avatar fetcher, the photo fetcher (`images.photos`) and the janitor, wired to one
+/// store and to each other's doorbells, as `Daemon.build` appends them when `images.enabled`.
 package enum ImageServices {
     package static func make(
         config: TwfeedConfig,
@@ -12,7 +12,7 @@ package enum ImageServices {
         clock: any WallClock,
         logger: Logger,
         transport: (any APITransport)? = nil
-    ) -> (fetcher: ImageFetcher, janitor: ImageJanitor) {
+    ) -> (fetcher: ImageFetcher, photos: PhotoFetcher?, janitor: ImageJanitor) {
         let store = ImageStore(root: config.storage.imageCache)
         let fetcherBell = Doorbell()
         let janitorBell = Doorbell()
@@ -28,6 +28,19 @@ package enum ImageServices {
             janitorBell: janitorBell,
             logger: logger
         )
+        // Beside the avatars, on a transport of its own: a page of photos never holds up
+        // the avatars of the next page's authors.
+        let photos =
+            config.images.photos
+            ? PhotoFetcher(
+                config: config,
+                database: database,
+                store: store,
+                clock: clock,
+                transport: transport ?? CurlTransport(userAgent: "twfeed/1.0 (images)"),
+                janitorBell: janitorBell,
+                logger: logger
+            ) : nil
         let janitor = ImageJanitor(
             store: store,
             database: database,
@@ -35,8 +48,9 @@ package enum ImageServices {
             capBytes: Int64(config.images.maxCacheMB) << 20,
             doorbell: janitorBell,
             fetcherBell: fetcherBell,
+            photoBell: photos?.doorbell,
             logger: logger
         )
-        return (fetcher, janitor)
+        return (fetcher, photos, janitor)
     }
 }

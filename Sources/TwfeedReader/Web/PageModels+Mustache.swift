@@ -139,7 +139,9 @@ extension TweetModel.MediaModel: MustacheParent {
         case "width": width
         case "height": height
         case "alt": alt
+        case "caption": caption
         case "kind": kind
+        case "label": label
         case "playHref": playHref
         default: nil
         }

@@ -167,7 +167,7 @@ enum PageTemplates {
     /// A post's photos (from the cache, at their size, with their alt text) and videos'
     /// and GIFs' stills inside a link to the post on x.com, where they play.
     static let media = """
-        {{#hasMedia}}<div class="media">{{#media}}{{#playHref}}<a class="play" href="{{playHref}}" rel="noopener noreferrer">{{/playHref}}{{#src}}<img class="photo media-{{kind}}" src="{{src}}"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}} alt="{{alt}}">{{/src}}{{^src}}<span class="media-pending">{{kind}} not cached yet{{#alt}}: {{alt}}{{/alt}}</span>{{/src}}{{#playHref}}</a>{{/playHref}}{{/media}}</div>{{/hasMedia}}
+        {{#hasMedia}}<div class="media">{{#media}}{{#playHref}}<a class="play" href="{{playHref}}" rel="noopener noreferrer">{{/playHref}}{{#src}}<img class="photo media-{{kind}}" src="{{src}}"{{#width}} width="{{width}}"{{/width}}{{#height}} height="{{height}}"{{/height}} alt="{{alt}}">{{/src}}{{^src}}<span class="media-pending">{{label}} not cached yet{{#caption}}: {{caption}}{{/caption}}</span>{{/src}}{{#playHref}}</a>{{/playHref}}{{/media}}</div>{{/hasMedia}}
         """
 
     /// On one line: `p.text`'s text content is exactly the tweet's.

@@ -26,7 +26,8 @@ enum ReaderRoutes {
         }
         router.get("/search") { request, context in try await search(request, context, source) }
         router.get("/tweet/{id}") { request, context in try await conversationPage(request, context, source) }
-        router.get("/avatars/**") { _, context in try avatar(context.parameters.getCatchAll().joined(separator: "/"), source) }
+        router.get("/avatars/**") { _, context in try picture(context.parameters.getCatchAll().joined(separator: "/"), source) }
+        router.get("/media/**") { _, context in try picture(context.parameters.getCatchAll().joined(separator: "/"), source) }
         router.get("/static/style.css") { _, _ in asset(StaticAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/avatar.svg") { _, _ in asset(StaticAssets.avatarSVG, type: "image/svg+xml") }
         router.get("/healthz") { _, _ in try healthz(source) }
@@ -223,8 +224,8 @@ enum ReaderRoutes {
         )
     }
 
-    static func avatar(_ file: String, _ source: ReaderSource) throws -> Response {
-        guard let picture = AvatarFile.read(file, cacheRoot: source.images.root) else {
+    static func picture(_ file: String, _ source: ReaderSource) throws -> Response {
+        guard let picture = CachedPicture.read(file, cacheRoot: source.images.root) else {
             throw HTTPError(.notFound, message: "no such cached picture")
         }
         // Named by the hash of its bytes: a file never changes, so it may be kept a year.

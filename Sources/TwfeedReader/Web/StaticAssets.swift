@@ -44,7 +44,7 @@ enum StaticAssets {
         .quoted .text { margin: .1rem 0 0; }
         .quoted-missing, .fault, .media-pending { color: var(--muted); font-size: .85rem; }
         .media { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0 0; }
-        .media img { max-width: 100%; height: auto; border-radius: 12px; border: 1px solid var(--line); }
+        .media img { max-width: 100%; max-height: 20rem; width: auto; height: auto; border-radius: 12px; border: 1px solid var(--line); }
         .media .play { position: relative; display: inline-block; }
         .focus .tweet { background: var(--tag); padding-left: .5rem; padding-right: .5rem; border-radius: 8px; }
         .ancestors .tweet, .replies .tweet { opacity: .95; }

@@ -133,8 +133,7 @@ enum TweetHTML {
         }
     }
 
-    /// The `media` partial. As the template: a media item's alt text follows "not cached
-    /// yet" after a colon even when it is empty (a section of an empty string renders).
+    /// The `media` partial.
     static func media(_ media: [TweetModel.MediaModel], to out: inout String) {
         guard !media.isEmpty else { return }
         out += #"<div class="media">"#
@@ -157,9 +156,12 @@ enum TweetHTML {
                 out += #"">"#
             } else {
                 out += #"<span class="media-pending">"#
-                out += PageEscaping.escape(item.kind)
-                out += " not cached yet: "
-                out += PageEscaping.escape(item.alt)
+                out += PageEscaping.escape(item.label)
+                out += " not cached yet"
+                if let caption = item.caption {
+                    out += ": "
+                    out += PageEscaping.escape(caption)
+                }
                 out += "</span>"
             }
             if item.playHref != nil { out += "</a>" }

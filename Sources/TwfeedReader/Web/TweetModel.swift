@@ -32,8 +32,15 @@ struct TweetModel {
         var src: String?
         var width: Int?
         var height: Int?
+        /// The `<img>`'s alt: the author's description, else what it is (never empty: a
+        /// post's picture is content, not decoration).
         var alt: String
+        /// The author's description alone, shown while the picture is not cached.
+        var caption: String?
+        /// `photo`, `video` or `animated_gif` (the class).
         var kind: String
+        /// What it is, in words: "photo", "video", "GIF".
+        var label: String
         /// A video or GIF links to the post on x.com, where it plays.
         var playHref: String?
     }
@@ -122,13 +129,22 @@ struct TweetModel {
 
     static func media(_ item: MediaItem, statusHref: String) -> MediaModel {
         let kind = item.media.kind
-        let alt = item.media.altText ?? (kind == .photo ? "" : "still of a \(kind == .video ? "video" : "GIF")")
+        let caption = item.media.altText.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        let label =
+            switch kind {
+            case .photo: "photo"
+            case .video: "video"
+            case .animatedGIF: "GIF"
+            }
         return MediaModel(
-            src: item.path,
+            // The reader's `avatarHref` said the file is on disk; photos are served at /media/.
+            src: item.path == nil ? nil : item.file.map { "/media/\($0)" },
             width: item.media.width,
             height: item.media.height,
-            alt: alt,
+            alt: caption ?? (kind == .photo ? "photo (no description)" : "still of a \(label)"),
+            caption: caption,
             kind: kind.rawValue,
+            label: label,
             playHref: kind == .photo ? nil : statusHref
         )
     }

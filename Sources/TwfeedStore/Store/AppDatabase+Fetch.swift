@@ -61,17 +61,26 @@ extension AppDatabase {
         try await write { db in
             let page = TimelinePage(tweets: [], referencedTweets: found.referencedTweets + found.tweets, authors: found.authors, nextPageToken: nil)
             _ = try Self.insert(page, feed: .home, now: now, db)
-            let gone = try db.cachedStatement(
-                sql: """
-                    INSERT INTO unavailableTweet (tweetId, reason, checkedAt) VALUES (?, ?, ?)
-                    ON CONFLICT(tweetId) DO UPDATE SET reason = excluded.reason, checkedAt = excluded.checkedAt
-                    """
-            )
-            for (id, reason) in unavailable { try gone.execute(arguments: [id.rawValue, String(reason.prefix(300)), now.timeIntervalSince1970]) }
+            try Self.recordUnavailable(unavailable, now: now, db)
             let done = try db.cachedStatement(sql: "DELETE FROM fetchRequest WHERE tweetId = ?")
             for id in asked { try done.execute(arguments: [id.rawValue]) }
             _ = try Self.recordSpend(bill, prices: prices, now: now, db)
         }
+    }
+}
+
+extension AppDatabase {
+    /// What the API said of posts it would not give (a lookup's ids, or what a page
+    /// points at), with when: not asked for again within `unavailableFor`.
+    static func recordUnavailable(_ unavailable: [TweetID: String], now: Date, _ db: Database) throws {
+        guard !unavailable.isEmpty else { return }
+        let gone = try db.cachedStatement(
+            sql: """
+                INSERT INTO unavailableTweet (tweetId, reason, checkedAt) VALUES (?, ?, ?)
+                ON CONFLICT(tweetId) DO UPDATE SET reason = excluded.reason, checkedAt = excluded.checkedAt
+                """
+        )
+        for (id, reason) in unavailable { try gone.execute(arguments: [id.rawValue, String(reason.prefix(300)), now.timeIntervalSince1970]) }
     }
 }
 

@@ -31,7 +31,7 @@ extension AppDatabase {
         avatarPath: (_ file: String) -> String?,
         _ db: Database
     ) throws {
-        if hasMedia(row, at: 0) { item.media = try media(of: item.tweet.id, db) }
+        if hasMedia(row, at: 0) { item.media = try media(of: item.tweet.id, imagePath: avatarPath, db) }
         let original = tweetColumnCount
         if item.tweet.retweetOfID != nil {
             item.retweetOf = try embedded(row, at: original, authors: &authors, avatarPath: avatarPath, db)
@@ -60,7 +60,7 @@ extension AppDatabase {
         guard !row.hasNull(atIndex: start) else { return nil }
         let tweet = tweet(row, at: start)
         let author = try authors.entry(tweet.authorID, avatarPath: avatarPath)
-        let media = hasMedia(row, at: start) ? try media(of: tweet.id, db) : []
+        let media = hasMedia(row, at: start) ? try media(of: tweet.id, imagePath: avatarPath, db) : []
         return EmbeddedTweet(tweet: tweet, author: author.author, avatarPath: author.avatar, media: media)
     }
 
@@ -97,13 +97,14 @@ extension AppDatabase {
         return String(scalars)
     }
 
-    /// A tweet's media in order. The path of a cached picture is the caller's to make
-    /// (as an avatar's); until photos are cached it is nil.
-    static func media(of id: TweetID, _ db: Database) throws -> [MediaItem] {
+    /// A tweet's media in order, each with its cached picture (the `photo` row of its
+    /// URL) made a path by `imagePath`, as an avatar's is: nil while it is not on disk.
+    static func media(of id: TweetID, imagePath: (_ file: String) -> String?, _ db: Database) throws -> [MediaItem] {
         try Row.fetchAll(db.cachedStatement(sql: ReaderQueries.mediaOfTweet.sql), arguments: [id.rawValue]).compactMap { row in
             guard let kind = Media.Kind(rawValue: row[1]) else { return nil }
             let media = Media(key: row[0], kind: kind, imageURL: row[2], width: row[3], height: row[4], altText: row[5])
-            return MediaItem(media: media, path: nil)
+            let file: String? = row[6]
+            return MediaItem(media: media, file: file, path: file.flatMap(imagePath))
         }
     }
 }

@@ -1,8 +1,8 @@
 extension AppDatabase {
     /// v14: what a tweet points at. Reposted originals, quoted posts and replied-to
     /// parents are already tweets of their own (no feed tag); this adds their photos,
-    /// videos and GIFs, one row each in the order the post shows them. `file` is the
-    /// cached picture (the image cache's name), null until it is fetched. A row goes with
+    /// videos and GIFs, one row each in the order the post shows them (v15 moves the
+    /// cached file to `photo`, by URL, and drops `file`). A row goes with
     /// its tweet (ON DELETE CASCADE), so retention needs no step of its own.
     ///
     /// `fetchRequest` holds the posts someone looked for and twfeed lacks (a fault), until

@@ -245,18 +245,19 @@ extension AppDatabase {
 
     // MARK: The janitor's view
 
-    /// Every row that names a file.
-    package func imageFileRows() async throws -> [(authorID: UserID, file: String, lastUsedAt: Date)] {
+    /// Every row that names a file: avatars and photos, one cache.
+    package func imageFileRows() async throws -> [(file: String, lastUsedAt: Date)] {
         try await read { db in
             try Row.fetchAll(db, sql: ReaderQueries.imageFileRows.sql).map { row in
-                (UserID(row["authorId"] as Int64), row["file"], Date(timeIntervalSince1970: row["lastUsedAt"]))
+                (row["file"], Date(timeIntervalSince1970: row["lastUsedAt"]))
             }
         }
     }
 
-    /// Forgets files: evicted ones (`evictedAt` set: fetched again only once their author
-    /// is used after that) or lost ones (`evictedAt` nil: fetched again at once). Their
-    /// validators go too, since a 304 would bring back nothing to show.
+    /// Forgets files, avatars' and photos': evicted ones (`evictedAt` set: fetched again
+    /// only once their author or post is used after that) or lost ones (`evictedAt` nil:
+    /// fetched again at once). Their validators go too, since a 304 would bring back
+    /// nothing to show.
     package func clearImageFiles(_ files: [String], evictedAt: Date?) async throws {
         guard !files.isEmpty else { return }
         try await write { db in
@@ -266,8 +267,12 @@ extension AppDatabase {
                     WHERE file = ?
                     """
             )
+            let photos = try db.cachedStatement(
+                sql: "UPDATE photo SET file = NULL, bytes = 0, fetchedAt = NULL, evictedAt = ? WHERE file = ?"
+            )
             for file in files {
                 try statement.execute(arguments: [evictedAt?.timeIntervalSince1970, file])
+                try photos.execute(arguments: [evictedAt?.timeIntervalSince1970, file])
             }
         }
     }

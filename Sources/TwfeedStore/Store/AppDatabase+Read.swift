@@ -59,11 +59,16 @@ package struct FeedItem: Sendable, Equatable {
 /// A photo, video or GIF with its cached picture.
 package struct MediaItem: Sendable, Equatable {
     package var media: Media
-    /// The cached picture on disk, nil until it is fetched.
+    /// The cached picture's name in the image cache (`ab/cd/<sha256>.<ext>`), nil until
+    /// the photo fetcher has it.
+    package var file: String?
+    /// What the reader made of `file` (an absolute path for `feed --json`, a URL for a
+    /// page), nil while the picture is not on disk.
     package var path: String?
 
-    package init(media: Media, path: String?) {
+    package init(media: Media, file: String? = nil, path: String?) {
         self.media = media
+        self.file = file
         self.path = path
     }
 }

@@ -146,6 +146,7 @@ extension AppDatabase {
             """
         ),
         ("v14: media", graphSchema),
+        ("v15: photos", photoSchema),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

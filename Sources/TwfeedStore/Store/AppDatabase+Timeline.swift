@@ -53,7 +53,8 @@ extension AppDatabase {
                 tweet.conversationID?.rawValue, tweet.rawJSON, fetchedAt,
             ])
         }
-        try insertMedia(page.referencedTweets + page.tweets, db)
+        try insertMedia(page.referencedTweets + page.tweets, now: now, db)
+        try recordUnavailable(page.unavailable, now: now, db)
         let memberStatement = try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)
@@ -68,25 +69,33 @@ extension AppDatabase {
     }
 
     /// The tweets' media, when the answer had them. A tweet read without them (an answer
-    /// that did not ask) keeps what is stored; a picture already cached keeps its file
-    /// while its URL stays the same.
-    static func insertMedia(_ tweets: [Tweet], _ db: Database) throws {
+    /// that did not ask) keeps what is stored. Each picture gets its `photo` row, or has
+    /// its use refreshed: the photo fetcher caches it, the janitor evicts the least
+    /// recently used (a picture already cached keeps its file while its URL is shown).
+    static func insertMedia(_ tweets: [Tweet], now: Date, _ db: Database) throws {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO media (tweetId, position, mediaKey, kind, imageURL, width, height, altText)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(tweetId, position) DO UPDATE SET mediaKey = excluded.mediaKey, kind = excluded.kind,
-                    imageURL = excluded.imageURL, width = excluded.width, height = excluded.height, altText = excluded.altText,
-                    file = CASE WHEN media.imageURL IS excluded.imageURL THEN media.file END
+                    imageURL = excluded.imageURL, width = excluded.width, height = excluded.height, altText = excluded.altText
                 """
         )
+        let photo = try db.cachedStatement(
+            sql: """
+                INSERT INTO photo (url, lastUsedAt) VALUES (?, ?)
+                ON CONFLICT(url) DO UPDATE SET lastUsedAt = max(lastUsedAt, excluded.lastUsedAt)
+                """
+        )
+        let trim = try db.cachedStatement(sql: "DELETE FROM media WHERE tweetId = ? AND position >= ?")
         for tweet in tweets where !tweet.media.isEmpty {
             for (position, media) in tweet.media.enumerated() {
                 try statement.execute(arguments: [
                     tweet.id.rawValue, position, media.key, media.kind.rawValue, media.imageURL, media.width, media.height, media.altText,
                 ])
+                if let url = media.imageURL { try photo.execute(arguments: [url, now.timeIntervalSince1970]) }
             }
-            try db.execute(sql: "DELETE FROM media WHERE tweetId = ? AND position >= ?", arguments: [tweet.id.rawValue, tweet.media.count])
+            try trim.execute(arguments: [tweet.id.rawValue, tweet.media.count])
         }
     }
 }

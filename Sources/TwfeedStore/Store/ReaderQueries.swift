@@ -162,17 +162,53 @@ enum ReaderQueries {
     )
     static let imageFileRows = ReaderQuery(
         "imageFileRows",
-        "SELECT authorId, file, lastUsedAt FROM profileImage WHERE file IS NOT NULL",
+        """
+        SELECT file, lastUsedAt FROM profileImage WHERE file IS NOT NULL
+        UNION ALL SELECT file, lastUsedAt FROM photo WHERE file IS NOT NULL
+        """,
         allowance: .init(
-            scans: ["profileImage"],
+            scans: ["profileImage", "photo"],
             sorts: false,
             why: "the janitor weighs every cached file, only once the cache is over its cap"
         )
     )
+    /// The photo fetcher's questions (migration "v15: photos"): each reads a partial
+    /// index that holds only the rows it is about, so a million evicted photos cost nothing.
+    static let photosWanted = ReaderQuery(
+        "photosWanted",
+        """
+        SELECT url, failures FROM photo
+        WHERE file IS NULL AND rejectedReason IS NULL AND (evictedAt IS NULL OR lastUsedAt > evictedAt)
+          AND (retryAt IS NULL OR retryAt <= :now)
+        ORDER BY lastUsedAt DESC LIMIT :limit
+        """,
+        allowance: .init(
+            scans: ["photo"],
+            sorts: false,
+            why: "the partial index photo_wanted holds only the pictures still wanted, newest use first"
+        )
+    )
+    static let photosRefusedUnderOldPolicy = ReaderQuery(
+        "photosRefusedUnderOldPolicy",
+        "SELECT url, failures FROM photo WHERE rejectedReason IS NOT NULL AND rejectedPolicy IS NOT :policy LIMIT :limit",
+        allowance: .init(
+            scans: ["photo"],
+            sorts: false,
+            why: "the partial index photo_rejected holds only the refused pictures"
+        )
+    )
+    static let nextPhotoDue = ReaderQuery(
+        "nextPhotoDue",
+        "SELECT min(retryAt) FROM photo WHERE file IS NULL AND retryAt IS NOT NULL"
+    )
+    static let photo = ReaderQuery("photo", "SELECT * FROM photo WHERE url = ?")
+    static let photoFileOf = ReaderQuery("photoFileOf", "SELECT file FROM photo WHERE url = ?")
+
     /// Kept by triggers (migration "v10: image cache counts"): one row, whatever the
     /// cache holds.
     static let imageCacheTotals = ReaderQuery("imageCacheTotals", "SELECT files, bytes FROM imageCacheCount WHERE id = 1")
-    static let imageFileUsers = ReaderQuery("imageFileUsers", "SELECT count(*) FROM profileImage WHERE file = ?")
+    /// How many rows (avatars and photos: the v10 and v15 triggers count both) name a file.
+    static let imageFileUsers = ReaderQuery("imageFileUsers", "SELECT users FROM imageFile WHERE file = ?")
     static let imageFileOf = ReaderQuery("imageFileOf", "SELECT file FROM profileImage WHERE authorId = ?")
 
     /// The benchmark's and diagnostics' whole-table counts (`AppDatabase+Diagnostics`).
@@ -209,7 +245,10 @@ enum ReaderQueries {
     static let tweetByID = ReaderQuery("tweetByID", "SELECT \(AppDatabase.feedTweetColumns) FROM tweet t WHERE t.id = ?")
     static let mediaOfTweet = ReaderQuery(
         "mediaOfTweet",
-        "SELECT mediaKey, kind, imageURL, width, height, altText, file FROM media WHERE tweetId = ? ORDER BY position"
+        """
+        SELECT m.mediaKey, m.kind, m.imageURL, m.width, m.height, m.altText, p.file
+        FROM media m LEFT JOIN photo p ON p.url = m.imageURL WHERE m.tweetId = ? ORDER BY m.position
+        """
     )
     static let repliesTo = ReaderQuery("repliesTo", "SELECT id FROM tweet WHERE inReplyToId = ? ORDER BY id LIMIT ?")
 
@@ -230,7 +269,7 @@ enum ReaderQueries {
         feedItems, feedTagsBelow, feedStats, memberIDs, knownIDs(count: 3), freshUsers(count: 3), syncState, account, currentAccount,
         outboxAll, outboxInState, outboxItem, outboxNewest, outboxCounts, outboxOldestWaiting, outboxSentTweet, newestTweetID,
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals, tweetCount, authorsWithPicture,
-        imageFileUsers, imageFileOf,
+        imageFileUsers, imageFileOf, photosWanted, photosRefusedUnderOldPolicy, nextPhotoDue, photo, photoFileOf,
         timelineView, feedCountsView, postsView,
         search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON, authorByID,
         spendSince, spendBetween, spendTotals,

@@ -102,4 +102,31 @@ struct ReaderGraphTests {
             #expect(try await RawHTTP.request(port: port, "/home").text.contains("post 3000, unavailable (Not Found Error"))
         }
     }
+
+    /// A picture in a post is content: its `<img>` always says what it is (the author's
+    /// description, else "photo (no description)" or "still of a video"), and while it
+    /// is not cached the page says which kind in words, with the description when there is one.
+    @Test func everyPictureHasAltTextAndThePendingOnesSayWhatTheyAre() throws {
+        func media(_ key: String, _ kind: Media.Kind, alt: String?, path: String?) -> MediaItem {
+            MediaItem(media: Media(key: key, kind: kind, imageURL: "https://pbs.twimg.com/media/\(key).jpg", width: 640, height: 480, altText: alt),
+                      path: path)
+        }
+        var item = FeedItem(tweet: Tweet(id: TweetID(40), authorID: Self.carol.id, createdAt: Date(timeIntervalSince1970: 1_790_010_040),
+                                         text: "pictures"),
+                            feeds: [.home], author: Self.carol, avatarPath: nil)
+        item.media = [
+            media("3_1", .photo, alt: nil, path: "/media/a.png"), media("3_2", .photo, alt: " ", path: "/media/b.png"),
+            media("7_3", .video, alt: nil, path: "/media/c.png"), media("3_4", .photo, alt: nil, path: nil),
+            media("16_5", .animatedGIF, alt: nil, path: nil), media("3_6", .photo, alt: "a <b>cat</b>", path: nil),
+        ]
+        let html = try #require(PageTemplates.library.render(TweetModel(item, links: [:], now: Date()), withTemplate: "tweet"))
+        #expect(html.contains(#"<img class="photo media-photo" src="/media/a.png" width="640" height="480" alt="photo (no description)">"#))
+        #expect(html.contains(#"src="/media/b.png" width="640" height="480" alt="photo (no description)">"#), "a blank description is none")
+        #expect(html.contains(#"<a class="play" href="https://x.com/i/web/status/40" rel="noopener noreferrer"><img class="photo media-video" src="/media/c.png" width="640" height="480" alt="still of a video"></a>"#))
+        #expect(html.contains(#"<span class="media-pending">photo not cached yet</span>"#), "no dangling colon")
+        #expect(html.contains(#"<span class="media-pending">GIF not cached yet</span>"#), "the kind in words")
+        #expect(html.contains(#"<span class="media-pending">photo not cached yet: a &lt;b&gt;cat&lt;/b&gt;</span>"#))
+        #expect(html.components(separatedBy: #"<img class="photo"#).dropFirst().allSatisfy { !$0.hasPrefix(#"alt="""#) && !$0.contains(#" alt="">"#) })
+        #expect(!html.contains("animated_gif not"))
+    }
 }

@@ -20,15 +20,18 @@ import Testing
     }
 
     static let photo = MediaItem(media: Media(key: "3_1", kind: .photo, imageURL: "https://pbs.twimg.com/media/a.jpg", width: 640, height: 480,
-                                              altText: hostile), path: "/media/ab/cd.jpg")
+                                              altText: hostile), file: "ab/cd.jpg", path: "/cache/ab/cd.jpg")
     static let pendingPhoto = MediaItem(media: Media(key: "3_2", kind: .photo, imageURL: "https://pbs.twimg.com/media/b.jpg"), path: nil)
-    static let video = MediaItem(media: Media(key: "7_3", kind: .video, imageURL: nil, width: 1280, height: 720), path: "/media/ef/gh.jpg")
-    static let gif = MediaItem(media: Media(key: "16_4", kind: .animatedGIF, imageURL: nil), path: nil)
+    static let described = MediaItem(media: Media(key: "3_5", kind: .photo, imageURL: "https://pbs.twimg.com/media/c.jpg", altText: "a <cat>"),
+                                     path: nil)
+    static let video = MediaItem(media: Media(key: "7_3", kind: .video, imageURL: nil, width: 1280, height: 720), file: "ef/gh.jpg",
+                                 path: "/cache/ef/gh.jpg")
+    static let gif = MediaItem(media: Media(key: "16_4", kind: .animatedGIF, imageURL: nil, altText: "  "), path: nil)
 
     static var items: [FeedItem] {
         var plain = FeedItem(tweet: tweet(1, "plain https://t.co/abc and \(hostile) http://bare.example/x."), feeds: [.home, .mentions],
                              author: mallory, avatarPath: "/avatars/ab/x.png")
-        plain.media = [photo, pendingPhoto]
+        plain.media = [photo, pendingPhoto, described]
         var repost = FeedItem(tweet: tweet(2, "RT @ada: the original", author: mallory, retweetOf: 20), feeds: [.home], author: mallory, avatarPath: nil)
         repost.retweetOf = EmbeddedTweet(tweet: tweet(20, "the original \(hostile)", replyTo: 10, quoted: 15), author: ada, avatarPath: nil,
                                          media: [video, gif])

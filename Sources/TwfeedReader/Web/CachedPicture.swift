@@ -1,7 +1,8 @@
 import Glibc
 import TwfeedCore
 
-/// `GET /avatars/FILE`: a picture from the image cache, and nothing else.
+/// `GET /avatars/FILE` and `GET /media/FILE`: a picture from the image cache (an
+/// avatar, a photo, a video's or GIF's still: one cache), and nothing else.
 ///
 /// - The name must have the cache's own shape (`ab/cd/<sha256>.<ext>`, lower-case hex):
 ///   `..`, an encoded slash, a dot-file or any other name is refused before the disk
@@ -10,14 +11,14 @@ import TwfeedCore
 ///   a symlink planted in the cache cannot lead out of it.
 /// - The Content-Type comes from the file's own bytes (its magic number), not from its
 ///   name or from what the API's host said.
-struct AvatarFile {
+struct CachedPicture {
     var bytes: [UInt8]
     var contentType: String
 
-    /// A cached picture is a profile image: far below this.
+    /// The fetchers cut a download off at 5 MB: a larger file was not written by them.
     static let maxBytes = 8 << 20
 
-    static func read(_ file: String, cacheRoot: String) -> AvatarFile? {
+    static func read(_ file: String, cacheRoot: String) -> CachedPicture? {
         guard ImageStore.isCacheName(file) else { return nil }
         var directory = open(cacheRoot, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { return nil }
@@ -42,6 +43,6 @@ struct AvatarFile {
             done += count
         }
         guard let format = ImageFormat.sniff(bytes) else { return nil }
-        return AvatarFile(bytes: bytes, contentType: format.mediaTypes[0])
+        return CachedPicture(bytes: bytes, contentType: format.mediaTypes[0])
     }
 }

@@ -1,0 +1,212 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import TwfeedCore
+import TwfeedStore
+
+/// Keeps the pictures stored posts show (photos, and the stills of videos and GIFs) on
+/// local disk, as `ImageFetcher` keeps avatars: the same policy and downloader (https,
+/// allowed hosts, per-hop redirect checks, the type read from the bytes, 5 MB), the same
+/// content-addressed cache and its bound (`images.maxCacheMB`), which the janitor keeps
+/// for both, least recently used first. `images.photos: false` leaves it out.
+///
+/// - It wakes when a page or a lookup stores posts (a database observation of `tweet`
+///   rings its doorbell), when a retry falls due, and once an hour.
+/// - A picture's URL names it for good (the host never changes the bytes behind a media
+///   URL), so a cached photo is never revalidated: each is requested once, and again
+///   only when its file was lost, or evicted and shown since.
+/// - A refused picture is logged once with its reason and not tried again until the
+///   policy in the config changes; a failed one retries after 5 minutes, doubling to 6 hours.
+package struct PhotoFetcher: Service {
+    /// Pictures asked for per pass: a first poll of a busy account has hundreds; the
+    /// pass after takes the rest.
+    package static let batch = 200
+
+    let store: ImageStore
+    let policy: ImagePolicy
+    let database: AppDatabase
+    let clock: any WallClock
+    let downloader: ImageDownloader
+    let logger: Logger
+    let concurrency: Int
+    let capBytes: Int64
+    package let doorbell: Doorbell
+    /// Rung when the cache has grown past its cap.
+    let janitorBell: Doorbell?
+
+    package init(
+        config: TwfeedConfig,
+        database: AppDatabase,
+        store: ImageStore,
+        clock: any WallClock,
+        transport: any APITransport = CurlTransport(),
+        doorbell: Doorbell = Doorbell(),
+        janitorBell: Doorbell? = nil,
+        logger: Logger
+    ) {
+        self.store = store
+        policy = ImagePolicy(config.images)
+        self.database = database
+        self.clock = clock
+        downloader = ImageDownloader(policy: policy, transport: transport, timeoutSeconds: config.images.timeoutSeconds)
+        self.logger = logger
+        concurrency = max(1, config.images.concurrency)
+        capBytes = Int64(config.images.maxCacheMB) << 20
+        self.doorbell = doorbell
+        self.janitorBell = janitorBell
+    }
+
+    /// What one pass did.
+    package struct Cycle: Sendable, Equatable {
+        package var candidates = 0
+        package var fetched = 0
+        package var rejected = 0
+        package var failed = 0
+        /// HTTP requests sent, redirects included.
+        package var requests = 0
+        package var bytes = 0
+        /// Files written (a picture already in the cache, an avatar's too, is not written again).
+        package var written = 0
+
+        package init() {}
+    }
+
+    package func run() async throws {
+        let observation = database.observePostChanges { [doorbell] in doorbell.ring() }
+        defer { observation.cancel() }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                var more = false
+                do {
+                    more = try await fetchDue().candidates == Self.batch
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.error("photo.store_failed", metadata: ["error": "\(error)"])
+                }
+                if more { continue }
+                let now = clock.now()
+                var wake = now.addingTimeInterval(ImageFetcher.idleInterval)
+                if let due = try? await database.nextPhotoDue() {
+                    wake = min(wake, max(due, now.addingTimeInterval(ImageFetcher.minimumPause)))
+                }
+                await doorbell.wait(until: wake, clock: clock)
+            }
+        }
+    }
+
+    /// One pass: up to `batch` pictures due now, `concurrency` at a time.
+    @discardableResult
+    package func fetchDue() async throws -> Cycle {
+        let now = clock.now()
+        let candidates = try await database.photoCandidates(policy: policy.key, now: now, limit: Self.batch)
+        var cycle = Cycle()
+        guard !candidates.isEmpty else { return cycle }
+        cycle.candidates = candidates.count
+        try await withThrowingTaskGroup(of: Cycle.self) { group in
+            var pending = candidates.makeIterator()
+            for _ in 0..<concurrency {
+                guard let candidate = pending.next() else { break }
+                group.addTask { try await process(candidate) }
+            }
+            while let done = try await group.next() {
+                cycle.add(done)
+                if let candidate = pending.next() { group.addTask { try await process(candidate) } }
+            }
+        }
+        logger.info(
+            "photo.cycle",
+            metadata: [
+                "candidates": "\(cycle.candidates)", "fetched": "\(cycle.fetched)", "rejected": "\(cycle.rejected)",
+                "failed": "\(cycle.failed)", "requests": "\(cycle.requests)", "bytes": "\(cycle.bytes)",
+                "ms": "\(Int(clock.now().timeIntervalSince(now) * 1000))",
+            ]
+        )
+        if cycle.written > 0, let janitorBell, try await database.imageCacheTotals().bytes > capBytes {
+            janitorBell.ring()
+        }
+        return cycle
+    }
+
+    private func process(_ candidate: PhotoCandidate) async throws -> Cycle {
+        try Task.checkCancellation()
+        var cycle = Cycle()
+        let outcome: ImageDownloader.Outcome
+        switch policy.check(candidate.url) {
+        case .failure(let violation):
+            outcome = .rejected(violation.rawValue, candidate.url)
+        case .success(let checked):
+            (outcome, cycle.requests) = try await downloader.download(checked, validators: nil)
+        }
+        let now = clock.now()
+        switch outcome {
+        case .fetched(let body, let format, _, _):
+            let staged = try await store.stage(body, format: format)
+            let written = try await store.withLock {
+                let written: Bool
+                do {
+                    written = try store.install(staged)
+                } catch {
+                    store.discard(staged)
+                    throw error
+                }
+                if let orphan = try await database.recordPhotoFetched(url: candidate.url, file: staged.file, bytes: body.count, now: now) {
+                    store.remove(orphan)
+                }
+                return written
+            }
+            if written { await store.syncFolder(of: staged.file) }
+            cycle.fetched = 1
+            cycle.bytes = body.count
+            cycle.written = written ? 1 : 0
+        case .notModified:
+            // Never asked conditionally: a 304 is the host's mistake, tried again later.
+            try await recordFailure(candidate, reason: "unexpected_304", detail: "304 to an unconditional request", now: now)
+            cycle.failed = 1
+        case .rejected(let reason, let detail):
+            try await database.recordPhotoRejected(url: candidate.url, reason: reason, policy: policy.key)
+            cycle.rejected = 1
+            logger.warning(
+                "photo.rejected",
+                metadata: [
+                    "url": "\(ImageDownloader.shorten(candidate.url))", "reason": "\(reason)",
+                    "detail": "\(ImageDownloader.shorten(detail))",
+                ]
+            )
+        case .failed(let reason, let detail):
+            try await recordFailure(candidate, reason: reason, detail: detail, now: now)
+            cycle.failed = 1
+        }
+        return cycle
+    }
+
+    private func recordFailure(_ candidate: PhotoCandidate, reason: String, detail: String, now: Date) async throws {
+        let failures = candidate.failures + 1
+        let delay = ImageFetcher.retry.delay(afterFailures: failures)
+        try await database.recordPhotoFailed(
+            url: candidate.url,
+            error: "\(reason): \(detail)",
+            failures: failures,
+            retryAt: now.addingTimeInterval(delay)
+        )
+        logger.warning(
+            "photo.failed",
+            metadata: [
+                "url": "\(ImageDownloader.shorten(candidate.url))", "reason": "\(reason)",
+                "detail": "\(ImageDownloader.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
+            ]
+        )
+    }
+}
+
+extension PhotoFetcher.Cycle {
+    mutating func add(_ other: Self) {
+        candidates += other.candidates
+        fetched += other.fetched
+        rejected += other.rejected
+        failed += other.failed
+        requests += other.requests
+        bytes += other.bytes
+        written += other.written
+    }
+}
