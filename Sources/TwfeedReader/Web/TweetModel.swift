@@ -155,19 +155,20 @@ struct TweetModel {
 
     /// A username as a URL path segment: usernames are `[A-Za-z0-9_]`, anything else is
     /// percent-encoded rather than trusted.
-    static func isUsernameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-            true
-        default: false
-        }
-    }
-
     static let usernameCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
     static func pathSafe(_ text: String) -> String {
         // The usual username needs no encoding: checked on the bytes, without Foundation.
         if !text.isEmpty, text.utf8.allSatisfy(isUsernameByte) { return text }
         return text.addingPercentEncoding(withAllowedCharacters: Self.usernameCharacters) ?? "_"
+    }
+
+    /// A byte of `usernameCharacters`.
+    static func isUsernameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
     }
 }
