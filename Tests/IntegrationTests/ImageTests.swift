@@ -241,8 +241,9 @@ struct ImageTests {
     @Test func aSIGKILLMidDownloadLeavesNoPartialFileAndTheNextRunCompletes() async throws {
         let world = try TestWorld(tweets: 40, extraConfig: Self.imagesConfig())
         let config = try world.config
-        // Every picture sends its headers and half its body, then hangs.
-        world.emulator.serveBadImage(.slow(seconds: 30), pathContains: "/profile_images/")
+        // Every picture (avatars, and the photos posts show) sends its headers and half
+        // its body, then hangs.
+        world.emulator.serveBadImage(.slow(seconds: 30), pathContains: ".png")
         let first = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/run1.log")
         // One download in flight is enough: which authors the first pass sees depends on
         // which feed is stored first (reposts of me have one author), and a stalled pass

@@ -109,7 +109,7 @@ struct ReaderGraphTests {
     @Test func everyPictureHasAltTextAndThePendingOnesSayWhatTheyAre() throws {
         func media(_ key: String, _ kind: Media.Kind, alt: String?, path: String?) -> MediaItem {
             MediaItem(media: Media(key: key, kind: kind, imageURL: "https://pbs.twimg.com/media/\(key).jpg", width: 640, height: 480, altText: alt),
-                      path: path)
+                      file: path.map { String($0.dropFirst("/media/".count)) }, path: path)
         }
         var item = FeedItem(tweet: Tweet(id: TweetID(40), authorID: Self.carol.id, createdAt: Date(timeIntervalSince1970: 1_790_010_040),
                                          text: "pictures"),
