@@ -70,18 +70,11 @@ struct PhotoTests {
         #expect(kinds.contains("photo") && (kinds.contains("video") || kinds.contains("animated_gif")), "\(kinds)")
 
         // twfeed serve: the page shows them from /media/, and /media/ serves the file.
-        let port = try LoopbackSocket.freePort()
-        let server = try Binary.start(["serve", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"], logFile: "\(world.folder)/serve.log")
+        let (server, port) = try await Binary.serve(world)
         defer {
             server.terminate()
             server.waitUntilExit()
         }
-        var up = false
-        for _ in 0 ..< 400 where !up {
-            up = (try? await RawHTTP.request(port: port, "/healthz")) != nil
-            if !up { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        #expect(up, "twfeed serve answers")
         let home = try await RawHTTP.request(port: port, "/home?limit=200")
         #expect(home.status == 200)
         let images = home.text.components(separatedBy: "<img class=\"photo media-").dropFirst()

@@ -77,18 +77,11 @@ struct ReaderAccessIntegrationTests {
     @Test func serveQueuesAsPostDoes() async throws {
         let world = try Self.world()
         _ = try AppDatabase.open(path: try world.config.storage.database)
-        let port = try LoopbackSocket.freePort()
-        let server = try Binary.start(["serve", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"], logFile: "\(world.folder)/serve.log")
+        let (server, port) = try await Binary.serve(world)
         defer {
             server.terminate()
             server.waitUntilExit()
         }
-        var up = false
-        for _ in 0 ..< 400 where !up {
-            up = (try? await RawHTTP.request(port: port, "/healthz")) != nil
-            if !up { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        #expect(up, "twfeed serve answers")
         let open = try Binary.run(["open", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"])
         let link = try #require(open.stdout.split(separator: "\n").first.map(String.init))
         let login = try await RawHTTP.request(port: port, String(link.dropFirst("http://127.0.0.1:\(port)".count)))

@@ -118,17 +118,7 @@ package struct ImageFetcher: Service {
         var cycle = Cycle()
         guard !candidates.isEmpty else { return cycle }
         cycle.candidates = candidates.count
-        try await withThrowingTaskGroup(of: Cycle.self) { group in
-            var pending = candidates.makeIterator()
-            for _ in 0..<concurrency {
-                guard let candidate = pending.next() else { break }
-                group.addTask { try await process(candidate) }
-            }
-            while let done = try await group.next() {
-                cycle.add(done)
-                if let candidate = pending.next() { group.addTask { try await process(candidate) } }
-            }
-        }
+        try await forEachBounded(candidates, limit: concurrency, into: &cycle, add: { $0.add($1) }) { try await process($0) }
         logger.info(
             "image.cycle",
             metadata: [

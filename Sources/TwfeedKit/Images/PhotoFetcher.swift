@@ -103,17 +103,7 @@ package struct PhotoFetcher: Service {
         var cycle = Cycle()
         guard !candidates.isEmpty else { return cycle }
         cycle.candidates = candidates.count
-        try await withThrowingTaskGroup(of: Cycle.self) { group in
-            var pending = candidates.makeIterator()
-            for _ in 0..<concurrency {
-                guard let candidate = pending.next() else { break }
-                group.addTask { try await process(candidate) }
-            }
-            while let done = try await group.next() {
-                cycle.add(done)
-                if let candidate = pending.next() { group.addTask { try await process(candidate) } }
-            }
-        }
+        try await forEachBounded(candidates, limit: concurrency, into: &cycle, add: { $0.add($1) }) { try await process($0) }
         logger.info(
             "photo.cycle",
             metadata: [

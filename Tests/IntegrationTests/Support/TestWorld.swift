@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedCore
 import TwfeedSandbox
 import TwfeedTesting
 
@@ -125,6 +126,20 @@ enum Binary {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// `twfeed serve` on a free loopback port, once it answers `/healthz` (at most 10 s):
+    /// the process (terminate it when done) and its port.
+    static func serve(_ world: TestWorld) async throws -> (process: Process, port: Int) {
+        let port = try LoopbackSocket.freePort()
+        let server = try start(["serve", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"], logFile: "\(world.folder)/serve.log")
+        for _ in 0 ..< 400 {
+            if (try? await RawHTTP.request(port: port, "/healthz")) != nil { return (server, port) }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        server.terminate()
+        server.waitUntilExit()
+        throw TwfeedError(.unavailable, "twfeed serve did not answer on port \(port) within 10 s")
     }
 }
 
