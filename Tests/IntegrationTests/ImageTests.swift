@@ -192,7 +192,7 @@ struct ImageTests {
             let before = world.emulator.imageBodyBytesSent
             let started = Date()
             await #expect(throws: TransportError(.responseTooLarge, "response over 5242880 bytes")) {
-                try await transport.send(APIRequest(url: url, maxResponseBytes: ImageFetcher.maxImageBytes))
+                try await transport.send(APIRequest(url: url, maxResponseBytes: ImageDownloader.maxImageBytes))
             }
             // 50 MB were on offer without a length: what went out is the 5 MB read plus
             // what the sockets' buffers took before curl hung up.

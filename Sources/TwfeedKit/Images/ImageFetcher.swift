@@ -21,7 +21,6 @@ import TwfeedStore
 ///   with its reason and not tried again until the author's URL (or the policy in the
 ///   config) changes.
 package struct ImageFetcher: Service {
-    package static let maxImageBytes = ImageDownloader.maxImageBytes
     /// Revalidations and retries never run closer together than this, whatever the
     /// config says (`revalidateDays: 0` revalidates at most once a minute).
     package static let minimumPause: Double = 60
@@ -217,8 +216,8 @@ package struct ImageFetcher: Service {
             logger.warning(
                 "image.rejected",
                 metadata: [
-                    "author_id": "\(candidate.authorID)", "url": "\(Self.shorten(url))", "reason": "\(reason)",
-                    "detail": "\(Self.shorten(detail))",
+                    "author_id": "\(candidate.authorID)", "url": "\(ImageDownloader.shorten(url))", "reason": "\(reason)",
+                    "detail": "\(ImageDownloader.shorten(detail))",
                 ]
             )
         case .failed(let reason, let detail):
@@ -252,13 +251,11 @@ package struct ImageFetcher: Service {
         logger.warning(
             "image.failed",
             metadata: [
-                "author_id": "\(candidate.authorID)", "url": "\(Self.shorten(subject.url))", "reason": "\(reason)",
-                "detail": "\(Self.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
+                "author_id": "\(candidate.authorID)", "url": "\(ImageDownloader.shorten(subject.url))", "reason": "\(reason)",
+                "detail": "\(ImageDownloader.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
             ]
         )
     }
-
-    static func shorten(_ text: String) -> String { ImageDownloader.shorten(text) }
 }
 
 extension ImageFetcher.Cycle {
