@@ -235,8 +235,8 @@ public final class Emulator: Sendable {
     /// Another user retweets one of the account's OLD tweets now (`id`, or by default the
     /// oldest own original nobody retweeted yet), so it joins retweets-of-me below every
     /// newer tweet's id: v1.1 `retweets_of_me` lists it by its id (under a client's
-    /// `since_id`), v2 `reposts_of_me` lists it first (most recently reposted first). Its
-    /// retweet count goes up. Returns the retweeted tweet's id; nil if `id` is not an
+    /// `since_id`), v2 `reposts_of_me` as `EmulatorConfiguration.repostsOrder` says (by
+    /// default by its id too; first with `.byLastRepost`). Its retweet count goes up. Returns the retweeted tweet's id; nil if `id` is not an
     /// existing original of the account's.
     @discardableResult
     public func retweetOldTweet(_ id: String? = nil) -> String? {

@@ -16,6 +16,17 @@ public enum EmulatorDialect: String, Sendable, CaseIterable {
     case v1_1 = "v1.1"
 }
 
+/// The order in which v2 `reposts_of_me` lists the account's reposted posts. The API
+/// does not document it; v1.1's `retweets_of_me` lists by post id. A client must find an
+/// old post reposted today whatever the order, so the emulator's default is the order
+/// that helps least: by post id, an old post reposted today deep in the list.
+public enum EmulatorRepostsOrder: String, Sendable, CaseIterable {
+    /// Newest post first, as v1.1 lists: an old post reposted today sits below every newer one.
+    case byPostID = "post-id"
+    /// The most recently reposted first (an activity list ordered by the activity).
+    case byLastRepost = "last-repost"
+}
+
 /// An OAuth 1.0a consumer and access token pair. The property names match twfeed's
 /// credentials file, so `JSONEncoder` output can be handed to twfeed as-is.
 public struct EmulatorCredentials: Sendable, Codable, Equatable {
@@ -84,6 +95,8 @@ public struct EmulatorConfiguration: Sendable {
     /// refuses for money or access; see `EmulatorBillingConfiguration`. The defaults never
     /// refuse, so a client that ignores billing sees no difference but the bill.
     public var billing = EmulatorBillingConfiguration()
+    /// How v2 `reposts_of_me` orders its list (undocumented): by post id by default.
+    public var repostsOrder: EmulatorRepostsOrder = .byPostID
 
     public init() {}
 }

@@ -12,12 +12,13 @@ final class EmulatorCore: Sendable {
     init(configuration: EmulatorConfiguration) {
         self.configuration = configuration
         let skew = EmulatorState.skew(configuration.clockSkewSeconds)
-        let store = TweetStore(
+        var store = TweetStore(
             seed: configuration.seed,
             tweetsPerFeed: configuration.tweetsPerFeed,
             now: configuration.clock().addingTimeInterval(skew),
             extraUsers: configuration.extraUsers
         )
+        store.repostsOrder = configuration.repostsOrder
         var initial = EmulatorState(
             store: store,
             limiter: RateLimiter(windowSeconds: configuration.rateLimitWindowSeconds),

@@ -95,9 +95,18 @@ final class CostSimulation {
             carry.mentions -= Double(Int(carry.mentions))
         }
         while carry.reposts >= 1 {
-            emulator.retweetOldTweet()
+            emulator.retweetOldTweet(Self.oldPostToRepost(emulator))
             carry.reposts -= 1
         }
+    }
+
+    /// The post someone reposts: an old one among the account's newest 100 (what every
+    /// retweets poll reads the repost counts of), the oldest nobody reposted yet, else
+    /// the oldest of them again. Older posts newly reposted are the weekly deep check's
+    /// (`feeds.retweets.fullWalkHours`), which the week's figures do not measure.
+    static func oldPostToRepost(_ emulator: Emulator) -> String? {
+        let newest = emulator.ownTweetIDs().prefix(100).filter { emulator.tweet($0)?.retweetOfID == nil }
+        return newest.reversed().first { emulator.tweet($0)?.retweetCount == 0 } ?? newest.last
     }
 
     /// Every due feed polls, then the outbox flushes if it is due (`outbox.flushIntervalSeconds`,

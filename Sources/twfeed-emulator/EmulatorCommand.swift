@@ -42,6 +42,9 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Seed of the generated data (same seed, same tweets).")
     var seed: UInt64 = 1
 
+    @Option(help: "How v2 reposts_of_me orders its list, undocumented by the API: post-id (as v1.1) or last-repost.")
+    var repostsOrder: String = EmulatorRepostsOrder.byPostID.rawValue
+
     @Option(help: "Seconds a repeated status text is refused as a duplicate (0: no duplicate check).")
     var duplicateWindow: Double = 86_400
 
@@ -103,6 +106,10 @@ struct EmulatorCommand: AsyncParsableCommand {
         settings.rateLimitWindowSeconds = windowSeconds
         settings.newTweetIntervalSeconds = newTweetEvery
         settings.seed = seed
+        guard let order = EmulatorRepostsOrder(rawValue: repostsOrder) else {
+            throw ValidationError("--reposts-order: \(repostsOrder) is not post-id or last-repost")
+        }
+        settings.repostsOrder = order
         settings.duplicateWindowSeconds = duplicateWindow
         settings.clockSkewSeconds = clockSkew
         settings.billing.creditsUSD = credits

@@ -69,9 +69,9 @@ struct ConfigRangeTests {
         #expect(error.message == "/etc/twfeed.json: \(key.path): 2.5 must be a whole number")
     }
 
-    @Test func fullWalkHoursDefaultsToADayAndBelongsToTheRetweetsFeedOnly() throws {
+    @Test func fullWalkHoursDefaultsToAWeekAndBelongsToTheRetweetsFeedOnly() throws {
         let defaults = try ConfigLoader.parse(Data("{}".utf8), path: "/etc/twfeed.json", environment: ["HOME": "/home/ada"])
-        #expect(defaults.feeds[.retweets]?.fullWalkHours == 24)
+        #expect(defaults.feeds[.retweets]?.fullWalkHours == 168)
         let set = try ConfigLoader.parse(Data(#"{"feeds": {"retweets": {"fullWalkHours": 6}}}"#.utf8),
                                          path: "/etc/twfeed.json", environment: ["HOME": "/home/ada"])
         #expect(set.feeds[.retweets]?.fullWalkHours == 6)

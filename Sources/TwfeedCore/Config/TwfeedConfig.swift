@@ -45,9 +45,11 @@ package struct TwfeedConfig: Sendable, Equatable {
     package struct FeedSettings: Sendable, Equatable {
         package var enabled = true
         package var intervalSeconds: Double
-        /// Retweets only (`feeds.retweets.fullWalkHours`): how often the syncer walks
-        /// every page within the API's reach, to tag old tweets newly retweeted.
-        package var fullWalkHours = 24
+        /// Retweets only (`feeds.retweets.fullWalkHours`): how often the syncer reads
+        /// every own original within the API's reach, to tag old tweets newly retweeted
+        /// below the newest page, which every poll reads. A week by default: the deep
+        /// check is most of a quiet account's bill when it runs daily (docs/COSTS.md).
+        package var fullWalkHours = 168
     }
 
     package struct Storage: Sendable, Equatable {

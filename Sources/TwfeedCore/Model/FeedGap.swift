@@ -2,6 +2,8 @@ import Foundation
 
 /// A range of a feed that twfeed knowingly did not read: the posts newer than
 /// `newerThanID` and older than `olderThanID` (both exclusive, both the server's ids).
+/// A gap below a feed's first backfill has no lower end (`reachesBack`, `newerThanID`
+/// 0): it reaches back as far as the API does.
 ///
 /// A feed without silent gaps was the promise when reading was free; with a budget, a
 /// day can bring more posts than the day may pay for. Then the newest part is read and
@@ -30,6 +32,13 @@ package struct FeedGap: Sendable, Equatable, Hashable {
         self.reason = reason
         self.recordedAt = recordedAt
     }
+
+    /// The `newerThanID` of a gap with no lower end: below a first backfill the budget
+    /// stopped, the history as far back as the API reaches.
+    package static let noLowerEnd = TweetID(0)
+
+    /// Whether the gap reaches back as far as the API does (no lower end).
+    package var reachesBack: Bool { newerThanID == Self.noLowerEnd }
 
     /// Whether a post with this id lies inside the gap.
     package func contains(_ id: TweetID) -> Bool {

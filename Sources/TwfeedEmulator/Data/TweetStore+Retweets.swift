@@ -6,7 +6,7 @@ extension TweetStore {
     /// be the account's own original), else the oldest own original nobody retweeted yet
     /// (not listed, and with a retweet count of 0 when there is one) that the retweets feed still reaches (else the oldest one already there, retweeted
     /// again). The tweet's retweet count goes up, and it moves to the top of the retweets
-    /// feed's repost order (v2); v1.1 keeps listing it by its id, below newer tweets.
+    /// feed's repost order (v2 with `.byLastRepost`); by id it stays below newer tweets.
     /// Returns the retweeted tweet's id, or nil when there is no such tweet of mine.
     mutating func retweetOld(_ original: UInt64?, now: Date) -> UInt64? {
         let current = feeds[.retweets] ?? []

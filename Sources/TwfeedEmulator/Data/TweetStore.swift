@@ -56,6 +56,8 @@ struct TweetStore: Sendable {
     private var lastMediaID: UInt64
     private(set) var lastID: UInt64
     private(set) var lastDate: Date
+    /// How v2 `reposts_of_me` lists (`EmulatorConfiguration.repostsOrder`).
+    var repostsOrder: EmulatorRepostsOrder = .byPostID
 
     init(seed: UInt64, tweetsPerFeed: Int, now: Date, extraUsers: Int = 0) {
         rng = SeededRandom(seed: seed)
@@ -306,14 +308,13 @@ struct TweetStore: Sendable {
     /// tweets keep their slot: they count when a page is cut, then are dropped.
     ///
     /// Retweets of me are kept in the order they were last retweeted (`retweetOld` moves a
-    /// tweet to the top). v2 `reposts_of_me` serves that order, most recently reposted
-    /// first: x-api.md has clients walk it "from the newest", and an activity list is
-    /// ordered by the activity. v1.1 `retweets_of_me` serves the same tweets by tweet id,
-    /// as its `since_id`/`max_id` paging needs: an old tweet retweeted today sits below
-    /// `since_id` there.
+    /// tweet to the top). v1.1 `retweets_of_me` serves them by tweet id, as its
+    /// `since_id`/`max_id` paging needs: an old tweet retweeted today sits below `since_id`
+    /// there. v2 `reposts_of_me` does not document its order: it serves `repostsOrder`,
+    /// by post id unless set to the most recently reposted first.
     func reachableSlots(_ feed: EmulatorFeed, _ dialect: EmulatorDialect) -> [UInt64] {
         let ids = feeds[feed] ?? []
-        if feed == .retweets, dialect == .v1_1 {
+        if feed == .retweets, dialect == .v1_1 || repostsOrder == .byPostID {
             return Array(ids.sorted().suffix(Self.reach(feed, dialect)).reversed())
         }
         return Array(ids.suffix(Self.reach(feed, dialect)).reversed())

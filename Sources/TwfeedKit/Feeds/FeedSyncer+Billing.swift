@@ -69,18 +69,20 @@ extension FeedSyncer {
         }
     }
 
-    /// The budget stopped a range below its newest part: what lies between the feed's
-    /// newest stored post and the lowest post read is recorded as a gap, and the range is
-    /// closed at its top, so the next poll reads what is new from there. Before the feed's
-    /// first range (no newest post) there is nothing to record: the history below the
-    /// first page was never promised.
+    /// The budget stopped a range below its newest part: what lies below the lowest post
+    /// read, down to the feed's newest stored post, is recorded as a gap, and the range is
+    /// closed at its top, so the next poll reads what is new from there. In the feed's
+    /// first range (no newest post yet: the first backfill) the gap has no lower end
+    /// (`FeedGap.reachesBack`): the history below the posts read, as far back as the API
+    /// reaches, which the next days' allowance reads on into (`readOnIntoBackfillGap`).
+    /// The gap and the closed range are saved in one transaction.
     func closeRangeWithGap(_ state: inout SyncState) async throws {
         guard let top = state.pendingTop, let bottom = state.pendingBottom else { return }
-        let newer = state.newestID
+        let newer = state.newestID ?? FeedGap.noLowerEnd
         state.newestID = max(top, state.newestID ?? top)
         state.pendingTop = nil
         state.pendingBottom = nil
-        guard let newer, newer < bottom else {
+        guard newer < bottom else {
             try await database.saveSyncState(state)
             return
         }
@@ -91,8 +93,84 @@ extension FeedSyncer {
         logger.warning(
             "gap.recorded",
             metadata: [
-                "feed": "\(feed.rawValue)", "newer_than_id": "\(gap.newerThanID)", "older_than_id": "\(gap.olderThanID)",
-                "reason": "\(gap.reason.rawValue)", "hint": "twfeed fill \(feed.rawValue) --max-usd X reads it",
+                "feed": "\(feed.rawValue)", "newer_than_id": "\(gap.reachesBack ? "none" : gap.newerThanID.description)",
+                "older_than_id": "\(gap.olderThanID)", "reason": "\(gap.reason.rawValue)",
+                "hint": "twfeed fill \(feed.rawValue) --max-usd X reads it",
+            ]
+        )
+    }
+
+    /// Once a poll has read the feed's new posts, what the budget still allows reads on
+    /// into the gap below the feed's first backfill (the one that reaches back), from its
+    /// top down: each page stored with the gap's new lower bound in one transaction, so
+    /// the gap shrinks, and goes when the API's reach ends. The budget (or the rate limit,
+    /// or the page cap) stops it quietly: the gap stays, shrunk, for the next poll. A gap
+    /// between two parts read waits for `twfeed fill`: reading it unasked would spend the
+    /// day's allowance on yesterday's posts before today's.
+    func readOnIntoBackfillGap(
+        _ state: inout SyncState,
+        userID: UserID,
+        outcome: inout PollOutcome,
+        onProgress: () -> Void
+    ) async throws {
+        guard var gap = try await database.gaps(feed).first(where: \.reachesBack) else { return }
+        // The range just read is closed before anything else may stop the poll.
+        try await database.saveSyncState(state)
+        var token: String?
+        var spent = MicroUSD.zero
+        while true {
+            if rateLimitWait(state, now: clock.now()) != nil || outcome.pages >= maxPagesPerPoll { return }
+            let page: TimelinePage
+            do {
+                page = try await timelinePage(TimelineQuery(untilID: gap.olderThanID, pageToken: token), userID: userID)
+            } catch let hold as BillingGate.Hold where hold.reason == .budget {
+                return
+            }
+            outcome.requests += 1
+            outcome.pages += 1
+            if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }
+            let oldest = page.tweets.map(\.id).min()
+            let done = page.nextPageToken == nil || oldest == nil
+            let stored = try await storeGapPage(page, gap: gap, olderThanID: done ? nil : oldest, bill: terms.bill(page, feed: feed))
+            outcome.newTweets += stored.added
+            spent += stored.cost
+            onProgress()
+            if done {
+                logGapFilled(gap, spent: spent)
+                return
+            }
+            if let oldest { gap.olderThanID = oldest }
+            token = page.nextPageToken
+        }
+    }
+
+    /// Stores a page read inside `gap` (its authors looked up first where the dialect
+    /// leaves them out, as `storePage` does) with the gap's new lower bound, or its end
+    /// when `olderThanID` is nil, and the page's charge, in one transaction.
+    func storeGapPage(
+        _ page: TimelinePage,
+        gap: FeedGap,
+        olderThanID: TweetID?,
+        bill: BillableAnswer
+    ) async throws -> (added: Int, cost: MicroUSD) {
+        var page = page
+        var bill = bill
+        if api.authorsOnRequest {
+            let found = try await lookUpAuthors(of: page)
+            page.authors += found
+            bill.read(.userRead, found.map { $0.id.rawValue })
+        }
+        return try await database.storeGapPage(
+            page, feed: feed, gap: gap, olderThanID: olderThanID, bill: bill, prices: terms.prices, now: clock.now()
+        )
+    }
+
+    func logGapFilled(_ gap: FeedGap, spent: MicroUSD) {
+        logger.notice(
+            "gap.filled",
+            metadata: [
+                "feed": "\(feed.rawValue)", "newer_than_id": "\(gap.reachesBack ? "none" : gap.newerThanID.description)",
+                "older_than_id": "\(gap.olderThanID)", "usd": "\(spent.decimalString)",
             ]
         )
     }
@@ -108,7 +186,7 @@ extension FeedSyncer {
                 try Task.checkCancellation()
                 let left = maxSpend - spent
                 guard left.micros > 0 else { return spent }
-                let query = TimelineQuery(sinceID: gap.newerThanID, untilID: gap.olderThanID, pageToken: token)
+                let query = TimelineQuery(sinceID: gap.reachesBack ? nil : gap.newerThanID, untilID: gap.olderThanID, pageToken: token)
                 let page: TimelinePage
                 do {
                     page = try await timelinePage(query, userID: userID, within: left)
@@ -117,24 +195,15 @@ extension FeedSyncer {
                 }
                 let oldest = page.tweets.map(\.id).min()
                 let done = page.nextPageToken == nil || oldest == nil
-                let stored = try await database.storeGapPage(
+                let stored = try await storeGapPage(
                     page,
-                    feed: feed,
                     gap: gap,
                     olderThanID: done ? nil : oldest,
-                    bill: .page(page, source: .lookups, postKind: BillableAnswer.postKind(of: feed, ownsApp: terms.ownsApp)),
-                    prices: terms.prices,
-                    now: clock.now()
+                    bill: .page(page, source: .lookups, postKind: BillableAnswer.postKind(of: feed, ownsApp: terms.ownsApp))
                 )
                 spent += stored.cost
                 if done {
-                    logger.notice(
-                        "gap.filled",
-                        metadata: [
-                            "feed": "\(feed.rawValue)", "newer_than_id": "\(gap.newerThanID)",
-                            "older_than_id": "\(gap.olderThanID)", "usd": "\(spent.decimalString)",
-                        ]
-                    )
+                    logGapFilled(gap, spent: spent)
                     break
                 }
                 if let oldest { gap.olderThanID = oldest }

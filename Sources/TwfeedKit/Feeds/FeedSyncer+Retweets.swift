@@ -6,10 +6,12 @@ import TwfeedStore
 
 /// Retweets of old tweets. `retweets_of_me` lists the account's tweets that others
 /// retweeted; a tweet from last year retweeted today is new to the feed, but v1.1 lists
-/// it by its own id, far below any `since_id`, and v2's walk stops at the first page
-/// with nothing new. So each poll re-reads the first page without `since_id`, and on a
-/// slower schedule (`feeds.retweets.fullWalkHours`) a full walk reads every page within
-/// the API's reach and tags every tweet newly retweeted, however old.
+/// it by its own id, far below any `since_id`, and v2 does not say in what order it
+/// lists (so a walk that stops at the first page with nothing new may never reach it).
+/// So every poll first reads the newest page of the account's own originals with their
+/// repost counts (`ownOriginalsWalk`): a post of mine with a count above 0 that the
+/// feed lacks was newly reposted, wherever the feed's endpoint lists it. The older
+/// pages are read on a slower schedule (`feeds.retweets.fullWalkHours`).
 /// What the retweets feed's deep check reads to find old posts newly reposted.
 package enum RetweetsCheck: Sendable, Equatable {
     /// Every page of retweets-of-me, at the post read price ($0.005 a post, every post of
@@ -29,49 +31,69 @@ extension FeedSyncer {
     /// (the endpoint allows 75 requests per 15 minutes).
     static let repostsPageOnceCaughtUp = 10
 
-    /// The retweets feed with `RetweetsCheck.ownOriginals` (the default with
-    /// `api.ownsApp`): the own originals' repost counts on the full walk's schedule (v1.1:
-    /// every poll, see `ownOriginalsDue`), then the cheap part of the feed's own endpoint:
-    /// v2 reposts_of_me from the top, a small first page; v1.1 `since_id` alone, since the
-    /// own originals already cover what re-reading its first page was for.
-    func pollRetweetsCheaply(
+    /// One poll of the retweets feed. First the newest page of the own originals and
+    /// their repost counts (every poll: the API bills a post once per UTC day, so it is
+    /// paid at the day's first poll and free after), every page of them when the deep
+    /// check is due (`ownOriginalsDue`, with `RetweetsCheck.ownOriginals`). Then the cheap
+    /// part of the feed's own endpoint: v2 reposts_of_me from the top in small pages, v1.1
+    /// `since_id`; without `api.ownsApp` (`.repostsOfMe`) the deep check is the full walk
+    /// of reposts_of_me, and v1.1 also re-reads its first page.
+    func pollRetweets(
         _ state: inout SyncState,
         userID: UserID,
         outcome: inout PollOutcome,
         onProgress: () -> Void
     ) async throws {
-        if ownOriginalsDue(state, now: clock.now()) {
-            try await ownOriginalsWalk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
-            if !outcome.complete { return }
-            outcome.complete = false
-        }
-        if api.supportsSinceID(feed) {
-            try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
-        } else {
-            try await walk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+        let deep = retweetsCheck == .ownOriginals && ownOriginalsDue(state, now: clock.now())
+        try await ownOriginalsWalk(&state, userID: userID, outcome: &outcome, allPages: deep, onProgress: onProgress)
+        if !outcome.complete { return }
+        outcome.complete = false
+        switch retweetsCheck {
+        case .ownOriginals:
+            if api.supportsSinceID(feed) {
+                try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            } else {
+                try await walk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            }
+        case .repostsOfMe:
+            if fullWalkDue(state, now: clock.now()) {
+                try await fullWalk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            } else if api.supportsSinceID(feed) {
+                try await rereadFirstPage(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+                if !outcome.complete {
+                    try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+                }
+            } else {
+                try await walk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            }
         }
     }
 
-    /// Whether the own originals are read this poll: never read, `fullWalkInterval`
-    /// passed, or the clock went back. Where the feed's endpoint lists reposts by post id
-    /// (v1.1, whose old post reposted today sits below any `since_id`) also on every poll
-    /// of a UTC day whose read is paid (the API bills a post once per UTC day, so reading
-    /// the same posts again that day costs nothing), and, with a schedule of a day or
-    /// less, at the first poll of each UTC day.
+    /// Whether every page of the own originals is read this poll (the deep check): never
+    /// read, `fullWalkInterval` passed, the clock went back, or the last deep check was
+    /// today (UTC): the API bills a post once per UTC day, so reading the same posts again
+    /// that day costs nothing and finds a deep repost at once.
     func ownOriginalsDue(_ state: SyncState, now: Date) -> Bool {
         if fullWalkDue(state, now: now) { return true }
-        guard api.supportsSinceID(feed), let last = state.lastFullWalkAt else { return false }
-        let sameDay = BillingCycle.utcDay(of: last) == BillingCycle.utcDay(of: now)
-        return sameDay || fullWalkInterval <= 86_400
+        guard let last = state.lastFullWalkAt else { return false }
+        return BillingCycle.utcDay(of: last) == BillingCycle.utcDay(of: now)
     }
 
-    /// Every page of the own originals, tagging into the feed each post someone reposted
-    /// (a repost count above 0), however old. Each page is charged whole to `retweets`.
-    /// Like the full walk it is not resumable, and one cut short is done again next poll.
+    /// The most posts one page of the own originals returns (v2 100, v1.1 200): what a
+    /// page is admitted at.
+    var ownOriginalsPageSize: Int { api.dialect == .v1_1 ? 200 : 100 }
+
+    /// The own originals, newest first (one page, or every page when `allPages`),
+    /// tagging into the feed each post someone reposted (a repost count above 0) that it
+    /// lacks, however old. Each page is admitted through the gate at its worst case (a
+    /// whole page at the read's price) and charged whole to `retweets`. A deep check cut
+    /// short is not resumed: it is done again at the next poll, since `lastFullWalkAt`
+    /// stays.
     func ownOriginalsWalk(
         _ state: inout SyncState,
         userID: UserID,
         outcome: inout PollOutcome,
+        allPages: Bool,
         onProgress: () -> Void
     ) async throws {
         var token: String?
@@ -80,7 +102,8 @@ extension FeedSyncer {
         while true {
             if rateLimitWait(state, now: clock.now()) != nil || outcome.pages >= maxPagesPerPoll { return }
             let perPost = terms.ownsApp ? terms.prices.ownedRead : terms.prices.postRead
-            let page = try await gated(perPost: perPost, posts: 100...100) {
+            let size = ownOriginalsPageSize
+            let page = try await gated(perPost: perPost, posts: size...size) {
                 try await api.ownOriginals(userID: userID, query: TimelineQuery(pageToken: token))
             }
             outcome.requests += 1
@@ -94,11 +117,12 @@ extension FeedSyncer {
             tagged += added
             outcome.newTweets += added
             onProgress()
-            guard let next = page.nextPageToken, !page.tweets.isEmpty else { break }
+            guard allPages, let next = page.nextPageToken, !page.tweets.isEmpty else { break }
             token = next
         }
-        state.lastFullWalkAt = clock.now()
         outcome.complete = true
+        guard allPages else { return }
+        state.lastFullWalkAt = clock.now()
         logger.info(
             "poll.full_walk",
             metadata: [

@@ -154,16 +154,12 @@ package struct FeedSyncer: Sendable {
                 state = try await database.syncState(feed, account: .account(userID))
                 state.lastPollAt = started
             }
-            if feed == .retweets, retweetsCheck == .ownOriginals {
-                try await pollRetweetsCheaply(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
-            } else if feed == .retweets, fullWalkDue(state, now: clock.now()) {
-                try await fullWalk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+            if feed == .retweets {
+                try await pollRetweets(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
             } else if api.supportsSinceID(feed) {
-                if feed == .retweets {
-                    try await rereadFirstPage(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
-                }
-                if !outcome.complete {
-                    try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+                try await syncRange(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
+                if outcome.complete {
+                    try await readOnIntoBackfillGap(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
                 }
             } else {
                 try await walk(&state, userID: userID, outcome: &outcome, onProgress: onProgress)
@@ -343,9 +339,10 @@ package struct FeedSyncer: Sendable {
         while true {
             if rateLimitWait(state, now: clock.now()) != nil { return }
             if outcome.pages >= maxPagesPerPoll { return }
-            // reposts_of_me lists the most recently reposted first, so what is new since the
-            // last poll is at the top: once caught up, small pages cost little when nothing
-            // is (every post returned is billed, again on each UTC day).
+            // Once caught up, reposts_of_me is read in small pages from the top, which cost
+            // little when nothing is new (every post returned is billed, again on each UTC
+            // day); its order is not documented, so an old post reposted may sit deep: the
+            // own originals' repost counts find it (`pollRetweets`).
             let size = feed == .retweets && state.newestID != nil ? Self.repostsPageOnceCaughtUp : nil
             let page = try await timelinePage(TimelineQuery(pageToken: token, maxResults: size), userID: userID)
             outcome.requests += 1

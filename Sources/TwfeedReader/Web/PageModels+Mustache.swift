@@ -15,6 +15,7 @@ extension PageModel: MustacheParent {
         case "message": message
         case "tweets": tweets
         case "olderHref": olderHref
+        case "trailingGaps": trailingGaps
         default: nil
         }
     }

@@ -47,6 +47,8 @@ struct PageModel {
     var message: String?
     var tweets: [RenderedTweet]
     var olderHref: String?
+    /// The gaps below the page's last tweet, on a feed's last page.
+    var trailingGaps: [GapMarker] = []
 }
 
 /// A time as the pages show it: relative, with the exact time on hover.

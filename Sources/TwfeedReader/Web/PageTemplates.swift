@@ -11,7 +11,8 @@ import Mustache
 ///
 /// The markup is also the browser test's contract: `ol.timeline > li.tweet[data-id]`
 /// with `img.avatar`, `.name`, `.username`, `time[datetime][title]`, `.feed-tag`,
-/// `p.text`; `form[role=search]`; `a[rel=next]` for paging.
+/// `p.text`; `li.gap[data-older-than]` where a recorded gap lies; `form[role=search]`;
+/// `a[rel=next]` for paging.
 enum PageTemplates {
     static let library: MustacheLibrary = {
         MustacheContentTypes.register(PageEscaping(), named: PageEscaping.name)
@@ -24,7 +25,7 @@ enum PageTemplates {
     }()
 
     static let sources: [(String, String)] = [
-        ("top", top), ("header", header), ("page", page), ("tweetHTML", tweetHTML), ("tweet", tweet), ("media", media), ("tweetText", tweetText),
+        ("top", top), ("header", header), ("page", page), ("tweetHTML", tweetHTML), ("gap", gap), ("tweet", tweet), ("media", media), ("tweetText", tweetText),
         ("compose", compose), ("outbox", outbox), ("conversation", conversation), ("signIn", signIn), ("atomContent", atomContent), ("atom", atom),
     ]
 
@@ -64,8 +65,10 @@ enum PageTemplates {
         <h1>{{heading}}</h1>
         {{#message}}<p class="message">{{message}}</p>{{/message}}
         <ol class="timeline">
-        {{#tweets}}{{> tweetHTML}}
-        {{/tweets}}</ol>
+        {{#tweets}}{{#gapsBefore}}{{> gap}}
+        {{/gapsBefore}}{{> tweetHTML}}
+        {{/tweets}}{{#trailingGaps}}{{> gap}}
+        {{/trailingGaps}}</ol>
         {{#olderHref}}<nav class="paging" aria-label="Paging"><a rel="next" class="older" href="{{olderHref}}">Older</a></nav>{{/olderHref}}
         </main>
         <footer>{{#atomHref}}<a href="{{atomHref}}">Atom feed</a> · {{/atomHref}}<a href="/metrics">metrics</a> · <a href="/healthz">health</a></footer>
@@ -152,6 +155,11 @@ enum PageTemplates {
         </body>
         </html>
 
+        """
+
+    /// A recorded gap where it lies in a feed (`GapMarker`), escaped like every value.
+    static let gap = """
+        <li class="gap"{{#newerThanID}} data-newer-than="{{newerThanID}}"{{/newerThanID}} data-older-than="{{olderThanID}}"><p class="gap-text">{{text}}</p><p class="gap-fill"><code>{{command}}</code> reads them.</p></li>
         """
 
     /// A tweet on a page: its markup as `TweetHTML` wrote it (`RenderedTweet`), which

@@ -67,6 +67,12 @@ enum ReaderRoutes {
         // What the page shows as not fetched yet is asked for; the next look shows it.
         await source.fetches.request(items.flatMap(\.faults))
         model.atomHref = "/feeds/\(feed.rawValue).atom"
+        // Where a recorded gap lies, a marker says what was not read and how to read it.
+        let gaps = try await source.database.gaps(feed).filter { gap in before.map { gap.newerThanID < $0 } ?? true }
+        let api = source.config.api
+        model.trailingGaps = GapMarker.place(gaps, in: &model.tweets, isLast: items.count < pageSize) {
+            GapMarker($0, prices: api.prices, ownsApp: api.ownsApp)
+        }
         if items.count == pageSize, let last = items.last { model.olderHref = "/\(feed.rawValue)?before=\(last.tweet.id)" }
         if items.isEmpty {
             model.message = before == nil ? "No tweets stored in this feed yet." : "No older tweets stored."

@@ -28,6 +28,8 @@ enum StaticAssets {
         .error { color: var(--bad); }
         main { padding: 0 1rem; } h1 { font-size: 1.2rem; margin: .8rem 0; }
         .timeline { list-style: none; margin: 0; padding: 0; }
+        .gap { padding: .6rem .75rem; margin: .5rem 0; border: 1px dashed var(--muted); border-radius: 4px; color: var(--muted); font-size: .9rem; }
+        .gap p { margin: .2rem 0; }
         .tweet { display: flex; gap: .75rem; padding: .75rem 0; border-bottom: 1px solid var(--line); }
         .avatar { width: 48px; height: 48px; border-radius: 50%; flex: none; background: var(--line); }
         .body { min-width: 0; flex: 1; } .meta { margin: 0; color: var(--muted); } .name { color: var(--fg); font-weight: 700; }

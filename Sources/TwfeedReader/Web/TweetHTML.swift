@@ -176,6 +176,8 @@ enum TweetHTML {
 struct RenderedTweet: MustacheParent {
     let tweet: TweetModel
     let html: String
+    /// The gaps that lie just above this tweet on a feed's page.
+    var gapsBefore: [GapMarker] = []
 
     init(_ tweet: TweetModel) {
         self.tweet = tweet
@@ -183,6 +185,10 @@ struct RenderedTweet: MustacheParent {
     }
 
     func child(named name: String) -> Any? {
-        name == "html" ? html : nil
+        switch name {
+        case "html": html
+        case "gapsBefore": gapsBefore
+        default: nil
+        }
     }
 }

@@ -29,7 +29,7 @@ struct GapsCommand: AsyncParsableCommand {
         } else {
             emit(
                 gaps.map { gap in
-                    "\(gap.feed.rawValue)\t\(gap.newerThanID) < id < \(gap.olderThanID)\t\(gap.reason.rawValue)\t"
+                    "\(gap.feed.rawValue)\t\(gap.reachesBack ? "" : "\(gap.newerThanID) < ")id < \(gap.olderThanID)\t\(gap.reason.rawValue)\t"
                         + Timestamp.iso8601(gap.recordedAt)
                 }.joined(separator: "\n")
             )

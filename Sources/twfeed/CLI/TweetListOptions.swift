@@ -25,7 +25,8 @@ struct TweetListOptions: ParsableArguments {
     /// - Parameter read: gets the database, the avatar lookup that turns a cached image's
     ///   name into its path (nil when not on disk), and the function to hand each tweet to.
     ///   - gaps: the feed's recorded gaps, newest first: each is shown (a line of its
-    ///     own) where it lies, just above the first tweet below it.
+    ///     own) where it lies, just above the first tweet below it, or after the last
+    ///     tweet when the list reached the feed's end (fewer than `limit` shown).
     func show(
         config: TwfeedConfig,
         gaps: (StoreReader) throws -> [FeedGap] = { _ in [] },
@@ -47,20 +48,23 @@ struct TweetListOptions: ParsableArguments {
         }
         var output = StandardOutput()
         var gapsLeft = try gaps(database)[...]
+        var shown = 0
+        func showGap(_ gap: FeedGap) {
+            output.buffer.append(contentsOf: (json ? FeedGapPresenter.json(gap) : FeedGapPresenter.text(gap)).utf8)
+            output.buffer.append(UInt8(ascii: "\n"))
+        }
         try read(database, avatarPath) { item in
             while let gap = gapsLeft.first, item.tweet.id < gap.olderThanID {
                 gapsLeft.removeFirst()
-                if json {
-                    output.buffer.append(contentsOf: FeedGapPresenter.json(gap).utf8)
-                } else {
-                    output.buffer.append(contentsOf: FeedGapPresenter.text(gap).utf8)
-                }
-                output.buffer.append(UInt8(ascii: "\n"))
+                showGap(gap)
             }
+            shown += 1
             if json { item.appendJSON(to: &output.buffer) } else { output.buffer.append(contentsOf: FeedPresenter.text(item).utf8) }
             output.buffer.append(UInt8(ascii: "\n"))
             output.flushIfFull()
         }
+        // The end of the feed: what lies below its oldest post (a first backfill's gap).
+        if shown < limit { gapsLeft.forEach(showGap) }
         output.flush()
     }
 }

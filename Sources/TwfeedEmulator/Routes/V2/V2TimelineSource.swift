@@ -37,7 +37,7 @@ enum V2TimelineSource: Equatable {
         }
     }
 
-    /// reposts_of_me is in repost order, not id order, so its `pagination_token` carries a
+    /// reposts_of_me may be in repost order, not id order, so its `pagination_token` carries a
     /// position in the list instead of an id bound.
     var pagesByPosition: Bool { self == .retweets }
 
