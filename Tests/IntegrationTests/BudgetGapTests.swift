@@ -84,4 +84,69 @@ struct BudgetGapTests {
         let ours = try await raised.database.spend(since: "2000-01-01").reduce(MicroUSD.zero) { $0 + $1.cost }
         #expect(Int(ours.micros) == world.emulator.bill().totalMicros, "the ledger is the bill")
     }
+
+    /// 2026-11-28T12:00:00Z: three days left in November's cycle.
+    static let threeDaysLeft = Date(timeIntervalSince1970: 1_795_867_200)
+
+    /// A first start under a tiny budget: the newest page is read, and everything below it
+    /// is a gap at once (no lower end), shown by `gaps`, `feed --json` and the reader,
+    /// read on into by the next UTC day's allowance, and read by `fill`.
+    @Test(arguments: ["v2", "v1.1"])
+    func aFirstStartUnderATinyBudgetRecordsWhatItLeftUnreadAtOnce(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 600)
+        let clock = ManualClock(now: Self.threeDaysLeft)
+        world.serverFollows(clock)
+        try world.writeConfig([
+            "api": .object(["budget": .object(["monthlyUSD": .number("1.00")])]), "http": .object(["auth": .string("none")]),
+        ])
+        let daemon = try world.daemon(clock: clock)
+        let home = try #require(daemon.syncers.first { $0.feed == .home })
+        let outcome = try await home.poll()
+        #expect(outcome.hold?.reason == .budget, "\(outcome)")
+        let read = try daemon.database.memberIDs(.home)
+        #expect(read.count > 0 && read.count <= 10, "one page: \(read.count)")
+        let truth = world.emulator.groundTruth(.home, dialect: dialect == "v2" ? .v2 : .v1_1)
+        #expect(Set(read.map(\.description)) == Set(truth.prefix(read.count)), "the newest posts")
+        let gap = try #require(try await daemon.database.gaps(.home).first)
+        #expect(try await daemon.database.gaps(.home).count == 1)
+        #expect(gap.reachesBack && gap.olderThanID == read.min())
+        #expect(truth.dropFirst(read.count).allSatisfy { gap.contains(TweetID($0)!) }, "every post not read lies in it")
+        #expect(try await daemon.database.billingStatus()?.state == .budgetLimited)
+
+        let listed = try Binary.run(["gaps", "--json", "--config", world.configPath])
+        let object = try JSONValue.parse(listed.stdout.trimmingCharacters(in: .newlines))
+        #expect(object["newerThanId"] == .null && object["olderThanId"] == .string(gap.olderThanID.description))
+        #expect(object["reason"] == .string("budget"))
+        let feed = try Binary.run(["feed", "home", "--json", "--limit", "200", "--config", world.configPath])
+        let lines = feed.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == read.count + 1)
+        #expect(lines.last?.hasPrefix(#"{"gap":"#) == true, "below the oldest post: \(lines.last ?? "")")
+        let text = try Binary.run(["feed", "home", "--limit", "200", "--config", world.configPath])
+        #expect(text.stdout.contains("--- not read (budget): posts older than \(gap.olderThanID), as far back as the API reaches"))
+        let (server, port) = try await Binary.serve(world)
+        let page = try await RawHTTP.request(port: port, "/home")
+        server.terminate()
+        server.waitUntilExit()
+        #expect(page.text.contains(#"<li class="gap" data-older-than="\#(gap.olderThanID)">"#))
+        #expect(page.text.contains("Older posts not read: budget."))
+
+        // The next UTC day's allowance reads on into it: it shrinks.
+        clock.advance(to: BillingCycle.endOfUTCDay(clock.now()).addingTimeInterval(60))
+        world.serverFollows(clock)
+        try await home.poll()
+        let shrunk = try #require(try await daemon.database.gaps(.home).first)
+        #expect(shrunk.id == gap.id && shrunk.olderThanID < gap.olderThanID)
+        #expect(try daemon.database.memberIDs(.home).min() == shrunk.olderThanID)
+
+        // `fill` reads it within the spend it is given (the month's budget raised).
+        try world.writeConfig(["api": .object(["budget": .object(["monthlyUSD": .number("100")])])])
+        let raised = try world.daemon(database: daemon.database, clock: clock)
+        let filler = try #require(raised.syncers.first { $0.feed == .home })
+        let paid = try await filler.fill(maxSpend: MicroUSD(micros: 500_000), userID: try await filler.account.userID())
+        #expect(paid.micros > 0 && paid <= MicroUSD(micros: 500_000))
+        let filled = try #require(try await raised.database.gaps(.home).first)
+        #expect(filled.olderThanID < shrunk.olderThanID)
+        let spent = try await raised.database.spend(since: "2000-01-01").reduce(MicroUSD.zero) { $0 + $1.cost }
+        #expect(Int(spent.micros) == world.emulator.bill().totalMicros, "the ledger is the bill")
+    }
 }
