@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TwfeedEmulator
 
-/// An old tweet retweeted today: below `since_id` in v1.1, on top of v2's repost order.
+/// An old tweet retweeted today: below `since_id` in v1.1; in v2 by post id too by default
+/// (the API does not document reposts_of_me's order), on top with `.byLastRepost`.
 @Suite struct RetweetOldTests {
     @Test func v11ListsItByIdBelowSinceID() throws {
         try withEmulator({ $0.tweetsPerFeed = 60 }) { emulator, client in
@@ -36,8 +37,24 @@ import TwfeedEmulator
         }
     }
 
-    @Test func v2ListsItFirstAndPagesStayWhole() throws {
+    /// By default v2 lists by post id, as v1.1 does: the old post sits where its id puts it.
+    @Test func v2ListsByPostIDByDefault() throws {
         try withEmulator({ $0.tweetsPerFeed = 60 }) { emulator, client in
+            let newest = try #require(emulator.groundTruth(.retweets, dialect: .v2).first)
+            let old = try #require(emulator.retweetOldTweet())
+            let listed = emulator.groundTruth(.retweets, dialect: .v2)
+            #expect(listed.first == newest && listed.contains(old))
+            #expect(listed == listed.sorted { UInt64($0)! > UInt64($1)! })
+            let page = try client.get("/2/users/reposts_of_me", [("max_results", "5")])
+            #expect(ids(page).first == newest && !ids(page).contains(old))
+        }
+    }
+
+    @Test func v2WithTheLastRepostOrderListsItFirstAndPagesStayWhole() throws {
+        try withEmulator({
+            $0.tweetsPerFeed = 60
+            $0.repostsOrder = .byLastRepost
+        }) { emulator, client in
             let newest = try #require(emulator.groundTruth(.retweets, dialect: .v2).first)
             let old = try #require(emulator.retweetOldTweet(), "by default, the oldest tweet of mine not listed")
             #expect(UInt64(old)! < UInt64(newest)!)
@@ -80,7 +97,7 @@ import TwfeedEmulator
             let unsigned = TestClient(emulator: emulator, signer: nil)
             let answer = try unsigned.send("POST", "/_emulator/retweet-old", json: "{}")
             let id = try #require(answer.object["id"] as? String)
-            #expect(emulator.groundTruth(.retweets, dialect: .v2).first == id)
+            #expect(emulator.groundTruth(.retweets, dialect: .v2).contains(id))
             #expect(emulator.tweet(id)?.authorUsername == Emulator.accountUsername)
             #expect(try unsigned.send("POST", "/_emulator/retweet-old", json: #"{"id":"x"}"#).status == 400)
             #expect(try unsigned.send("POST", "/_emulator/retweet-old", json: #"{"id":"42"}"#).status == 404)
