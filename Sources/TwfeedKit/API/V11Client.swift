@@ -52,12 +52,13 @@ struct V11Client: TwitterAPI {
     /// Not used: v1.1 statuses embed their users (see `authorsOnRequest`).
     func users(ids: [UserID]) async throws -> (authors: [Author], rateLimit: RateLimit?) { ([], nil) }
 
-    /// `statuses/user_timeline` without the account's retweets, 200 a page, paged by
-    /// `max_id`; every status carries `retweet_count`.
+    /// `statuses/user_timeline` without the account's retweets, 200 a page (or
+    /// `maxResults`), paged by `max_id`; every status carries `retweet_count`.
     func ownOriginals(userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
+        let count = min(max(query.maxResults ?? 200, 1), 200)
         var parameters: [(String, String)] =
             [
-                ("user_id", userID.description), ("count", "200"), ("include_rts", "false"),
+                ("user_id", userID.description), ("count", String(count)), ("include_rts", "false"),
             ] + Self.readParameters
         if let token = query.pageToken { parameters.append(("max_id", token)) }
         let (body, rateLimit, _) = try await requester.get("/1.1/statuses/user_timeline.json", query: parameters)

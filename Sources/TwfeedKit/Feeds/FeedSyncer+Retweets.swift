@@ -79,8 +79,12 @@ extension FeedSyncer {
         return BillingCycle.utcDay(of: last) == BillingCycle.utcDay(of: now)
     }
 
+    /// The newest own originals every poll reads the repost counts of: one page of 100
+    /// (v1.1 asks for 100 instead of its usual 200, so the page costs the same).
+    static let newestOwnOriginals = 100
+
     /// The most posts one page of the own originals returns (v2 100, v1.1 200): what a
-    /// page is admitted at.
+    /// page of the deep check is admitted at.
     var ownOriginalsPageSize: Int { api.dialect == .v1_1 ? 200 : 100 }
 
     /// The own originals, newest first (one page, or every page when `allPages`),
@@ -102,9 +106,10 @@ extension FeedSyncer {
         while true {
             if rateLimitWait(state, now: clock.now()) != nil || outcome.pages >= maxPagesPerPoll { return }
             let perPost = terms.ownsApp ? terms.prices.ownedRead : terms.prices.postRead
-            let size = ownOriginalsPageSize
+            let size = allPages ? ownOriginalsPageSize : Self.newestOwnOriginals
+            let query = TimelineQuery(pageToken: token, maxResults: allPages ? nil : size)
             let page = try await gated(perPost: perPost, posts: size...size) {
-                try await api.ownOriginals(userID: userID, query: TimelineQuery(pageToken: token))
+                try await api.ownOriginals(userID: userID, query: query)
             }
             outcome.requests += 1
             outcome.pages += 1
