@@ -161,7 +161,13 @@ extension FeedSyncer {
             bill.read(.userRead, found.map { $0.id.rawValue })
         }
         return try await database.storeGapPage(
-            page, feed: feed, gap: gap, olderThanID: olderThanID, bill: bill, prices: terms.prices, now: clock.now()
+            page,
+            feed: feed,
+            gap: gap,
+            olderThanID: olderThanID,
+            bill: bill,
+            prices: terms.prices,
+            now: clock.now()
         )
     }
 

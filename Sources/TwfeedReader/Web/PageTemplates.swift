@@ -25,7 +25,8 @@ enum PageTemplates {
     }()
 
     static let sources: [(String, String)] = [
-        ("top", top), ("header", header), ("page", page), ("tweetHTML", tweetHTML), ("gap", gap), ("tweet", tweet), ("media", media), ("tweetText", tweetText),
+        ("top", top), ("header", header), ("page", page), ("tweetHTML", tweetHTML), ("gap", gap), ("tweet", tweet), ("media", media),
+        ("tweetText", tweetText),
         ("compose", compose), ("outbox", outbox), ("conversation", conversation), ("signIn", signIn), ("atomContent", atomContent), ("atom", atom),
     ]
 
