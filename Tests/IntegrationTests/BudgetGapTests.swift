@@ -130,8 +130,9 @@ struct BudgetGapTests {
         #expect(page.text.contains(#"<li class="gap" data-older-than="\#(gap.olderThanID)">"#))
         #expect(page.text.contains("Older posts not read: budget."))
 
-        // The next UTC day's allowance reads on into it: it shrinks.
-        clock.advance(to: BillingCycle.endOfUTCDay(clock.now()).addingTimeInterval(60))
+        // The next UTC day's allowance reads on into it, late in the day (what home's new
+        // posts are expected to need for the rest of the day is kept for them): it shrinks.
+        clock.advance(to: BillingCycle.endOfUTCDay(clock.now()).addingTimeInterval(22 * 3600))
         world.serverFollows(clock)
         try await home.poll()
         let shrunk = try #require(try await daemon.database.gaps(.home).first)

@@ -115,12 +115,15 @@ package actor BillingGate {
     /// bounds posts at most `perPost` each, or a post (`source` `.outbox`, one "post" at
     /// its price). `within`: a spend the user allowed for this request's purpose
     /// (`twfeed fill --max-usd`), which replaces today's allowance but never passes what
-    /// is left of the cycle's budget.
+    /// is left of the cycle's budget. `history`: a read of older posts (a first
+    /// backfill's gap read on), which leaves `source`'s own expected need for the rest of
+    /// today to its new posts, as it leaves the feeds ahead theirs.
     package func admit(
         _ source: BillingSource,
         perPost: MicroUSD,
         posts: ClosedRange<Int>,
-        within: MicroUSD? = nil
+        within: MicroUSD? = nil,
+        history: Bool = false
     ) async throws -> Answer {
         try await load()
         let now = clock.now()
@@ -153,7 +156,7 @@ package actor BillingGate {
             try await database.saveBillingStatus(status)
             logger.debug("billing.probe", metadata: ["source": "\(source.rawValue)", "state": "\(status.state.rawValue)"])
         }
-        return try await budgetAnswer(source, perPost: perPost, posts: posts, within: within, now: now)
+        return try await budgetAnswer(source, perPost: perPost, posts: posts, within: within, history: history, now: now)
     }
 
     /// The API answered a request of `source` with success: a state that stopped it is
@@ -261,6 +264,7 @@ package actor BillingGate {
         perPost: MicroUSD,
         posts: ClosedRange<Int>,
         within: MicroUSD?,
+        history: Bool,
         now: Date
     ) async throws -> Answer {
         reserved[source] = nil
@@ -282,7 +286,7 @@ package actor BillingGate {
         if let within {
             left = (min(within, plan.leftInCycle ?? within) - inFlight).clampedToZero
         } else {
-            let reserve = try await reserve(before: source, now: now, leftToday: plan.leftToday ?? .zero)
+            let reserve = try await reserve(before: source, itself: history, now: now, leftToday: plan.leftToday ?? .zero)
             left = ((plan.leftToday ?? .zero) - reserve - inFlight).clampedToZero
         }
         let affordable = perPost.micros > 0 ? Int(min(left.micros / perPost.micros, Int64(Int.max / 2))) : posts.upperBound
@@ -306,8 +310,9 @@ package actor BillingGate {
     /// What the sources served before `source` are expected to need for the rest of
     /// today: the queued statuses' prices (known), a settling read per uncertain status,
     /// and for each feed ahead, what it spent yesterday for the part of today still to
-    /// come. Never more than what is left, so the first source always gets something.
-    private func reserve(before source: BillingSource, now: Date, leftToday: MicroUSD) async throws -> MicroUSD {
+    /// come (and for `source` itself when `itself`). Never more than what is left, so the
+    /// first source always gets something.
+    private func reserve(before source: BillingSource, itself: Bool, now: Date, leftToday: MicroUSD) async throws -> MicroUSD {
         let rank = source.budgetRank
         var reserve = MicroUSD.zero
         if rank > BillingSource.outbox.budgetRank {
@@ -319,7 +324,7 @@ package actor BillingGate {
             let uncertain = try await database.outboxItems(state: .uncertain).count
             reserve = reserve + terms.prices.ownedRead * (uncertain * 100)
         }
-        let ahead = BillingSource.budgetPriority.filter { $0.budgetRank < rank && readers.contains($0) }
+        let ahead = BillingSource.budgetPriority.filter { ($0.budgetRank < rank || itself && $0 == source) && readers.contains($0) }
         if !ahead.isEmpty {
             let yesterday = CivilDate(now).adding(days: -1).description
             let rows = try await database.spend(since: yesterday).filter { $0.day == yesterday && ahead.contains($0.source) }

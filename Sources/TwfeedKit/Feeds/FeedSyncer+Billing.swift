@@ -27,10 +27,11 @@ extension FeedSyncer {
     /// One page through the gate: admitted (and sized) first, the gate told how the API
     /// answered after. Throws `BillingGate.Hold` when the page may not be asked for now,
     /// or when the API refused it for money or entitlement.
-    func timelinePage(_ query: TimelineQuery, userID: UserID, within: MicroUSD? = nil) async throws -> TimelinePage {
+    func timelinePage(_ query: TimelineQuery, userID: UserID, within: MicroUSD? = nil, history: Bool = false) async throws -> TimelinePage {
         guard let gate else { return try await api.timeline(feed, userID: userID, query: query) }
         var sized = query
-        switch try await gate.admit(source, perPost: worstCasePerPost, posts: Self.budgetedPages(api.dialect.pageBounds(feed)), within: within) {
+        let bounds = Self.budgetedPages(api.dialect.pageBounds(feed))
+        switch try await gate.admit(source, perPost: worstCasePerPost, posts: bounds, within: within, history: history) {
         case .go(let maxPosts):
             // The smaller of what the read wants and what the budget pays for.
             sized.maxResults = [query.maxResults, maxPosts].compactMap { $0 }.min()
@@ -102,7 +103,9 @@ extension FeedSyncer {
 
     /// Once a poll has read the feed's new posts, what the budget still allows reads on
     /// into the gap below the feed's first backfill (the one that reaches back), from its
-    /// top down: each page stored with the gap's new lower bound in one transaction, so
+    /// top down, keeping what the feed's own new posts are expected to need for the rest
+    /// of today (`BillingGate.admit`'s `history`): each page stored with the gap's new
+    /// lower bound in one transaction, so
     /// the gap shrinks, and goes when the API's reach ends. The budget (or the rate limit,
     /// or the page cap) stops it quietly: the gap stays, shrunk, for the next poll. A gap
     /// between two parts read waits for `twfeed fill`: reading it unasked would spend the
@@ -122,7 +125,7 @@ extension FeedSyncer {
             if rateLimitWait(state, now: clock.now()) != nil || outcome.pages >= maxPagesPerPoll { return }
             let page: TimelinePage
             do {
-                page = try await timelinePage(TimelineQuery(untilID: gap.olderThanID, pageToken: token), userID: userID)
+                page = try await timelinePage(TimelineQuery(untilID: gap.olderThanID, pageToken: token), userID: userID, history: true)
             } catch let hold as BillingGate.Hold where hold.reason == .budget {
                 return
             }
