@@ -105,11 +105,11 @@ extension FeedSyncer {
     /// into the gap below the feed's first backfill (the one that reaches back), from its
     /// top down, keeping what the feed's own new posts are expected to need for the rest
     /// of today (`BillingGate.admit`'s `history`): each page stored with the gap's new
-    /// lower bound in one transaction, so
-    /// the gap shrinks, and goes when the API's reach ends. The budget (or the rate limit,
-    /// or the page cap) stops it quietly: the gap stays, shrunk, for the next poll. A gap
-    /// between two parts read waits for `twfeed fill`: reading it unasked would spend the
-    /// day's allowance on yesterday's posts before today's.
+    /// lower bound in one transaction, so the gap shrinks, and goes when the API's reach
+    /// ends. The budget (or the rate limit, or the page cap) stops it quietly: the gap
+    /// stays, shrunk, for the next poll. A gap between two parts read waits for `twfeed
+    /// fill`: reading it unasked would spend the day's allowance on yesterday's posts
+    /// before today's.
     func readOnIntoBackfillGap(
         _ state: inout SyncState,
         userID: UserID,
