@@ -48,6 +48,24 @@ struct BillingGateTests {
         #expect(try await gate.current().state == .budgetLimited)
     }
 
+    /// A read of history (a first backfill's gap read on) leaves the feed's own expected
+    /// need for the rest of today to its new posts: what it spent yesterday, pro rata.
+    @Test func historyLeavesTheFeedsOwnShareOfTheRestOfTheDay() async throws {
+        let database = try AppDatabase.inMemory()
+        let yesterday = Self.noon.addingTimeInterval(-86_400)
+        // Home spent $0.60 yesterday: 120 post reads.
+        let tweets = (1...120).map { Tweet(id: TweetID(Int64(1_000 + $0)), authorID: UserID(7), createdAt: yesterday, text: "t") }
+        let page = TimelinePage(tweets: tweets, authors: [], nextPageToken: nil)
+        try await database.storePage(page, feed: .home, state: SyncState(feed: .home), now: yesterday,
+                                     bill: .page(page, source: .home, postKind: .postRead), prices: .published)
+        // The cycle's last day, just after midnight: $1.50 left today.
+        let clock = ManualClock(now: BillingCycle.endOfUTCDay(yesterday).addingTimeInterval(1))
+        let gate = Self.gate(database, clock: clock, budget: MicroUSD(micros: 2_100_000), readers: [.home])
+        #expect(try await gate.admit(.home, perPost: MicroUSD(micros: 30_000), posts: 10...100) == .go(maxPosts: 50))
+        // Nearly a whole day to come: about $0.60 kept for home's new posts.
+        #expect(try await gate.admit(.home, perPost: MicroUSD(micros: 30_000), posts: 10...100, history: true) == .go(maxPosts: 30))
+    }
+
     @Test func theOutboxComesFirstQueuedPostsAreReservedBeforeAnyRead() async throws {
         let database = try AppDatabase.inMemory()
         let clock = ManualClock(now: Self.noon)
