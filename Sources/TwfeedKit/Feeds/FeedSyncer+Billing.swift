@@ -132,8 +132,10 @@ extension FeedSyncer {
             outcome.requests += 1
             outcome.pages += 1
             if let rateLimit = page.rateLimit?.localized(now: clock.now()) { state.rateLimit = rateLimit }
-            let oldest = page.tweets.map(\.id).min()
-            let done = page.nextPageToken == nil || oldest == nil
+            // A page can come back empty and still carry a token (posts removed after it
+            // was cut): only the end of the pages ends the gap.
+            let oldest = page.tweets.map(\.id).min() ?? gap.olderThanID
+            let done = page.nextPageToken == nil
             let stored = try await storeGapPage(page, gap: gap, olderThanID: done ? nil : oldest, bill: terms.bill(page, feed: feed))
             outcome.newTweets += stored.added
             spent += stored.cost
@@ -142,7 +144,7 @@ extension FeedSyncer {
                 logGapFilled(gap, spent: spent)
                 return
             }
-            if let oldest { gap.olderThanID = oldest }
+            gap.olderThanID = oldest
             token = page.nextPageToken
         }
     }
@@ -186,15 +188,18 @@ extension FeedSyncer {
 
     /// `twfeed fill`: reads the feed's gaps, newest first, from the top of each down,
     /// spending at most `maxSpend` (and never past the cycle's budget). Each page is
-    /// stored with the gap's new bounds in one transaction. Returns what was spent.
+    /// stored with the gap's new bounds in one transaction. Returns what was spent. Ten
+    /// empty pages in a row stop it: a server that hands out empty pages and tokens
+    /// forever costs nothing, so the spend would never stop it.
     func fill(maxSpend: MicroUSD, userID: UserID) async throws -> MicroUSD {
         var spent = MicroUSD.zero
+        var empty = 0
         for var gap in try await database.gaps(feed) {
             var token: String?
             while true {
                 try Task.checkCancellation()
                 let left = maxSpend - spent
-                guard left.micros > 0 else { return spent }
+                guard left.micros > 0, empty < 10 else { return spent }
                 let query = TimelineQuery(sinceID: gap.reachesBack ? nil : gap.newerThanID, untilID: gap.olderThanID, pageToken: token)
                 let page: TimelinePage
                 do {
@@ -202,8 +207,10 @@ extension FeedSyncer {
                 } catch let hold as BillingGate.Hold where hold.reason == .budget {
                     return spent
                 }
-                let oldest = page.tweets.map(\.id).min()
-                let done = page.nextPageToken == nil || oldest == nil
+                // An empty page with a token goes on: only the end of the pages ends the gap.
+                empty = page.tweets.isEmpty ? empty + 1 : 0
+                let oldest = page.tweets.map(\.id).min() ?? gap.olderThanID
+                let done = page.nextPageToken == nil
                 let stored = try await storeGapPage(
                     page,
                     gap: gap,
@@ -215,7 +222,7 @@ extension FeedSyncer {
                     logGapFilled(gap, spent: spent)
                     break
                 }
-                if let oldest { gap.olderThanID = oldest }
+                gap.olderThanID = oldest
                 token = page.nextPageToken
             }
         }
