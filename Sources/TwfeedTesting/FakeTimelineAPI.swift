@@ -47,6 +47,10 @@ package final class FakeTimelineAPI: TwitterAPI {
         package var lookups: [[TweetID]] = []
         /// Failures for the next `tweets(ids:)` calls, in order.
         package var lookupFailures: [APIError] = []
+        /// This many more timeline pages asked for below an id (`untilID`: a gap read) come
+        /// back empty with a token that goes on (posts removed after the page was cut, as
+        /// v2 may answer).
+        package var emptyPagesWithToken = 0
     }
 
     package let state = Mutex(State())
@@ -211,6 +215,10 @@ package final class FakeTimelineAPI: TwitterAPI {
             }
             if let error = state.failOnRequest.removeValue(forKey: state.requests.count) { throw error }
             if !state.failures.isEmpty { throw state.failures.removeFirst() }
+            if state.emptyPagesWithToken > 0, query.untilID != nil {
+                state.emptyPagesWithToken -= 1
+                return TimelinePage(tweets: [], authors: [], nextPageToken: query.pageToken ?? String(Int64.max), rateLimit: rateLimit)
+            }
             var ids = (state.tweets[feed] ?? []).sorted(by: >)
             if sinceIDSupported {
                 if let since = query.sinceID { ids = ids.filter { $0 > since } }

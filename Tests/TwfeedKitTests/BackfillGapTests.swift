@@ -83,4 +83,18 @@ struct BackfillGapTests {
         try await syncer.poll()
         #expect(try await fixture.database.gaps(.home).first == gap, "untouched until fill")
     }
+
+    /// A page inside the gap that comes back empty with a token (posts removed after it
+    /// was cut) does not end the gap: the pages after it are read.
+    @Test func anEmptyPageWithATokenDoesNotEndTheGap() async throws {
+        let fixture = try SyncFixture(pageSize: 10)
+        let all = fixture.api.add(100, to: .home)
+        #expect(try await Self.syncer(fixture, budget: MicroUSD(micros: 10_200_000)).poll().hold?.reason == .budget)
+        #expect(try await fixture.database.gaps(.home).count == 1)
+        fixture.api.state.withLock { $0.emptyPagesWithToken = 2 }
+        fixture.clock.advance(by: 86_400)
+        try await Self.syncer(fixture, budget: nil).poll()
+        #expect(try fixture.database.memberIDs(.home).count == all.count)
+        #expect(try await fixture.database.gaps(.home).isEmpty)
+    }
 }
