@@ -84,6 +84,10 @@ public struct EmulatorConfiguration: Sendable {
     /// refuses for money or access; see `EmulatorBillingConfiguration`. The defaults never
     /// refuse, so a client that ignores billing sees no difference but the bill.
     public var billing = EmulatorBillingConfiguration()
+    /// The names v2 answers give a post's fields: `.tweet` (`referenced_tweets`, …, the
+    /// default) or `.post` (`referenced_posts`, …, X's OpenAPI document of August 2026).
+    /// Settable later with `Emulator.setVocabulary(_:)` or `POST /_emulator/vocabulary`.
+    public var vocabulary: EmulatorVocabulary = .tweet
 
     public init() {}
 }
