@@ -64,6 +64,16 @@ import TwfeedTesting
         #expect(text.stdout.contains("    Agreed, see example.net/more"))
         #expect(text.stdout.contains("    Worth reading: example.com/a/long/arti…"), "the parent above, alike")
         #expect(!text.stdout.contains("t.co/"))
+
+        // `feed` and `search` show the post and its parent's line the same way; JSON keeps the stored text.
+        for listing in [["feed", "home"], ["search", "agreed"]] {
+            let shown = try Binary.run(listing + ["--config", world.configPath])
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(shown.stdout.contains("    replying to @ada: Worth reading: example.com/a/long/arti…"), "\(listing): \(shown.stdout)")
+            #expect(shown.stdout.contains("    Agreed, see example.net/more"), "\(listing)")
+        }
+        let json = try Binary.run(["feed", "home", "--json", "--config", world.configPath])
+        #expect(json.stdout.contains(#""text":"Agreed, see https://t.co/Reply00001""#))
     }
 
     @Test func fetchQueuesForARunningDaemonAndSays69WithoutOne() throws {
