@@ -176,7 +176,9 @@ let package = Package(
         .testTarget(
             name: "TwfeedKitTests",
             dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+                           .product(name: "GRDB", package: "GRDB.swift")],
+            // Answers shaped like real recorded X answers (made up), read by the parsing tests.
+            resources: [.copy("API/Fixtures")]
         ),
         .testTarget(
             name: "TwitterTextTests",

@@ -209,6 +209,17 @@ public final class Emulator: Sendable {
         core.state.withLock { $0.duplicateWindowSeconds = max(0, EmulatorState.finite(seconds)) }
     }
 
+    /// The names v2 answers give a post's fields (`EmulatorConfiguration.vocabulary`).
+    public var vocabulary: EmulatorVocabulary { core.state.withLock { $0.vocabulary } }
+
+    /// Answers v2 in `vocabulary` from the next request on: `.post` is the new naming of
+    /// X's OpenAPI document of August 2026 (`referenced_posts`, `note_post`,
+    /// `includes.posts`, `edit_history_post_ids`, `repost_count`, problem types under
+    /// `api.x.com`).
+    public func setVocabulary(_ vocabulary: EmulatorVocabulary) {
+        core.state.withLock { $0.vocabulary = vocabulary }
+    }
+
     /// Lets the account post over 280 (weighted), up to 25,000, as X Premium does: such
     /// a post keeps its `text` cut and its whole text as `note_tweet` (v2).
     public func setLongPostsAllowed(_ allowed: Bool) {

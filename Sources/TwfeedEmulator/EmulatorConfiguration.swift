@@ -97,6 +97,10 @@ public struct EmulatorConfiguration: Sendable {
     public var billing = EmulatorBillingConfiguration()
     /// How v2 `reposts_of_me` orders its list (undocumented): by post id by default.
     public var repostsOrder: EmulatorRepostsOrder = .byPostID
+    /// The names v2 answers give a post's fields: `.tweet` (`referenced_tweets`, …, the
+    /// default) or `.post` (`referenced_posts`, …, X's OpenAPI document of August 2026).
+    /// Settable later with `Emulator.setVocabulary(_:)` or `POST /_emulator/vocabulary`.
+    public var vocabulary: EmulatorVocabulary = .tweet
 
     public init() {}
 }

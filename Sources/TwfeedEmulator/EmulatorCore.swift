@@ -28,6 +28,7 @@ final class EmulatorCore: Sendable {
         initial.clock = configuration.clock
         initial.duplicateWindowSeconds = max(0, EmulatorState.finite(configuration.duplicateWindowSeconds))
         initial.billing = BillingLedger(configuration.billing)
+        initial.vocabulary = configuration.vocabulary
         state = Mutex(initial)
         verifier = OAuthVerifier(
             consumerKey: configuration.credentials.consumerKey,
@@ -53,6 +54,7 @@ final class EmulatorCore: Sendable {
             let now = state.now
             let fault = state.faults.take(path: request.path, method: request.method, isAPI: route.isAPI)
             var response = answer(route, request, fault: fault, now: now, state: &state)
+            if route.isAPI, route.dialect == .v2 { response.body = state.vocabulary.spelled(response.body) }
             if let fault { Self.applyDelivery(fault, to: &response, now: now) }
             var faultName = fault?.controlName
             // A kept-alive connection dropped after the request was processed: the client

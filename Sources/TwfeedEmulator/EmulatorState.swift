@@ -19,6 +19,8 @@ struct EmulatorState {
     var clock: @Sendable () -> Date = { Date() }
     /// `EmulatorConfiguration.duplicateWindowSeconds`; 0 = no duplicate check.
     var duplicateWindowSeconds: Double = 86_400
+    /// `EmulatorConfiguration.vocabulary`: the names v2 answers use.
+    var vocabulary: EmulatorVocabulary = .tweet
     /// Whether the account may post over 280 (weighted), up to 25,000: X Premium.
     var longPostsAllowed = false
     /// `Emulator.dropKeptAliveConnections`: requests left to drop, and after how many

@@ -70,6 +70,12 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Whether the account owns the developer app (its own mentions and posts cost the owned read price).")
     var ownsApp = true
 
+    @Option(
+        help:
+            "The names v2 answers give a post's fields: tweet (referenced_tweets, note_tweet, …) or post (referenced_posts, note_post, …, as X's OpenAPI document of August 2026)."
+    )
+    var vocabulary: EmulatorVocabulary = .tweet
+
     @Option(help: "Write the demo credentials as twfeed's credentials file (mode 0600) to FILE.", completion: .file())
     var writeCredentials: String?
 
@@ -118,6 +124,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         settings.billing.cycleStartDay = cycleStartDay
         settings.billing.repliesRequireSummons = repliesRequireSummons
         settings.billing.ownsApp = ownsApp
+        settings.vocabulary = vocabulary
         let emulator = Emulator(configuration: settings)
         do {
             try emulator.start()
@@ -179,6 +186,8 @@ struct EmulatorCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension EmulatorVocabulary: ExpressibleByArgument {}
 
 /// Resumes the continuation once, and keeps the signal sources alive until then.
 private final class SignalLatch: @unchecked Sendable {

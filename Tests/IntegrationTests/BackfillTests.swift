@@ -35,6 +35,13 @@ struct BackfillTests {
         #expect(shared > 0)
         let tweetRows = try daemon.database.inspect { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet")! }
         #expect(tweetRows >= distinct)
+        // Every post has a conversation, in both dialects: its own id when it replies to nothing.
+        let (unthreaded, ownConversation) = try daemon.database.inspect { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM tweet WHERE conversationId IS NULL")!,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM tweet WHERE inReplyToId IS NULL AND conversationId = id")!)
+        }
+        #expect(unthreaded == 0)
+        #expect(ownConversation == (try daemon.database.inspect { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet WHERE inReplyToId IS NULL")! }))
 
         // Retweets keep the original's full text; replies and quotes their links; authors apart.
         let home = try daemon.database.feedItems(.home, limit: 1000)

@@ -43,6 +43,39 @@ import TwfeedTesting
         #expect(bad.status == 64 && bad.stderr.contains("x1 is not a tweet id"))
     }
 
+    /// The post and its parent's line show each link as the reader does: where it leads,
+    /// by its display URL, not the `t.co` link the text holds.
+    @Test func showShowsLinksByTheirDisplayURLInThePostAndInItsParentsLine() async throws {
+        let world = try TestWorld(tweets: 1)
+        let database = try AppDatabase.open(path: try world.config.storage.database)
+        let ada = Author(id: UserID(7), username: "ada", name: "Ada", profileImageURL: nil)
+        func tweet(_ id: Int64, _ replyTo: Int64?, _ text: String, _ link: (short: String, to: String, shown: String)) -> Tweet {
+            let raw = #"{"id":"\#(id)","text":"\#(text)","entities":{"urls":[{"url":"\#(link.short)","expanded_url":"\#(link.to)","display_url":"\#(link.shown)"}]}}"#
+            return Tweet(id: TweetID(id), authorID: ada.id, createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(id)), text: text,
+                         inReplyToID: replyTo.map(TweetID.init), rawJSON: raw)
+        }
+        let parent = tweet(60, nil, "Worth reading: https://t.co/Parent0001", ("https://t.co/Parent0001", "https://example.com/a/long/article", "example.com/a/long/arti…"))
+        let reply = tweet(61, 60, "Agreed, see https://t.co/Reply00001", ("https://t.co/Reply00001", "https://example.net/more", "example.net/more"))
+        _ = try await database.storePage(TimelinePage(tweets: [reply], referencedTweets: [parent], authors: [ada], nextPageToken: nil),
+                                         feed: .home, state: SyncState(feed: .home), now: Date())
+        let text = try Binary.run(["show", "61", "--config", world.configPath])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("replying to @ada: Worth reading: example.com/a/long/arti…"), "\(text.stdout)")
+        #expect(text.stdout.contains("    Agreed, see example.net/more"))
+        #expect(text.stdout.contains("    Worth reading: example.com/a/long/arti…"), "the parent above, alike")
+        #expect(!text.stdout.contains("t.co/"))
+
+        // `feed` and `search` show the post and its parent's line the same way; JSON keeps the stored text.
+        for listing in [["feed", "home"], ["search", "agreed"]] {
+            let shown = try Binary.run(listing + ["--config", world.configPath])
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(shown.stdout.contains("    replying to @ada: Worth reading: example.com/a/long/arti…"), "\(listing): \(shown.stdout)")
+            #expect(shown.stdout.contains("    Agreed, see example.net/more"), "\(listing)")
+        }
+        let json = try Binary.run(["feed", "home", "--json", "--config", world.configPath])
+        #expect(json.stdout.contains(#""text":"Agreed, see https://t.co/Reply00001""#))
+    }
+
     @Test func fetchQueuesForARunningDaemonAndSays69WithoutOne() throws {
         let world = try TestWorld(tweets: 1)
         let none = try Binary.run(["fetch", "123", "456", "--config", world.configPath])

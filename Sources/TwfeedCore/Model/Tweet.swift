@@ -11,6 +11,9 @@ package struct Tweet: Sendable, Equatable {
     package var inReplyToID: TweetID?
     package var retweetOfID: TweetID?
     package var quotedID: TweetID?
+    /// The first post of its thread: its own id when it replies to nothing (both
+    /// dialects). v2 says it (`conversation_id`); for a v1.1 reply the store works it out
+    /// from the stored chain (`AppDatabase.settleConversations`). Nil only on the way in.
     package var conversationID: TweetID?
     /// Photos, videos and GIFs, in the order the post shows them.
     package var media: [Media]
@@ -39,5 +42,14 @@ package struct Tweet: Sendable, Equatable {
         self.conversationID = conversationID
         self.media = media
         self.rawJSON = rawJSON
+    }
+}
+
+extension Tweet {
+    /// A repost's text: "RT @user: " and the original's whole text, built from the
+    /// original it points at, never from the repost's own text (cut short, or a
+    /// withholding notice when the reposter's or the original's account is withheld).
+    package static func repostText(username: String, original: String) -> String {
+        "RT @\(username): " + original
     }
 }

@@ -28,6 +28,8 @@ import TwfeedBase
 /// - `GET  /_emulator/clock` → `{"now":"<ISO 8601>","skewSeconds":N}`; `POST /_emulator/clock`
 ///   `{"skewSeconds":-120}` sets the server's clock that far from this machine's.
 /// - `POST /_emulator/duplicate-window` `{"seconds":60}` (0: no duplicate check).
+/// - `GET  /_emulator/vocabulary` → `{"vocabulary":"tweet|post"}`; `POST /_emulator/vocabulary`
+///   `{"vocabulary":"post"}`: the names v2 answers give a post's fields (`EmulatorVocabulary`).
 /// - `POST /_emulator/long-posts` `{"allowed":true}`: posts up to 25,000 (weighted), kept
 ///   whole as v2 `note_tweet` (X Premium).
 /// - `POST /_emulator/drop-kept-alive` `{"afterRequests":1,"times":1}`: the next `times` API
@@ -64,6 +66,7 @@ enum ControlRoutes {
                                 "DELETE /_emulator/faults", "POST /_emulator/rate-limits", "GET /_emulator/stats",
                                 "GET /_emulator/pin?oauth_token=...", "POST /_emulator/images", "DELETE /_emulator/images",
                                 "GET /_emulator/clock", "POST /_emulator/clock", "POST /_emulator/duplicate-window",
+                                "GET /_emulator/vocabulary", "POST /_emulator/vocabulary",
                                 "POST /_emulator/long-posts", "POST /_emulator/drop-kept-alive",
                                 "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "GET /_emulator/bill",
                                 "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
@@ -146,6 +149,16 @@ enum ControlRoutes {
             }
             core.state.withLock { $0.duplicateWindowSeconds = seconds }
             return .json(200, .object([("ok", .bool(true)), ("seconds", .number(String(seconds)))]))
+        case ("GET", ["vocabulary"]):
+            return vocabulary(core)
+        case ("POST", ["vocabulary"]):
+            guard let body = JSONBody.object(request.body), let name = body["vocabulary"] as? String,
+                let vocabulary = EmulatorVocabulary(rawValue: name)
+            else {
+                return error(400, "expected {\"vocabulary\":\"tweet|post\"}")
+            }
+            core.state.withLock { $0.vocabulary = vocabulary }
+            return self.vocabulary(core)
         case ("POST", ["long-posts"]):
             guard let body = JSONBody.object(request.body), let number = body["allowed"] as? NSNumber,
                 String(cString: number.objCType) == "c"
@@ -267,6 +280,10 @@ enum ControlRoutes {
     private static func clock(_ core: EmulatorCore) -> EmulatorResponse {
         let (now, skew) = core.state.withLock { ($0.now, $0.clockSkewSeconds) }
         return .json(200, .object([("now", .string(Timestamp.iso8601Milliseconds(now))), ("skewSeconds", .number(String(skew)))]))
+    }
+
+    private static func vocabulary(_ core: EmulatorCore) -> EmulatorResponse {
+        .json(200, .object([("vocabulary", .string(core.state.withLock { $0.vocabulary }.rawValue))]))
     }
 
     private static func ids(_ ids: [String]) -> EmulatorResponse {

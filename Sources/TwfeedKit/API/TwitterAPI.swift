@@ -202,22 +202,3 @@ package enum TwitterAPIFactory {
         }
     }
 }
-
-enum TextCleaning {
-    /// `text` without `url` at its end (and the space before it): the link the API
-    /// appends to a post with media, which the post shows as its photos instead.
-    static func droppingTrailingLink(_ url: String, from text: String) -> String {
-        guard !url.isEmpty, text.hasSuffix(url) else { return text }
-        var cut = text.dropLast(url.count)
-        while cut.last?.isWhitespace == true { cut.removeLast() }
-        return String(cut)
-    }
-
-    /// The API HTML-escapes `&`, `<` and `>`; twfeed stores what the author typed.
-    static func unescapeHTML(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        return text.replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-}

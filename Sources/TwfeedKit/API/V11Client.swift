@@ -173,20 +173,17 @@ struct V11Client: TwitterAPI {
         else { return nil }
         authors[author.id] = author
         let media = Self.media(status)
-        var fullText = status["full_text"]?.string ?? status["text"]?.string ?? ""
-        // A post with media ends with their `t.co` link; the post shows the media instead.
-        if let link = (status["extended_entities"]?["media"] ?? status["entities"]?["media"])?.array?.first?["url"]?.string {
-            fullText = TextCleaning.droppingTrailingLink(link, from: fullText)
-        }
-        var text = TextCleaning.unescapeHTML(fullText)
+        var text = TextCleaning.unescapeHTML(Self.textWithoutMediaLink(status, id: id))
         var retweetOf: TweetID?
+        // A retweet's text is built from the original it embeds, never from its own
+        // (cut short, or a withholding notice when either account is withheld).
         if let original = status["retweeted_status"], case .object = original,
             let originalTweet = tweet(original, referenced: &referenced, authors: &authors)
         {
             retweetOf = originalTweet.id
             referenced.append(originalTweet)
             if let originalAuthor = authors[originalTweet.authorID] {
-                text = "RT @\(originalAuthor.username): " + originalTweet.text
+                text = Tweet.repostText(username: originalAuthor.username, original: originalTweet.text)
             }
         }
         var quoted = status["quoted_status_id_str"]?.string.flatMap(TweetID.init)
@@ -196,18 +193,35 @@ struct V11Client: TwitterAPI {
             quoted = quotedTweet.id
             referenced.append(quotedTweet)
         }
+        let replyTo = status["in_reply_to_status_id_str"]?.string.flatMap(TweetID.init)
         return Tweet(
             id: id,
             authorID: author.id,
             createdAt: created,
             text: text,
-            inReplyToID: status["in_reply_to_status_id_str"]?.string.flatMap(TweetID.init),
+            inReplyToID: replyTo,
             retweetOfID: retweetOf,
             quotedID: quoted,
-            conversationID: nil,
+            // v1.1 has no conversation id: a post that replies to nothing is its own
+            // conversation; a reply's is the store's to work out from the stored chain.
+            conversationID: replyTo == nil ? id : nil,
             media: media,
             rawJSON: status.serialized
         )
+    }
+
+    /// `full_text` without the `t.co` link of its media at the end (the post shows the
+    /// media instead): the link of `entities.media` / `extended_entities.media`, or, in
+    /// answers from before 2022, a link of `entities.urls` to the post's own photo or
+    /// video page.
+    static func textWithoutMediaLink(_ status: JSONValue, id: TweetID) -> String {
+        let text = status["full_text"]?.string ?? status["text"]?.string ?? ""
+        let entities = status["entities"]
+        let media = (status["extended_entities"]?["media"]?.array ?? []) + (entities?["media"]?.array ?? [])
+        let ownPages = (entities?["urls"]?.array ?? []).filter { link in
+            link["expanded_url"]?.string.map { TextCleaning.isOwnMediaPage($0, of: id) } == true
+        }
+        return TextCleaning.droppingTrailingLinks((media + ownPages).compactMap { $0["url"]?.string }, from: text)
     }
 
     /// `extended_entities.media[]` (or `entities.media[]`, which holds only the first):

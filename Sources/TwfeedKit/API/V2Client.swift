@@ -72,9 +72,7 @@ struct V2Client: TwitterAPI {
         let (body, rateLimit, _) = try await requester.get("/2/users/\(userID)/tweets", query: parameters + Self.ownOriginalsFields)
         var page = try Self.page(body, rateLimit: rateLimit)
         for object in body["data"]?.array ?? [] {
-            if let id = object["id"]?.string.flatMap(TweetID.init),
-                let count = object["public_metrics"]?["retweet_count"]?.int
-            {
+            if let id = object["id"]?.string.flatMap(TweetID.init), let count = Self.repostCount(object) {
                 page.retweetCounts[id] = count
             }
         }
@@ -182,6 +180,12 @@ struct V2Client: TwitterAPI {
         )
     }
 
+    /// `public_metrics.retweet_count`, or `repost_count` as the spec of August 2026 names it.
+    static func repostCount(_ object: JSONValue) -> Int? {
+        let metrics = object["public_metrics"]
+        return metrics?["retweet_count"]?.int ?? metrics?["repost_count"]?.int
+    }
+
     static func author(_ user: JSONValue) -> Author? {
         guard let id = user["id"]?.string.flatMap(UserID.init), let username = user["username"]?.string else { return nil }
         return Author(
@@ -202,7 +206,7 @@ struct V2Client: TwitterAPI {
             let authorID = object["author_id"]?.string.flatMap(UserID.init),
             let created = object["created_at"]?.string.flatMap(Timestamp.parseISO8601)
         else { return nil }
-        var text = wholeText(object)
+        var text = wholeText(object, id: id)
         var replyTo: TweetID?
         var retweetOf: TweetID?
         var quoted: TweetID?
@@ -216,16 +220,15 @@ struct V2Client: TwitterAPI {
             default: break
             }
         }
-        // A retweet's own text is cut short; rebuild it from the original (its whole text
-        // when it is a long post). Without the original's author expanded, its username
-        // is the one the retweet's text starts with.
-        if let retweetOf, let original = included[retweetOf], original["text"]?.string != nil {
-            let originalText = wholeText(original)
-            let originalAuthor = original["author_id"]?.string.flatMap(UserID.init).flatMap { authors[$0] }
-            if let originalAuthor {
-                text = "RT @\(originalAuthor.username): " + originalText
-            } else if text.hasPrefix("RT @"), let colon = text.range(of: ": ") {
-                text = String(text[..<colon.upperBound]) + originalText
+        // A repost's text is built from the original it points at (its whole text when
+        // it is a long post): the repost's own is cut short, or a withholding notice
+        // ("@x's account has been withheld in …") when either account is withheld.
+        if let retweetOf, let original = included[retweetOf], original["text"]?.string != nil,
+            let originalID = original["id"]?.string.flatMap(TweetID.init)
+        {
+            let originalAuthor = original["author_id"]?.string.flatMap(UserID.init)
+            if let username = repostedUsername(object, text: text, originalAuthor: originalAuthor, authors: authors) {
+                text = Tweet.repostText(username: username, original: wholeText(original, id: originalID))
             }
         }
         let keys = object["attachments"]?["media_keys"]?.array?.compactMap(\.string) ?? []
@@ -237,23 +240,45 @@ struct V2Client: TwitterAPI {
             inReplyToID: replyTo,
             retweetOfID: retweetOf,
             quotedID: quoted,
-            conversationID: object["conversation_id"]?.string.flatMap(TweetID.init),
+            conversationID: object["conversation_id"]?.string.flatMap(TweetID.init) ?? (replyTo == nil ? id : nil),
             media: keys.compactMap { media[$0] },
             rawJSON: object.serialized
         )
     }
 
+    /// The username a repost names: the original's author's, from `includes.users`
+    /// (lookups expand authors), else the one its own text starts with ("RT @ada: …"),
+    /// else its mention of that author. Nil when the page does not say (a timeline page,
+    /// authors not expanded, whose repost text is a withholding notice): the store then
+    /// builds the text from the stored author (`AppDatabase.composeReposts`).
+    static func repostedUsername(_ object: JSONValue, text: String, originalAuthor: UserID?, authors: [UserID: Author]) -> String? {
+        if let author = originalAuthor.flatMap({ authors[$0] }) { return author.username }
+        if text.hasPrefix("RT @"), let colon = text.range(of: ": ") {
+            let name = text[text.index(text.startIndex, offsetBy: 4)..<colon.lowerBound]
+            if !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) { return String(name) }
+        }
+        for mention in object["entities"]?["mentions"]?.array ?? [] where mention["id"]?.string == originalAuthor?.description {
+            if let username = mention["username"]?.string { return username }
+        }
+        return nil
+    }
+
     /// A post's whole text, unescaped: `note_tweet.text` (`note_post.text` in the
     /// spelling of August 2026) when it is a long post, else `text` without the trailing
-    /// link the API appends for attached media (a `t.co` URL entity with a `media_key`).
-    static func wholeText(_ object: JSONValue) -> String {
-        if let note = object["note_tweet"]?["text"]?.string ?? object["note_post"]?["text"]?.string {
-            return TextCleaning.unescapeHTML(note)
+    /// link the API appends for attached media: a `t.co` URL entity with a `media_key`,
+    /// or (answers from before 2022, without `media_key`) one that leads to the post's
+    /// own photo or video page.
+    static func wholeText(_ object: JSONValue, id: TweetID) -> String {
+        let note = object["note_tweet"] ?? object["note_post"]
+        let whole = note?["text"]?.string
+        var text = whole ?? object["text"]?.string ?? ""
+        let entities = whole != nil ? note?["entities"] : object["entities"]
+        let mediaLinks = (entities?["urls"]?.array ?? []).compactMap { link -> String? in
+            guard link["media_key"] != nil || link["expanded_url"]?.string.map({ TextCleaning.isOwnMediaPage($0, of: id) }) == true
+            else { return nil }
+            return link["url"]?.string
         }
-        var text = object["text"]?.string ?? ""
-        for link in object["entities"]?["urls"]?.array ?? [] where link["media_key"] != nil {
-            if let url = link["url"]?.string { text = TextCleaning.droppingTrailingLink(url, from: text) }
-        }
+        text = TextCleaning.droppingTrailingLinks(mediaLinks, from: text)
         return TextCleaning.unescapeHTML(text)
     }
 

@@ -48,24 +48,22 @@ enum PostedText {
             return nil
         }
         var expansions: [String: String] = [:]
+        let id = (object["id_str"] ?? object["id"])?.string.flatMap(TweetID.init)
         for link in links {
             guard let url = link["url"]?.string else { continue }
-            if link["media_key"] != nil {
+            let ownMediaPage = id.flatMap { id in link["expanded_url"]?.string.map { TextCleaning.isOwnMediaPage($0, of: id) } } == true
+            if link["media_key"] != nil || ownMediaPage {
                 media.append(url)
             } else if let expanded = link["expanded_url"]?.string {
                 expansions[url] = expanded
             }
         }
-        var remaining = TextCleaning.unescapeHTML(text).trimmingCharacters(in: .whitespacesAndNewlines)
         // The media link ends the text; the author never typed it.
-        var dropped = true
-        while dropped {
-            dropped = false
-            for url in media where remaining.hasSuffix(url) {
-                remaining = String(remaining.dropLast(url.count)).trimmingCharacters(in: .whitespacesAndNewlines)
-                dropped = true
-            }
-        }
+        var remaining = TextCleaning.droppingTrailingLinks(
+            media,
+            from: TextCleaning.unescapeHTML(text).trimmingCharacters(in: .whitespacesAndNewlines)
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
         var pieces: [Piece] = []
         while !remaining.isEmpty {
             // The earliest t.co link left, by position.

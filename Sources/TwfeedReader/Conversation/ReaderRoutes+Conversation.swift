@@ -17,7 +17,7 @@ extension ReaderRoutes {
         let now = source.clock.now()
         let stored = conversation.ancestors.compactMap { if case .stored(let item) = $0 { item } else { nil } }
         let items = stored + [conversation.tweet] + conversation.replies
-        let links = try source.database.tweetLinks(TweetModel.linkIDs(items))
+        let links = try source.database.tweetLinks(FeedItem.linkIDs(items))
         // The posts it lacks are asked for (those the API called gone are not).
         let missing = conversation.ancestors.compactMap { if case .missing(let id, nil) = $0 { id } else { nil } }
         await source.fetches.request(missing + items.flatMap(\.faults))

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import TwfeedBilling
 import TwfeedCore
+import TwfeedStore
 import TwitterText
 
 /// `/compose`: write a status or a reply, check it, queue it (INTERFACE.md, "The reader
@@ -71,7 +72,7 @@ extension ReaderRoutes {
         guard let replyTo else { return model }
         let item = try source.database.feedItem(replyTo, avatarPath: source.avatarHref)
         if let item {
-            let links = try source.database.tweetLinks(TweetModel.linkIDs([item]))
+            let links = try source.database.tweetLinks(FeedItem.linkIDs([item]))
             model.replying = RenderedTweet(TweetModel(item, links: links, now: now))
         }
         if try !source.database.summons(replyTo) {

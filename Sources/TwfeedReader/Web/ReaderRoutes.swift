@@ -127,7 +127,7 @@ enum ReaderRoutes {
         source: ReaderSource,
         now: Date
     ) throws -> PageModel {
-        let links = try source.database.tweetLinks(TweetModel.linkIDs(items))
+        let links = try source.database.tweetLinks(FeedItem.linkIDs(items))
         return PageModel(
             title: title,
             heading: heading,
@@ -188,7 +188,7 @@ enum ReaderRoutes {
 
     static func atom(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
         let items = try source.database.feedItems(feed, limit: pageSize)
-        let links = try source.database.tweetLinks(TweetModel.linkIDs(items))
+        let links = try source.database.tweetLinks(FeedItem.linkIDs(items))
         let account = try source.database.account()?.userID.description
         let host = request.head.authority ?? source.config.http.listen?.description ?? "localhost"
         let document = AtomFeed(feed: feed, account: account, items: items, links: links, origin: "http://\(host)", now: source.clock.now())

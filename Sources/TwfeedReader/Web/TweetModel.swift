@@ -70,11 +70,6 @@ struct TweetModel {
     /// The placeholder shown until an author's picture is cached.
     static let placeholderAvatar = "/static/avatar.svg"
 
-    /// Every id whose links (entities) a page of these items shows.
-    static func linkIDs(_ items: [FeedItem]) -> [TweetID] {
-        items.flatMap { item in [item.tweet.id] + [item.retweetOf?.tweet.id, item.quoted?.tweet.id].compactMap { $0 } }
-    }
-
     init(_ item: FeedItem, links: [TweetID: [TweetLink]], now: Date) {
         let shown = item.shown
         let tweet = shown.tweet

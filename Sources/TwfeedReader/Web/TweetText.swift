@@ -15,21 +15,14 @@ struct TweetText {
     /// where it leads), then any other `http(s)://` URL left in the plain runs.
     static func segments(_ text: String, links: [TweetLink]) -> [Segment] {
         var segments = [Segment(text: text, href: nil)]
-        for link in links where isWebURL(link.expandedURL) && !link.url.isEmpty {
+        for link in links where link.leadsToWebPage {
             segments = segments.flatMap { segment -> [Segment] in
                 guard segment.href == nil else { return [segment] }
-                let shown = link.displayURL ?? link.expandedURL
-                return split(segment.text, on: link.url) { Segment(text: shown, href: link.expandedURL) }
+                return split(segment.text, on: link.url) { Segment(text: link.shown, href: link.expandedURL) }
             }
         }
         return segments.flatMap { segment in segment.href == nil ? bareURLs(segment.text) : [segment] }
             .filter { !$0.text.isEmpty }
-    }
-
-    static func isWebURL(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && text.count > 8
-            && !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true })
     }
 
     private static func split(_ text: String, on needle: String, link: () -> Segment) -> [Segment] {
@@ -56,7 +49,7 @@ struct TweetText {
             let end = candidate.firstIndex(where: { $0.isWhitespace || "<>\"'".contains($0) }) ?? candidate.endIndex
             var url = candidate[..<end]
             while let last = url.last, ".,;:!?)]}".contains(last) { url = url.dropLast() }
-            guard isWebURL(String(url)) else {
+            guard TweetLink.isWebURL(String(url)) else {
                 let next = rest.index(start, offsetBy: 4)
                 result.append(Segment(text: String(rest[..<next]), href: nil))
                 rest = rest[next...]

@@ -40,7 +40,7 @@ extension AppDatabase {
             item.quoted = try embedded(row, at: original + tweetColumnCount, authors: &authors, avatarPath: avatarPath, db)
         }
         if let parent = item.shownInReplyToID {
-            item.inReplyTo = try replyContext(parent, row, at: original + 2 * tweetColumnCount, authors: &authors, avatarPath: avatarPath)
+            item.inReplyTo = try replyContext(parent, row, at: original + 2 * tweetColumnCount, authors: &authors, avatarPath: avatarPath, db)
         }
         if item.hasFaults { item.unavailable = try unavailableReasons(item.faults, db) }
     }
@@ -70,11 +70,25 @@ extension AppDatabase {
         _ row: Row,
         at start: Int,
         authors: inout AuthorCache,
-        avatarPath: (_ file: String) -> String?
+        avatarPath: (_ file: String) -> String?,
+        _ db: Database
     ) throws -> ReplyContext {
         guard !row.hasNull(atIndex: start) else { return ReplyContext(id: id, stored: false, username: nil, excerpt: nil) }
         let author = try authors.entry(UserID(row[start + 1] as Int64), avatarPath: avatarPath)
-        return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: excerpt(row[start + 2]))
+        return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: excerpt(try shownText(id, row[start + 2], db)))
+    }
+
+    /// A post's text with its links as the post shows them (`TweetLink.shownText`): the
+    /// `t.co` links replaced from its stored entities. Only a text with a link costs the
+    /// read of its stored JSON.
+    static func shownText(_ id: TweetID, _ text: String, _ db: Database) throws -> String {
+        guard text.contains("://"),
+            let raw = try String.fetchOne(db.cachedStatement(sql: ReaderQueries.tweetRawJSON.sql), arguments: [id.rawValue]),
+            let object = try? JSONValue.parse(raw)
+        else { return text }
+        var links: [TweetLink] = []
+        collectLinks(object, into: &links)
+        return TweetLink.shownText(text, links: links)
     }
 
     /// A parent's text on one line, cut to `ReplyContext.excerptLength` characters. Only

@@ -9,6 +9,29 @@ package struct TweetLink: Sendable, Equatable {
     package var displayURL: String?
 }
 
+extension TweetLink {
+    /// What a page shows for the link: where it leads, as the API spells it for display.
+    package var shown: String { displayURL ?? expandedURL }
+
+    /// Whether the link leads to a web page (`http(s)://`, no white space or control
+    /// character): only those are shown and linked, never a `javascript:` or `data:` one.
+    package var leadsToWebPage: Bool { !url.isEmpty && Self.isWebURL(expandedURL) }
+
+    package static func isWebURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && text.count > 8
+            && !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true })
+    }
+
+    /// `text` with each link as the post shows it (`shown`): what a reply's line of its
+    /// parent shows, so the excerpt reads as the parent itself does.
+    package static func shownText(_ text: String, links: [TweetLink]) -> String {
+        links.reduce(text) { text, link in
+            link.leadsToWebPage ? text.replacingOccurrences(of: link.url, with: link.shown) : text
+        }
+    }
+}
+
 extension AppDatabase {
 
     /// Every object with a `url` and an `expanded_url`, at any depth: v2 puts them under
@@ -28,6 +51,14 @@ extension AppDatabase {
         default:
             break
         }
+    }
+}
+
+extension FeedItem {
+    /// Every post whose links a page of these items shows: each item, its reposted
+    /// original and its quoted post (`StoreReading.tweetLinks`).
+    package static func linkIDs(_ items: [FeedItem]) -> [TweetID] {
+        items.flatMap { item in [item.tweet.id] + [item.retweetOf?.tweet.id, item.quoted?.tweet.id].compactMap { $0 } }
     }
 }
 

@@ -147,12 +147,14 @@ extension AppDatabase {
         ),
         ("v14: media", graphSchema),
         ("v15: photos", photoSchema),
+        ("v16: every post has a conversation", conversationSchema),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given
     /// (indexing an existing archive takes long enough to report progress).
     static let migrationCode: [String: @Sendable (Database, Logger) throws -> Void] = [
-        "v5: full-text search": indexForSearch
+        "v5: full-text search": indexForSearch,
+        "v16: every post has a conversation": fillConversations,
     ]
 
     static var migrator: DatabaseMigrator { migrator(logger: Logger(label: "twfeed") { _ in SwiftLogNoOpLogHandler() }) }

@@ -43,16 +43,17 @@ extension AppDatabase {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET authorId = excluded.authorId, createdAt = excluded.createdAt, text = excluded.text,
                     inReplyToId = excluded.inReplyToId, retweetOfId = excluded.retweetOfId, quotedId = excluded.quotedId,
-                    conversationId = excluded.conversationId, raw = excluded.raw, fetchedAt = excluded.fetchedAt
+                    conversationId = coalesce(excluded.conversationId, tweet.conversationId), raw = excluded.raw, fetchedAt = excluded.fetchedAt
                 """
         )
-        for tweet in page.referencedTweets + page.tweets {
+        for tweet in page.referencedTweets + (try composeReposts(page, db)) {
             try tweetStatement.execute(arguments: [
                 tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
                 tweet.inReplyToID?.rawValue, tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
                 tweet.conversationID?.rawValue, tweet.rawJSON, fetchedAt,
             ])
         }
+        try settleConversations(page.referencedTweets + page.tweets, db)
         try insertMedia(page.referencedTweets + page.tweets, now: now, db)
         try recordUnavailable(page.unavailable, now: now, db)
         let memberStatement = try db.cachedStatement(

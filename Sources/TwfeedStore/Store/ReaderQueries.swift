@@ -274,7 +274,7 @@ enum ReaderQueries {
         search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON, authorByID,
         spendSince, spendBetween, spendTotals,
         billingState, endpointRefusals, gapsInFeed, gapsAll, gapCounts, fillRequest,
-        tweetByID, mediaOfTweet, repliesTo, pendingFetches, unavailableTweet,
+        tweetByID, mediaOfTweet, repliesTo, pendingFetches, unavailableTweet, conversationOf,
     ]
 
     /// The billing status: one row by its key.
@@ -330,4 +330,6 @@ enum ReaderQueries {
     static let feedItemByID = ReaderQuery("feedItemByID", AppDatabase.feedItemByIDSQL)
     /// The web reader's links: the API's object of one tweet shown on a page.
     static let tweetRawJSON = ReaderQuery("tweetRawJSON", "SELECT raw FROM tweet WHERE id = ?")
+    /// A stored post's conversation, when storing its replies (`settleConversations`).
+    static let conversationOf = ReaderQuery("conversationOf", "SELECT conversationId FROM tweet WHERE id = ?")
 }

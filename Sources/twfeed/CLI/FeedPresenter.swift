@@ -1,5 +1,6 @@
 import Foundation
 import TwfeedBase
+import TwfeedCore
 import TwfeedKit
 import TwfeedStore
 
@@ -8,7 +9,10 @@ import TwfeedStore
 enum FeedPresenter {
     /// Who and when, then the text on one line; a repost as its original by its author
     /// with "reposted by" above, a reply with whom it answers, a quote as an indented line.
-    static func text(_ item: FeedItem) -> String {
+    /// With `links` (`StoreReading.tweetLinks`), each `t.co` link shows where it leads, as
+    /// the reader and the parent's excerpt show it.
+    static func text(_ item: FeedItem, links: [TweetID: [TweetLink]] = [:]) -> String {
+        func display(_ tweet: Tweet) -> String { oneLine(TweetLink.shownText(tweet.text, links: links[tweet.id] ?? [])) }
         let shown = item.shown
         let who = shown.author.map { "@\($0.username) (\($0.name))" } ?? "user \(shown.tweet.authorID)"
         let when = Timestamp.iso8601(shown.tweet.createdAt).replacingOccurrences(of: "T", with: " ").dropLast(4)
@@ -28,7 +32,7 @@ enum FeedPresenter {
             let whom = reply.stored ? (reply.username.map { "@\($0)" } ?? "post \(reply.id)") : "post \(reply.id), not fetched yet"
             lines.append("    replying to \(whom)" + (reply.excerpt.map { ": \(oneLine($0))" } ?? ""))
         }
-        lines.append("    \(oneLine(shown.tweet.text))")
+        lines.append("    \(display(shown.tweet))")
         if !shown.media.isEmpty {
             lines.append(
                 "    " + shown.media.map { "[\($0.media.kind.rawValue)\($0.media.altText.map { ": \(oneLine($0))" } ?? "")]" }.joined(separator: " ")
@@ -36,7 +40,7 @@ enum FeedPresenter {
         }
         if let quoted = item.quoted {
             let author = quoted.author.map { "@\($0.username)" } ?? "user \(quoted.tweet.authorID)"
-            lines.append("    > \(author): \(oneLine(quoted.tweet.text))")
+            lines.append("    > \(author): \(display(quoted.tweet))")
         } else if let missing = shown.tweet.quotedID {
             lines.append("    > quoted post \(missing), not fetched yet")
         }

@@ -50,17 +50,20 @@ struct ShowCommand: AsyncParsableCommand {
             if json {
                 emit(Self.json(conversation).serialized)
             } else {
+                // Links show where they lead, as in the reader and in a reply's excerpt.
+                let stored = conversation.ancestors.compactMap { if case .stored(let item) = $0 { item } else { nil } }
+                let links = try database.tweetLinks(FeedItem.linkIDs(stored + [conversation.tweet] + conversation.replies))
                 for ancestor in conversation.ancestors.reversed() {
                     switch ancestor {
-                    case .stored(let item): emit(FeedPresenter.text(item))
+                    case .stored(let item): emit(FeedPresenter.text(item, links: links))
                     case .missing(let id, let unavailable):
                         emit("post \(id): " + (unavailable.map { "unavailable (\($0))" } ?? "not fetched yet"))
                     }
                     emit("  |")
                 }
-                emit(FeedPresenter.text(conversation.tweet))
+                emit(FeedPresenter.text(conversation.tweet, links: links))
                 for reply in conversation.replies {
-                    emit("  \\-- " + FeedPresenter.text(reply).replacingOccurrences(of: "\n", with: "\n      "))
+                    emit("  \\-- " + FeedPresenter.text(reply, links: links).replacingOccurrences(of: "\n", with: "\n      "))
                 }
             }
         }

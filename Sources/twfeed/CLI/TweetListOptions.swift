@@ -48,23 +48,38 @@ struct TweetListOptions: ParsableArguments {
         }
         var output = StandardOutput()
         var gapsLeft = try gaps(database)[...]
-        var shown = 0
+        var count = 0
         func showGap(_ gap: FeedGap) {
             output.buffer.append(contentsOf: (json ? FeedGapPresenter.json(gap) : FeedGapPresenter.text(gap)).utf8)
             output.buffer.append(UInt8(ascii: "\n"))
         }
-        try read(database, avatarPath) { item in
+        func emit(_ item: FeedItem, links: [TweetID: [TweetLink]]) {
             while let gap = gapsLeft.first, item.tweet.id < gap.olderThanID {
                 gapsLeft.removeFirst()
                 showGap(gap)
             }
-            shown += 1
-            if json { item.appendJSON(to: &output.buffer) } else { output.buffer.append(contentsOf: FeedPresenter.text(item).utf8) }
+            if json {
+                item.appendJSON(to: &output.buffer)
+            } else {
+                output.buffer.append(contentsOf: FeedPresenter.text(item, links: links).utf8)
+            }
             output.buffer.append(UInt8(ascii: "\n"))
             output.flushIfFull()
         }
+        // JSON streams as SQLite steps (a full dump holds one item). Text shows each link
+        // where it leads, as `show`, the reader and a reply's line of its parent do: the
+        // links are read once the walk is done (reads do not nest), for the items shown.
+        var shown: [FeedItem] = []
+        try read(database, avatarPath) { item in
+            count += 1
+            if json { emit(item, links: [:]) } else { shown.append(item) }
+        }
+        if !shown.isEmpty {
+            let links = try database.tweetLinks(FeedItem.linkIDs(shown))
+            for item in shown { emit(item, links: links) }
+        }
         // The end of the feed: what lies below its oldest post (a first backfill's gap).
-        if shown < limit { gapsLeft.forEach(showGap) }
+        if count < limit { gapsLeft.forEach(showGap) }
         output.flush()
     }
 }

@@ -37,7 +37,13 @@ final class TestWorld: @unchecked Sendable {
     init(dialect: String = "v2", tweets: Int = 200, configure: (inout EmulatorConfiguration) -> Void = { _ in },
          extraConfig: [String: JSONValue] = [:]) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-it-\(UUID().uuidString.prefix(8))").path
-        sandbox = try Sandbox(folder: folder, dialect: dialect, tweetsPerFeed: tweets, configure: configure,
+        // TWFEED_IT_VOCABULARY=post runs the suite against v2 answers in the new vocabulary.
+        let vocabulary = ProcessInfo.processInfo.environment["TWFEED_IT_VOCABULARY"].flatMap(EmulatorVocabulary.init(rawValue:))
+        sandbox = try Sandbox(folder: folder, dialect: dialect, tweetsPerFeed: tweets,
+                              configure: { settings in
+                                  if let vocabulary { settings.vocabulary = vocabulary }
+                                  configure(&settings)
+                              },
                               apiKeys: ["timeoutSeconds": .number("5")],
                               config: Self.feeds.merging(extraConfig) { $1 })
     }

@@ -60,6 +60,27 @@ struct ReaderGraphTests {
         }
     }
 
+    /// A reply's line of its parent shows the parent's link as the parent's own text
+    /// does on the page: by its display URL, not the `t.co` link stored in the text.
+    @Test func aRepliesLineShowsTheParentsLinkAsTheParentDoes() async throws {
+        let world = try await ReaderHarness()
+        let raw = #"{"id":"3101","entities":{"urls":[{"url":"https://t.co/Parent0001","expanded_url":"https://example.com/article","display_url":"example.com/article"}]}}"#
+        let parent = Tweet(id: TweetID(3101), authorID: Self.carol.id, createdAt: Date(timeIntervalSince1970: 1_790_020_000),
+                           text: "Read https://t.co/Parent0001 now", rawJSON: raw)
+        let reply = Tweet(id: TweetID(3102), authorID: Self.carol.id, createdAt: Date(timeIntervalSince1970: 1_790_020_100),
+                          text: "done", inReplyToID: TweetID(3101))
+        _ = try await world.database.storePage(
+            TimelinePage(tweets: [reply], referencedTweets: [parent], authors: [Self.carol], nextPageToken: nil),
+            feed: .home, state: SyncState(feed: .home), now: Date())
+        try await world.withServer { port in
+            let page = try await RawHTTP.request(port: port, "/tweet/3102").text
+            #expect(page.contains(#"<span class="excerpt">Read example.com/article now</span>"#))
+            let shownParent = try #require(Self.li(page, 3101))
+            #expect(shownParent.contains(#">example.com/article</a> now</p>"#), "the parent shows it so")
+            #expect(!page.contains("t.co/Parent0001"))
+        }
+    }
+
     @Test func theConversationPageShowsTheRootFirstAndTheReplies() async throws {
         let world = try await ReaderHarness()
         try await Self.addGraph(world)
