@@ -12,6 +12,9 @@ package struct UsageReport: Sendable {
         package var day: String
         package var sources: [BillingSource: ResourceCount]
         package var costs: [BillingSource: MicroUSD]
+        /// Resources each source got back that were already charged that day, so free
+        /// (the API charges a post or user once a UTC day, whoever reads it again).
+        package var repeats: [BillingSource: Int] = [:]
         package var total: MicroUSD { costs.values.reduce(.zero, +) }
     }
 
@@ -41,6 +44,7 @@ package struct UsageReport: Sendable {
             guard byDay[row.day] != nil else { continue }  // a day after today: a clock that went back
             byDay[row.day]?.sources[row.source, default: .zero][row.kind] += row.resources
             byDay[row.day]?.costs[row.source, default: .zero] += row.cost
+            byDay[row.day]?.repeats[row.source, default: 0] += row.repeats
         }
         return UsageReport(spend: spend, plan: plan, days: byDay.values.sorted { $0.day > $1.day })
     }
@@ -67,6 +71,7 @@ package struct UsageReport: Sendable {
                     "posts": .number(String(count.posts)),
                     "postsWithURL": .number(String(count.postsWithURL)),
                     "postsSummoned": .number(String(count.postsSummoned)),
+                    "repeatsFree": .number(String(day.repeats[source] ?? 0)),
                     "usd": usd(day.costs[source] ?? .zero),
                 ])
             }

@@ -147,6 +147,7 @@ extension AppDatabase {
         ),
         ("v14: media", graphSchema),
         ("v15: photos", photoSchema),
+        ("v16: one charge per resource a day", ledgerPerResource),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given
