@@ -105,6 +105,17 @@ struct FaultMatrixTests {
             let waited = servings[1].timeIntervalSince(servings[0])
             #expect(hold.contains(waited), "asked again after \(Int(waited)) s; expected \(hold): \(describe(daemon, world, cell))")
         }
+        if cell.fault.kind == .creditsDepleted, servings.count == times {
+            // Any 402 is no credits, whatever its body: the state, entered once, and
+            // nothing asked between the refusal and the probe but what was already on
+            // its way (at most one request per other source).
+            let entered = world.sink.events("billing.state").filter { $0.contains("out_of_credits") && !$0.contains("previous=out_of_credits") }
+            #expect(entered.count == 1, "\(world.sink.events("billing.state"))")
+            let between = world.emulator.requests.filter {
+                $0.date > servings[0] && $0.date < servings[1] && $0.dialect != nil
+            }
+            #expect(between.count <= 5, "\(between.count) requests while out of credits: \(between.map(\.path))")
+        }
 
         // The loops still make progress: new tweets in every feed and a new status.
         for feed in EmulatorFeed.allCases { world.emulator.addTweets(to: feed, count: 2) }
@@ -121,6 +132,7 @@ struct FaultMatrixTests {
         }
         let posted = world.emulator.postedStatuses.map(\.text)
         #expect(posted.sorted() == later.sorted(), "posted: \(posted)")
+        #expect(try daemon.database.outboxItems().allSatisfy { $0.state != .failed }, "no status failed")
         let check = try daemon.database.inspect { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
 
