@@ -148,6 +148,34 @@ struct LedgerTests {
         #expect(sources?["retweets"]?["repeatsFree"] == .number("0"))
     }
 
+    /// v16 carries today's charged resources over under their resource: a post charged
+    /// under both kinds by v11 stays one row, still free today; the spend rows keep their
+    /// counts and gain no repeats.
+    @Test func aVersion15LedgerKeepsTodaysChargesPerResource() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-ledger-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("twfeed.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(queue, upTo: "v15: photos")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO billedResource (day, kind, id) VALUES
+                    ('2026-11-18', 'post_read', 10), ('2026-11-18', 'owned_read', 10), ('2026-11-18', 'user_read', 7);
+                INSERT INTO spend (day, source, kind, resources, micros) VALUES ('2026-11-18', 'home', 'post_read', 1, 5000);
+                """)
+        }
+        try queue.close()
+        let database = try AppDatabase.open(path: path)
+        let kept = try database.inspect { db in try Row.fetchAll(db, sql: "SELECT resource, id FROM billedResource ORDER BY resource") }
+        #expect(kept.map { "\($0["resource"] as String) \($0["id"] as Int64)" } == ["post 10", "user 7"])
+        try await store(database, page([10]), .mentions, now: Self.noon)
+        let rows = try rows(database)
+        #expect(rows["2026-11-18 home post_read"]?.resources == 1 && rows["2026-11-18 home post_read"]?.repeats == 0)
+        #expect(rows["2026-11-18 mentions owned_read"]?.resources == 0, "charged today before the upgrade: free")
+        #expect(try await database.spent(from: "2026-11-18", before: "2026-11-19") == MicroUSD(micros: 5_000))
+    }
+
     @Test func mentionsAreNormalReadsWhenTheAccountDoesNotOwnTheApp() async throws {
         let database = try AppDatabase.inMemory()
         try await store(database, page([5]), .mentions, terms: BillingTerms(ownsApp: false))
