@@ -158,7 +158,7 @@ struct LedgerTests {
         let path = folder.appendingPathComponent("twfeed.sqlite").path
         let queue = try DatabaseQueue(path: path)
         try AppDatabase.migrator.migrate(queue, upTo: "v15: photos")
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO billedResource (day, kind, id) VALUES
                     ('2026-11-18', 'post_read', 10), ('2026-11-18', 'owned_read', 10), ('2026-11-18', 'user_read', 7);
