@@ -64,34 +64,4 @@ struct AccountRefreshTests {
         let ours = try await daemon.database.spend(since: "2000-01-01").reduce(MicroUSD.zero) { $0 + $1.cost }
         #expect(Int(ours.micros) == world.emulator.bill().total.micros)
     }
-
-    /// Others' names and pictures are bought again only after `images.revalidateDays`
-    /// (v2 looks authors up; v1.1 embeds them in every status).
-    @Test func otherAuthorsAreLookedUpAgainAfterRevalidateDays() async throws {
-        let clock = ManualClock(now: Date())
-        let world = try TestWorld(dialect: "v2", tweets: 10)
-        try world.writeConfig(["images": .object(["revalidateDays": .number("2")])])
-        world.serverFollows(clock)
-        let daemon = try world.daemon(clock: clock)
-        func lookups() -> Int { world.emulator.requests.filter { $0.endpoint == "users" && $0.status == 200 }.count }
-        // New posts by an author already stored: only their age decides a lookup.
-        var author = ""
-        func pollHome(adding count: Int) async throws {
-            if count > 0 { world.emulator.addTweets(to: .home, count: count, by: author) }
-            world.serverFollows(clock)
-            try await daemon.syncers.first { $0.feed == .home }!.poll()
-        }
-        try await pollHome(adding: 0)
-        author = try #require(try daemon.database.inspect { db in
-            try Int64.fetchOne(db, sql: "SELECT authorId FROM tweet WHERE authorId != ? LIMIT 1", arguments: [Int64(Emulator.accountUserID)!])
-        }).description
-        let first = lookups()
-        #expect(first >= 1, "the first page's authors are looked up")
-        clock.advance(by: 86_400)
-        try await pollHome(adding: 5)
-        #expect(lookups() == first, "stored a day ago: fresh within revalidateDays")
-        clock.advance(by: 2 * 86_400)
-        try await pollHome(adding: 5)
-        #expect(lookups() > first, "stored three days ago: looked up again")
-    }
 }
