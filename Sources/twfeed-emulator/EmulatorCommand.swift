@@ -61,6 +61,9 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Day of the month (1-28) a billing cycle starts on, at 00:00 UTC.")
     var cycleStartDay = 1
 
+    @Option(help: "How billing refusals are worded: dialect (each dialect's own), problem, errors, empty or html.")
+    var refusalShape = EmulatorRefusalShape.dialect.rawValue
+
     @Flag(help: "Refuse a reply unless the post it answers mentioned or quoted the account, as for self-serve accounts.")
     var repliesRequireSummons = false
 
@@ -93,6 +96,9 @@ struct EmulatorCommand: AsyncParsableCommand {
         }
         guard usageCap >= 0 else { throw ValidationError("--usage-cap must not be negative") }
         guard (1...28).contains(cycleStartDay) else { throw ValidationError("--cycle-start-day must be 1...28") }
+        guard EmulatorRefusalShape(rawValue: refusalShape) != nil else {
+            throw ValidationError("--refusal-shape must be one of \(EmulatorRefusalShape.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
     }
 
     func run() async throws {
@@ -111,6 +117,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         settings.billing.cycleStartDay = cycleStartDay
         settings.billing.repliesRequireSummons = repliesRequireSummons
         settings.billing.ownsApp = ownsApp
+        settings.billing.refusalShape = EmulatorRefusalShape(rawValue: refusalShape) ?? .dialect
         let emulator = Emulator(configuration: settings)
         do {
             try emulator.start()
