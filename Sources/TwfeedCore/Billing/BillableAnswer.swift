@@ -23,12 +23,19 @@ package struct BillableAnswer: Sendable, Equatable {
         self.source = source
     }
 
-    /// Adds `ids` read as `kind`, skipping any already in this answer under that kind.
+    /// Resources this answer returned twice under one kind (a post in `data` that is also
+    /// another's parent in `includes`): charged once, the second free, as a repeat.
+    package private(set) var repeatsInAnswer: [BillableKind: Int] = [:]
+
+    /// Adds `ids` read as `kind`, counting any already in this answer under that kind as
+    /// a repeat rather than a second read.
     package mutating func read(_ kind: BillableKind, _ ids: some Sequence<Int64>) {
         if reads[kind] == nil { readOrder.append(kind) }
         var list = reads[kind] ?? []
         var seen = Set(list)
-        for id in ids where seen.insert(id).inserted { list.append(id) }
+        for id in ids {
+            if seen.insert(id).inserted { list.append(id) } else { repeatsInAnswer[kind, default: 0] += 1 }
+        }
         reads[kind] = list
     }
 

@@ -50,6 +50,7 @@ extension AppDatabase {
         try db.execute(sql: "DELETE FROM billedResource WHERE day < ?", arguments: [day])
         var charged = ResourceCount.zero
         var repeats = ResourceCount.zero
+        for (kind, count) in bill.repeatsInAnswer { repeats[kind] += count }
         let seen = try db.cachedStatement(sql: "INSERT OR IGNORE INTO billedResource (day, resource, id) VALUES (?, ?, ?)")
         for kind in bill.readOrder {
             guard let resource = kind.dedupKey else { continue }
