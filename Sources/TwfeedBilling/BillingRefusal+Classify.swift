@@ -1,42 +1,53 @@
 import Foundation
 
 /// Recognising billing refusals in answers the API sends, which are outside input: the
-/// classifier must answer nil for anything it does not recognise, whatever the bytes,
-/// and must never let a body's text break the one-line log it will be written to.
+/// classifier must answer nil for anything it does not recognise, whatever the bytes
+/// (except a 402, which is no credits whatever it holds), and must never let a body's
+/// text break the one-line log it will be written to.
 extension BillingRefusal {
-    /// Bodies larger than this are not refusals (the API's are under a kilobyte) and are
-    /// not parsed: a hostile answer must not cost a large parse on every poll.
+    /// Bodies larger than this are not parsed (the API's refusals are under a kilobyte):
+    /// a hostile answer must not cost a large parse on every poll. Only a 402 is a
+    /// refusal without a readable body.
     package static let maxBodyBytes = 65_536
 
     /// The refusal a 4xx answer's body describes, or nil for every other answer (a normal
     /// rate limit, a bad token, a duplicate post, an outage, a body that is not JSON).
     ///
-    /// Recognised by the body: v2 problem objects by `title` (compared ignoring case,
-    /// spaces and dashes), by the last part of `type` after `/problems/`, and by
-    /// `reason`; v1.1 error lists by `errors[].code` 453. The status only settles the one
-    /// ambiguity the API leaves: `type …/problems/credits` is used both for depleted
-    /// credits (402) and for the spend cap (403).
+    /// HTTP 402 ("Payment Required") has one meaning here, whatever its body or its
+    /// absence: no credits (x-api.md; the v2 problem is the only 402 body documented, and
+    /// v1.1 answers it with its own errors list). Every other status is recognised by
+    /// the body: v2 problem objects by `title` (compared ignoring case, spaces and
+    /// dashes), by the last part of `type` after `/problems/`, and by `reason`; v1.1
+    /// error lists by `errors[].code` 453, and by the words of their `message` for the
+    /// two caps (that dialect predates pay-per-use and documents no code for them). The
+    /// status also settles the one ambiguity the API leaves: `type …/problems/credits` is
+    /// used both for depleted credits (402) and for the spend cap (403).
     package static func classify(status: Int, body: [UInt8]) -> BillingRefusal? {
-        guard (400..<500).contains(status), !body.isEmpty, body.count <= maxBodyBytes,
-            let parsed = try? JSONSerialization.jsonObject(with: Data(body)),
-            let object = parsed as? [String: Any]
-        else { return nil }
+        guard (400..<500).contains(status) else { return nil }
+        let object = parsedObject(body)
+        if status == 402 {
+            let detail = object.flatMap { ($0["detail"] as? String) ?? v11Message($0) ?? ($0["title"] as? String) }
+            let line = detail.map { oneLine($0, limit: detailLimit) } ?? ""
+            return .creditsDepleted(detail: line.isEmpty ? paymentRequired : line)
+        }
+        guard let object else { return nil }
 
         let title = (object["title"] as? String).map(squeezed)
         let problem = (object["type"] as? String).map(problemName)
         let reason = (object["reason"] as? String)?.lowercased()
         let rawDetail = (object["detail"] as? String) ?? v11Message(object) ?? (object["title"] as? String) ?? ""
         let detail = oneLine(rawDetail, limit: detailLimit)
+        let v11Words = v11Message(object).map(squeezed) ?? ""
 
         if title == "spendcapreached" || problem == "spend-cap-reached"
-            || (problem == "credits" && status != 402 && title != "creditsdepleted")
+            || (problem == "credits" && title != "creditsdepleted") || v11Words.contains("spendcap")
         {
             return .spendCapReached(resetDate: resetDate(object["reset_date"], detail: rawDetail), detail: detail)
         }
-        if title == "creditsdepleted" || problem == "credits" {
+        if title == "creditsdepleted" || v11Words.contains("doesnothaveanycredits") {
             return .creditsDepleted(detail: detail)
         }
-        if title == "usagecapexceeded" || problem == "usage-capped" {
+        if title == "usagecapexceeded" || problem == "usage-capped" || v11Words.contains("usagecapexceeded") {
             let period = (object["period"] as? String).map { oneLine($0, limit: 40) }
             return .usageCapExceeded(period: period?.isEmpty == false ? period : nil, detail: detail)
         }
@@ -55,6 +66,17 @@ extension BillingRefusal {
             return .notPermitted(.accessLevel, detail: detail)
         }
         return nil
+    }
+
+    /// The detail of a 402 whose body says nothing readable (empty, HTML, a proxy's page).
+    package static let paymentRequired = "Payment Required (HTTP 402)"
+
+    /// The body as a JSON object, or nil when it is not one (or too large to parse).
+    private static func parsedObject(_ body: [UInt8]) -> [String: Any]? {
+        guard !body.isEmpty, body.count <= maxBodyBytes,
+            let parsed = try? JSONSerialization.jsonObject(with: Data(body))
+        else { return nil }
+        return parsed as? [String: Any]
     }
 
     /// `Spend Cap-Reached` and `SpendCapReached` alike: lowercased, without spaces,

@@ -287,6 +287,14 @@ public final class Emulator: Sendable {
         UInt64(userID).flatMap { core.changeProfileImageURL(ofUser: $0) }.map { baseURL + $0 }
     }
 
+    /// Gives the user a new display name, as every answer shows it from now on (the
+    /// account itself too: `Emulator.accountUserID`). Returns false for an unknown user.
+    @discardableResult
+    public func renameUser(_ userID: String, to name: String) -> Bool {
+        guard let id = UInt64(userID) else { return false }
+        return core.state.withLock { $0.store.rename(id, to: name) }
+    }
+
     /// Replaces the user's picture behind the same URL: a new ETag and Last-Modified, so a
     /// revalidating client gets a 200 with the new bytes. Returns false for an unknown user.
     @discardableResult

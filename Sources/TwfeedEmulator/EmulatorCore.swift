@@ -130,10 +130,10 @@ final class EmulatorCore: Sendable {
                 switch fault {
                 case .spendCapReached?: .spendCapReached(resetDate: BillingCalendar.label(BillingCalendar.day(now) + 1))
                 case .usageCapExceeded?: .usageCapExceeded
-                case .notEnrolled(let reason)?: .notEnrolled(reason)
+                case .notEnrolled(let reason, _)?: .notEnrolled(reason)
                 default: .creditsDepleted
                 }
-            var response = ErrorBody.billingRefusal(refusal, dialect)
+            var response = ErrorBody.billingRefusal(refusal, dialect, shape: fault?.refusalShape ?? .dialect)
             if let peek { response.headers += peek.headers }
             return response
         default:
@@ -183,7 +183,7 @@ final class EmulatorCore: Sendable {
         let today = BillingCalendar.day(now)
         state.billing.enter(day: today)
         if let refusal = state.billing.refusal(for: endpoint) {
-            var response = ErrorBody.billingRefusal(refusal, dialect)
+            var response = ErrorBody.billingRefusal(refusal, dialect, shape: state.billing.refusalShape)
             response.headers += state.limiter.peek(endpoint, dialect, token: token, now: now).headers
             return response
         }

@@ -15,6 +15,8 @@ package final class FakeTimelineAPI: TwitterAPI {
         package var window = 900.0
         package var used: [Feed: (count: Int, resetAt: Date)] = [:]
         package var meCalls = 0
+        /// Errors the next `me()` calls throw, first first.
+        package var meFailures: [APIError] = []
         /// Who the credentials sign in as (`me()`).
         package var account = FakeTimelineAPI.me
         package var posted: [(text: String, replyTo: TweetID?)] = []
@@ -92,8 +94,9 @@ package final class FakeTimelineAPI: TwitterAPI {
     }
 
     package func me() async throws -> Author {
-        state.withLock { state in
+        try state.withLock { state in
             state.meCalls += 1
+            if !state.meFailures.isEmpty { throw state.meFailures.removeFirst() }
             return state.account
         }
     }

@@ -64,6 +64,9 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Day of the month (1-28) a billing cycle starts on, at 00:00 UTC.")
     var cycleStartDay = 1
 
+    @Option(help: "How billing refusals are worded: dialect (each dialect's own), problem, errors, empty or html.")
+    var refusalShape = EmulatorRefusalShape.dialect.rawValue
+
     @Flag(help: "Refuse a reply unless the post it answers mentioned or quoted the account, as for self-serve accounts.")
     var repliesRequireSummons = false
 
@@ -102,6 +105,9 @@ struct EmulatorCommand: AsyncParsableCommand {
         }
         guard usageCap >= 0 else { throw ValidationError("--usage-cap must not be negative") }
         guard (1...28).contains(cycleStartDay) else { throw ValidationError("--cycle-start-day must be 1...28") }
+        guard EmulatorRefusalShape(rawValue: refusalShape) != nil else {
+            throw ValidationError("--refusal-shape must be one of \(EmulatorRefusalShape.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
     }
 
     func run() async throws {
@@ -125,6 +131,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         settings.billing.repliesRequireSummons = repliesRequireSummons
         settings.billing.ownsApp = ownsApp
         settings.vocabulary = vocabulary
+        settings.billing.refusalShape = EmulatorRefusalShape(rawValue: refusalShape) ?? .dialect
         let emulator = Emulator(configuration: settings)
         do {
             try emulator.start()

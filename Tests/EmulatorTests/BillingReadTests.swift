@@ -119,6 +119,35 @@ import TwfeedEmulator
         }
     }
 
+    /// "Deduplicated per resource, across queries": a post is one resource whatever it
+    /// cost, charged once a UTC day at the price of the day's first read.
+    @Test func aPostIsChargedOnceADayAtTheFirstReadsPrice() throws {
+        try withBillingEmulator { emulator, client in
+            // Owned first: the lookup that returns the same posts after is free.
+            let mentions = V2Resources(try client.get(mentionsPath, [("max_results", "5")]))
+            let owned = emulator.bill().total
+            #expect(owned.count(.ownedRead) == mentions.data.count && mentions.data.count > 0)
+            let lookup = try client.get("/2/tweets", [("ids", mentions.data.joined(separator: ","))])
+            #expect(lookup.status == 200)
+            var bill = emulator.bill()
+            #expect(bill.total.count(.postRead) == owned.count(.postRead), "no post charged again at the dearer price")
+            #expect(bill.endpoint(.lookup).micros == 0)
+            #expect(bill.endpoint(.lookup).deduplicated == mentions.data.count)
+
+            // A plain read first: the owned read of the same post after is free, and the
+            // post stays charged at $0.005.
+            emulator.resetBill()
+            moveClock(emulator, to: "2026-11-26T12:00:00Z")
+            let first = try client.get("/2/tweets", [("ids", mentions.data.joined(separator: ","))])
+            #expect(first.status == 200)
+            _ = try client.get(mentionsPath, [("max_results", "5")])
+            bill = emulator.bill()
+            #expect(bill.total.count(.ownedRead) == 0)
+            #expect(bill.total.count(.postRead) == mentions.data.count)
+            #expect(bill.totalMicros == mentions.data.count * Rate.postRead)
+        }
+    }
+
     @Test func aClientThatDoesNotOwnTheAppPaysThePlainPriceForItsMentions() throws {
         try withBillingEmulator({ $0.billing.ownsApp = false }) { emulator, client in
             let mentions = try client.get(mentionsPath, [("max_results", "20")] + clientFields)

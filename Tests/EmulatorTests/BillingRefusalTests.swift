@@ -7,6 +7,9 @@ import TwfeedEmulator
 @Suite struct BillingRefusalTests {
     static let creditsDepleted = #"{"title":"CreditsDepleted","detail":"Your enrolled account [\#(Emulator.accountUserID)] "#
         + #"does not have any credits to fulfill this request.","type":"https://api.twitter.com/2/problems/credits"}"#
+    /// v1.1's own words for it: its errors list, with the status as the code.
+    static let v11CreditsDepleted = #"{"errors":[{"code":402,"message":"Your enrolled account [\#(Emulator.accountUserID)] "#
+        + #"does not have any credits to fulfill this request."}]}"#
 
     @Test func noCreditsLeftIsA402InBothDialectsUntilCreditsAreAdded() throws {
         try withBillingEmulator({ $0.billing.creditsUSD = 0.02 }) { emulator, client in
@@ -17,11 +20,12 @@ import TwfeedEmulator
             #expect(charged > 20_000)
             #expect(emulator.credits == Double(20_000 - charged) / 1_000_000)
 
-            for refused in [try v2HomePage(client), try client.get("/2/users/me"),
-                            try client.send("POST", "/2/tweets", json: #"{"text":"no money"}"#),
-                            try v11HomePage(client), try client.get("/1.1/account/verify_credentials.json")] {
+            for (refused, body) in [(try v2HomePage(client), Self.creditsDepleted), (try client.get("/2/users/me"), Self.creditsDepleted),
+                                    (try client.send("POST", "/2/tweets", json: #"{"text":"no money"}"#), Self.creditsDepleted),
+                                    (try v11HomePage(client), Self.v11CreditsDepleted),
+                                    (try client.get("/1.1/account/verify_credentials.json"), Self.v11CreditsDepleted)] {
                 #expect(refused.status == 402)
-                #expect(refused.text == Self.creditsDepleted)
+                #expect(refused.text == body)
                 #expect(refused.intHeader("x-rate-limit-remaining") != nil)
             }
             #expect(emulator.bill().totalMicros == charged, "refusals cost nothing")
@@ -61,7 +65,10 @@ import TwfeedEmulator
             #expect((v2.object["detail"] as? String)?.hasSuffix("has reached its billing cycle spend cap. API requests "
                     + "will be blocked until the next cycle begins on 2026-12-01.") == true)
             let v11 = try client.send("POST", "/1.1/statuses/update.json", form: [("status", "capped")])
-            #expect(v11.status == 403 && v11.object["title"] as? String == "SpendCapReached")
+            #expect(v11.status == 403)
+            let error = (v11.object["errors"] as? [[String: Any]])?.first
+            #expect(error?["code"] as? Int == 403)
+            #expect((error?["message"] as? String)?.hasSuffix("the next cycle begins on 2026-12-01.") == true)
 
             // The last second of the cycle, then the first of the next.
             moveClock(emulator, to: "2026-11-30T23:59:50Z")
@@ -97,9 +104,11 @@ import TwfeedEmulator
             #expect(try v2HomePage(client).status == 200, "the read that crosses the cap is served")
             #expect(emulator.bill().cycle.postReads >= 20)
 
+            let v11 = try v11HomePage(client)
+            #expect(v11.status == 429)
+            #expect(v11.text == #"{"errors":[{"code":429,"message":"Usage cap exceeded: Monthly product cap"}]}"#)
             for capped in [try v2HomePage(client), try client.get(mentionsPath, clientFields),
-                           try client.get("/2/tweets", [("ids", emulator.groundTruth(.home, dialect: .v2)[0])]),
-                           try v11HomePage(client)] {
+                           try client.get("/2/tweets", [("ids", emulator.groundTruth(.home, dialect: .v2)[0])])] {
                 #expect(capped.status == 429)
                 #expect(capped.object["title"] as? String == "UsageCapExceeded")
                 #expect(capped.object["period"] as? String == "Monthly" && capped.object["scope"] as? String == "Product")
@@ -147,6 +156,47 @@ import TwfeedEmulator
             emulator.setNotEnrolled(nil, for: .home)
             #expect(try v2HomePage(client).status == 200)
             #expect(try v11HomePage(client).status == 200)
+        }
+    }
+
+    /// Every refusal in every shape, in both dialects: the refusal's own status whatever
+    /// the body, so a client meets what another server might send.
+    @Test(arguments: EmulatorRefusalShape.allCases)
+    func everyRefusalTakesEveryShape(_ shape: EmulatorRefusalShape) throws {
+        try withBillingEmulator { emulator, client in
+            let unsigned = TestClient(emulator: emulator, signer: nil)
+            #expect(try unsigned.send("POST", "/_emulator/billing", json: #"{"refusalShape":"\#(shape.rawValue)"}"#).status == 200)
+            let states: [(status: Int, set: (Bool) -> Void)] = [
+                (402, { emulator.setCredits(usd: $0 ? 0 : nil) }),
+                (403, { emulator.setSpendCap(usd: $0 ? 0 : nil) }),
+                (429, { emulator.setUsageCap(postReads: $0 ? 0 : nil) }),
+                (403, { emulator.setNotEnrolled($0 ? .clientNotEnrolled : nil, for: .home) }),
+            ]
+            for state in states {
+                state.set(true)
+                for (dialect, page) in [("v2", { try v2HomePage(client) }), ("v1.1", { try v11HomePage(client) })] {
+                    let refused = try page()
+                    #expect(refused.status == state.status, "\(shape) \(dialect)")
+                    let errors = refused.object["errors"] as? [[String: Any]]
+                    switch shape {
+                    case .empty: #expect(refused.body.isEmpty)
+                    case .html:
+                        #expect(refused.header("content-type")?.hasPrefix("text/html") == true)
+                        #expect(refused.text.contains("<h1>\(state.status) "))
+                    case .problem: #expect(refused.object["type"] is String && errors == nil, "\(dialect)")
+                    case .errors: #expect(errors?.first?["message"] is String && refused.object["type"] == nil, "\(dialect)")
+                    case .dialect: #expect((errors != nil) == (dialect == "v1.1"), "\(dialect)")
+                    }
+                }
+                state.set(false)
+            }
+            #expect(try v2HomePage(client).status == 200)
+            let faulted = try unsigned.send("POST", "/_emulator/faults", json: #"{"fault":"credits-depleted","shape":"empty"}"#)
+            #expect(faulted.status == 200)
+            let empty = try v2HomePage(client)
+            #expect(empty.status == 402 && empty.body.isEmpty)
+            #expect(try unsigned.send("POST", "/_emulator/faults", json: #"{"fault":"credits-depleted","shape":"xml"}"#).status == 400)
+            #expect(try unsigned.send("POST", "/_emulator/billing", json: #"{"refusalShape":"xml"}"#).status == 400)
         }
     }
 

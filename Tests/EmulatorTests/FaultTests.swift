@@ -136,6 +136,7 @@ import TwfeedEmulator
     @Test(arguments: Fault.Kind.allCases.filter(\.isBillingRefusal).flatMap(\.examples))
     func billingRefusalFaultsAnswerTheRefusalsOwnBody(_ fault: Fault) throws {
         try withBillingEmulator({ $0.billing.cycleStartDay = 26 }) { emulator, client in
+            emulator.setRefusalShape(fault.refusalShape ?? .dialect)
             let pages: [(name: String, path: String, get: () throws -> TestResponse)] = [
                 ("v2", "reverse_chronological", { try v2HomePage(client) }),
                 ("v1.1", "home_timeline", { try v11HomePage(client) }),
@@ -162,10 +163,10 @@ import TwfeedEmulator
         case .creditsDepleted: #expect(fault.controlName == "credits-depleted")
         case .spendCapReached: #expect(fault.controlName == "spend-cap-reached")
         case .usageCapExceeded: #expect(fault.controlName == "usage-cap-exceeded")
-        case .notEnrolled(let reason): #expect(fault.controlName == "not-enrolled" && reason == .clientNotEnrolled)
+        case .notEnrolled(let reason, _): #expect(fault.controlName == "not-enrolled" && reason == .clientNotEnrolled)
         default: Issue.record("\(fault) is not a billing refusal")
         }
-        #expect(Fault(controlName: fault.controlName) == fault, "the control route names it")
+        #expect(Fault(controlName: fault.controlName, shape: fault.refusalShape?.rawValue) == fault, "the control route names it")
     }
 
     /// Sets (true) or clears (false) the account state whose refusal `fault` stands for.
@@ -174,7 +175,7 @@ import TwfeedEmulator
         case .creditsDepleted: { emulator.setCredits(usd: $0 ? 0 : nil) }
         case .spendCapReached: { emulator.setSpendCap(usd: $0 ? 0 : nil) }
         case .usageCapExceeded: { emulator.setUsageCap(postReads: $0 ? 0 : nil) }
-        case .notEnrolled(let reason): { emulator.setNotEnrolled($0 ? reason : nil, for: .home) }
+        case .notEnrolled(let reason, _): { emulator.setNotEnrolled($0 ? reason : nil, for: .home) }
         default: { _ in Issue.record("\(fault) is not a billing refusal") }
         }
     }

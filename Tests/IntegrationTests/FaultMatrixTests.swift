@@ -105,6 +105,20 @@ struct FaultMatrixTests {
             let waited = servings[1].timeIntervalSince(servings[0])
             #expect(hold.contains(waited), "asked again after \(Int(waited)) s; expected \(hold): \(describe(daemon, world, cell))")
         }
+        if cell.fault.kind == .creditsDepleted, servings.count == times {
+            // Any 402 is no credits, whatever its body: the state, entered at most once
+            // per 402 (another source's probe may succeed between the two, the fault
+            // being on one path only), never any other state; and until the first probe
+            // is due (`api.creditsRecheckMinutes`, 15), nothing asked but what was
+            // already on its way (at most one request per other source).
+            let changes = world.sink.events("billing.state")
+            let entered = changes.filter { $0.contains("state=out_of_credits") }
+            #expect((1...times).contains(entered.count), "\(changes)")
+            #expect(changes.allSatisfy { $0.contains("state=out_of_credits") || $0.contains("state=ok") }, "no other state: \(changes)")
+            let probeDue = servings[0].addingTimeInterval(15 * 60)
+            let held = world.emulator.requests.filter { $0.date > servings[0] && $0.date < probeDue && $0.dialect != nil }
+            #expect(held.count <= 5, "\(held.count) requests while out of credits: \(held.map(\.path))")
+        }
 
         // The loops still make progress: new tweets in every feed and a new status.
         for feed in EmulatorFeed.allCases { world.emulator.addTweets(to: feed, count: 2) }
@@ -121,6 +135,7 @@ struct FaultMatrixTests {
         }
         let posted = world.emulator.postedStatuses.map(\.text)
         #expect(posted.sorted() == later.sorted(), "posted: \(posted)")
+        #expect(try daemon.database.outboxItems().allSatisfy { $0.state != .failed }, "no status failed")
         let check = try daemon.database.inspect { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
 

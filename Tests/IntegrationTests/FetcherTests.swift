@@ -109,7 +109,7 @@ struct FetcherTests {
         let chain = try #require(world.emulator.addReplyChain(to: .home, depth: 2))
         _ = try await daemon.syncers.first { $0.feed == .home }!.poll()
         let wanted = TweetID(chain.ancestors[1])!
-        world.emulator.inject(.creditsDepleted, times: 100, pathContains: dialect == "v2" ? "/2/tweets" : "statuses/lookup", method: "GET")
+        world.emulator.inject(.creditsDepleted(), times: 100, pathContains: dialect == "v2" ? "/2/tweets" : "statuses/lookup", method: "GET")
         try await daemon.database.requestFetch([wanted], reason: .asked, now: clock.now())
         let until = try #require(try await fetcher.cycle(), "held")
         #expect(until > clock.now())

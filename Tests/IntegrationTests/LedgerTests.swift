@@ -53,6 +53,10 @@ struct LedgerIntegrationTests {
         let today = BillingCycle.utcDay(of: clock.now())
         #expect(days.first?["day"] == .string(today))
         #expect(days.first?["sources"]?["outbox"]?["postsWithURL"] == .number("1"))
+        // What the dedup saved, as the emulator counted it: every resource returned again.
+        let repeats = days.compactMap { day in day["sources"]?.object?.values.compactMap { $0["repeatsFree"]?.idText.flatMap(Int.init) } }
+            .joined().reduce(0, +)
+        #expect(repeats == bill.total.deduplicated, "repeatsFree \(repeats) vs the emulator's \(bill.total.deduplicated)")
 
         let status = try Binary.run(["status", "--json", "--config", world.configPath])
         let report = try JSONValue.parse(status.stdout.trimmingCharacters(in: .newlines))

@@ -137,28 +137,67 @@ struct BillingRefusalTests {
         #expect(BillingRefusal.classify(status: status, body: bytes(body)) == nil)
     }
 
-    @Test("the status alone means nothing: 402 or 429 with no recognisable body is nil", arguments: [
-        (402, "Payment Required"), (402, ""), (402, "{}"), (429, "[]"), (403, "null"), (402, "\"CreditsDepleted\""),
+    @Test("the status alone means nothing but for 402: 403 or 429 with no recognisable body is nil", arguments: [
+        (429, "[]"), (403, "null"), (429, "Too Many Requests"), (403, ""), (403, "<html><body>403</body></html>"),
         (403, #"{"title":42,"type":["https://api.twitter.com/2/problems/credits"],"reason":{}}"#),
         (403, #"{"errors":"453"}"#), (403, #"{"errors":[453]}"#), (403, #"{"errors":[{"code":453.5}]}"#),
-        (402, "<html><body>402</body></html>"),
-        (402, #"{"title":"CreditsDepleted""#),  // cut short
+        (403, #"{"title":"SpendCapReached""#),  // cut short
     ])
     func garbage(status: Int, body: String) {
         #expect(BillingRefusal.classify(status: status, body: bytes(body)) == nil)
     }
 
-    @Test("hostile bodies: invalid UTF-8, deep nesting, huge; nil and no crash")
+    @Test("any 402 is out of credits, whatever its body", arguments: [
+        // v1.1's errors list, as a server answered an empty balance in that dialect.
+        (#"{"errors":[{"code":402,"message":"Your enrolled account [7] does not have any credits to fulfill this request."}]}"#,
+         "Your enrolled account [7] does not have any credits to fulfill this request."),
+        (#"{"errors":[{"message":"Payment Required"}]}"#, "Payment Required"),
+        // A v2 problem under another title or type, or with none.
+        (#"{"title":"SpendCapReached","detail":"capped","type":"https://api.twitter.com/2/problems/spend-cap-reached"}"#, "capped"),
+        (#"{"title":"Payment Required","type":"about:blank"}"#, "Payment Required"),
+        ("", BillingRefusal.paymentRequired),
+        ("Payment Required", BillingRefusal.paymentRequired),
+        ("<html><head><title>402 Payment Required</title></head><body><h1>402</h1></body></html>", BillingRefusal.paymentRequired),
+        ("{}", BillingRefusal.paymentRequired), ("[]", BillingRefusal.paymentRequired), ("null", BillingRefusal.paymentRequired),
+        (#""CreditsDepleted""#, BillingRefusal.paymentRequired),
+        (#"{"title":"CreditsDepleted""#, BillingRefusal.paymentRequired),  // cut short
+        (#"{"detail":"  \n  "}"#, BillingRefusal.paymentRequired),
+    ])
+    func anyPaymentRequired(body: String, detail: String) {
+        let refusal = BillingRefusal.classify(status: 402, body: bytes(body))
+        #expect(refusal == .creditsDepleted(detail: detail))
+        #expect(refusal.flatMap(BillingState.init(entering:)) == .outOfCredits)
+    }
+
+    @Test("the caps in v1.1's errors list, recognised by their words", arguments: [
+        (403, #"{"errors":[{"code":403,"message":"Your enrolled account [7] has reached its billing cycle spend cap. API requests will be blocked until the next cycle begins on 2026-04-14."}]}"#),
+        (429, #"{"errors":[{"code":429,"message":"Usage cap exceeded: Monthly product cap"}]}"#),
+    ])
+    func v11Caps(status: Int, body: String) {
+        let refusal = BillingRefusal.classify(status: status, body: bytes(body))
+        if status == 403 {
+            #expect(refusal == .spendCapReached(resetDate: utc("2026-04-14T00:00:00Z"), detail: "Your enrolled account [7] has reached its billing cycle spend cap. API requests will be blocked until the next cycle begins on 2026-04-14."))
+        } else {
+            #expect(refusal == .usageCapExceeded(period: nil, detail: "Usage cap exceeded: Monthly product cap"))
+        }
+    }
+
+    @Test("hostile bodies: invalid UTF-8, deep nesting, huge; no crash, and a 402 stays no credits")
     func hostileBodies() {
-        #expect(BillingRefusal.classify(status: 402, body: [0xFF, 0xFE, 0x7B, 0x00, 0xC3]) == nil)
-        #expect(BillingRefusal.classify(status: 402, body: bytes(String(repeating: "[", count: 60_000))) == nil)
-        let deep = String(repeating: #"{"a":"#, count: 5_000) + "1" + String(repeating: "}", count: 5_000)
-        #expect(BillingRefusal.classify(status: 402, body: bytes(deep)) == nil)
-        let padded = #"{"title":"CreditsDepleted","pad":""# + String(repeating: "x", count: 70_000) + #""}"#
-        #expect(BillingRefusal.classify(status: 402, body: bytes(padded)) == nil)
+        let hostile: [[UInt8]] = [
+            [0xFF, 0xFE, 0x7B, 0x00, 0xC3],
+            bytes(String(repeating: "[", count: 60_000)),
+            bytes(String(repeating: #"{"a":"#, count: 5_000) + "1" + String(repeating: "}", count: 5_000)),
+            bytes(#"{"title":"UsageCapExceeded","pad":""# + String(repeating: "x", count: 70_000) + #""}"#),
+        ]
+        for body in hostile {
+            #expect(BillingRefusal.classify(status: 403, body: body) == nil)
+            #expect(BillingRefusal.classify(status: 429, body: body) == nil)
+            #expect(BillingRefusal.classify(status: 402, body: body) == .creditsDepleted(detail: BillingRefusal.paymentRequired))
+        }
         // Noise around a real refusal does not hide it.
-        let noisy = #"{"title":"CreditsDepleted","detail":null,"type":7,"extra":[1,{"b":[]}]}"#
-        #expect(BillingRefusal.classify(status: 402, body: bytes(noisy)) == .creditsDepleted(detail: "CreditsDepleted"))
+        let noisy = #"{"title":"UsageCapExceeded","detail":null,"type":7,"extra":[1,{"b":[]}]}"#
+        #expect(BillingRefusal.classify(status: 429, body: bytes(noisy)) == .usageCapExceeded(period: nil, detail: "UsageCapExceeded"))
     }
 
     @Test("details are one line of at most 300 characters")

@@ -2,8 +2,9 @@ import Foundation
 import TwfeedBilling
 
 /// What one successful API answer returned, as the pay-per-use API bills it: the posts
-/// and users it handed out (each charged once per UTC day per kind, so the ids are kept
-/// for the ledger's deduplication) and the posts it created (never deduplicated).
+/// and users it handed out (each charged once per UTC day, at the price of the day's
+/// first read, so the ids are kept for the ledger's deduplication) and the posts it
+/// created (never deduplicated).
 ///
 /// Built by the daemon from what it parsed, recorded by the store in the same
 /// transaction as what the answer stored, so a crash never counts an answer twice or
@@ -12,6 +13,9 @@ package struct BillableAnswer: Sendable, Equatable {
     package var source: BillingSource
     /// Ids read, per kind, each at most once (the API bills a resource once per answer).
     package private(set) var reads: [BillableKind: [Int64]] = [:]
+    /// The kinds in the order the answer holds them (its own posts first, then what they
+    /// include): a post that is both, at two prices, is charged at the first.
+    package private(set) var readOrder: [BillableKind] = []
     /// Posts created, one entry each.
     package var created: [BillableKind] = []
 
@@ -19,11 +23,19 @@ package struct BillableAnswer: Sendable, Equatable {
         self.source = source
     }
 
-    /// Adds `ids` read as `kind`, skipping any already in this answer under that kind.
+    /// Resources this answer returned twice under one kind (a post in `data` that is also
+    /// another's parent in `includes`): charged once, the second free, as a repeat.
+    package private(set) var repeatsInAnswer: [BillableKind: Int] = [:]
+
+    /// Adds `ids` read as `kind`, counting any already in this answer under that kind as
+    /// a repeat rather than a second read.
     package mutating func read(_ kind: BillableKind, _ ids: some Sequence<Int64>) {
+        if reads[kind] == nil { readOrder.append(kind) }
         var list = reads[kind] ?? []
         var seen = Set(list)
-        for id in ids where seen.insert(id).inserted { list.append(id) }
+        for id in ids {
+            if seen.insert(id).inserted { list.append(id) } else { repeatsInAnswer[kind, default: 0] += 1 }
+        }
         reads[kind] = list
     }
 

@@ -6,11 +6,23 @@
 /// UTC-day deduplication (only the current day's set is kept) and a fixed number of
 /// additions to the running tallies.
 struct BillingLedger {
-    /// One resource charged on a day: the same id under another kind is charged again
-    /// (a post read in home and then as an owned read in mentions costs both).
+    /// One resource charged on a day: a post or a user by its id, whatever it cost (a
+    /// post read in home and then as an owned read in mentions costs the first price
+    /// once), unless `dedupAcrossPrices` is off.
     private struct Seen: Hashable {
-        let kind: EmulatorResourceKind
+        let resource: String
         let id: UInt64
+    }
+
+    /// The reading of X's pricing page ("deduplicated per resource, across queries")
+    /// this bill follows: true, one charge per post or user a UTC day, at the price of
+    /// the day's first read; false, once a day per price line. twfeed's ledger has the
+    /// same switch (`BillableKind.dedupAcrossPrices`): change both together.
+    static let dedupAcrossPrices = true
+
+    private static func resource(_ kind: EmulatorResourceKind) -> String {
+        guard dedupAcrossPrices else { return kind.rawValue }
+        return kind == .userRead ? "user" : "post"
     }
 
     /// The enrolled account named in the refusals' details.
@@ -25,6 +37,8 @@ struct BillingLedger {
     private(set) var cycleStartDay: Int
     var refusals: [EmulatorEndpoint: EmulatorRefusal]
     var repliesRequireSummons: Bool
+    /// How its refusals are worded.
+    var refusalShape: EmulatorRefusalShape
 
     private(set) var total = EmulatorBill.Tally()
     private var days: [Int: EmulatorBill.Tally] = [:]
@@ -44,6 +58,7 @@ struct BillingLedger {
         cycleStartDay = Self.clampedStartDay(configuration.cycleStartDay)
         refusals = configuration.notEnrolled
         repliesRequireSummons = configuration.repliesRequireSummons
+        refusalShape = configuration.refusalShape
     }
 
     static func clampedStartDay(_ day: Int) -> Int { min(max(day, 1), 28) }
@@ -93,8 +108,9 @@ struct BillingLedger {
     // MARK: Charging
 
     /// Charges one successful answer to `endpoint` on `day`: each post and user it
-    /// returned that was not charged under the same kind earlier that UTC day, and the
-    /// post it created (never deduplicated). Deducts the charge from the credits, which
+    /// returned that was not charged earlier that UTC day (by any endpoint, at any price;
+    /// in this answer its own posts come before what they include), and the post it
+    /// created (never deduplicated). Deducts the charge from the credits, which
     /// may take them below zero once.
     mutating func charge(_ served: ServedResources, endpoint: EmulatorEndpoint, day: Int) {
         enter(day: day)
@@ -104,7 +120,7 @@ struct BillingLedger {
         var today = seen.removeValue(forKey: day) ?? []
         let prices = prices
         func read(_ kind: EmulatorResourceKind, _ id: UInt64) {
-            if today.insert(Seen(kind: kind, id: id)).inserted {
+            if today.insert(Seen(resource: Self.resource(kind), id: id)).inserted {
                 charge.add(kind, micros: prices.micros(kind))
             } else {
                 charge.deduplicated += 1

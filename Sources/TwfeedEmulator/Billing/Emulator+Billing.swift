@@ -56,6 +56,12 @@ extension Emulator {
         core.state.withLock { $0.billing.refusals[endpoint] = refusal }
     }
 
+    /// How the billing refusals are worded from now on (`dialect`: each dialect's own;
+    /// the others force one shape in both, so a client meets what another server sends).
+    public func setRefusalShape(_ shape: EmulatorRefusalShape) {
+        core.state.withLock { $0.billing.refusalShape = shape }
+    }
+
     /// Whether a reply must answer a post that mentioned or quoted the account (else 403),
     /// as for self-serve accounts. Replies to the account's own posts stay allowed.
     public func setRepliesRequireSummons(_ required: Bool) {

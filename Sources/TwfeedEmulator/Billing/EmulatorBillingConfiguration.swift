@@ -23,6 +23,8 @@ public struct EmulatorBillingConfiguration: Sendable {
     /// Whether a reply is refused (403) unless the post it answers mentioned or quoted the
     /// account, as for self-serve accounts.
     public var repliesRequireSummons = false
+    /// How the refusals above are worded: each dialect's own by default.
+    public var refusalShape = EmulatorRefusalShape.dialect
 
     public init() {}
 }

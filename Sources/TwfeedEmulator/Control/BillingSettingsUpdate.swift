@@ -21,7 +21,7 @@ struct BillingSettingsUpdate {
 
     static let keys: Set<String> = [
         "creditsUSD", "spendCapUSD", "usageCapPostReads", "cycleStartDay", "notEnrolled", "repliesRequireSummons",
-        "ownsApp", "prices",
+        "ownsApp", "prices", "refusalShape",
     ]
 
     /// Outer nil: unchanged; inner nil: unlimited / none.
@@ -33,6 +33,7 @@ struct BillingSettingsUpdate {
     var repliesRequireSummons: Bool?
     var ownsApp: Bool?
     var prices: [(EmulatorResourceKind, Double)] = []
+    var refusalShape: EmulatorRefusalShape?
 
     init(_ body: [UInt8]) throws(Problem) {
         guard let object = JSONBody.object(body) else { throw .notAnObject }
@@ -83,6 +84,12 @@ struct BillingSettingsUpdate {
         }
         repliesRequireSummons = try Self.flag(object, "repliesRequireSummons")
         ownsApp = try Self.flag(object, "ownsApp")
+        if let value = object["refusalShape"] {
+            guard let name = value as? String, let shape = EmulatorRefusalShape(rawValue: name) else {
+                throw .badValue(key: "refusalShape", expected: EmulatorRefusalShape.allCases.map(\.rawValue).joined(separator: "|"))
+            }
+            refusalShape = shape
+        }
         if let value = object["prices"] {
             let names = EmulatorResourceKind.allCases.map(\.priceKey)
             let expected = "an object of \(names.joined(separator: "|")) to dollars (0 or more)"
@@ -107,6 +114,7 @@ struct BillingSettingsUpdate {
         for (endpoint, refusal) in notEnrolled { ledger.refusals[endpoint] = refusal }
         if let repliesRequireSummons { ledger.repliesRequireSummons = repliesRequireSummons }
         if let ownsApp { ledger.ownsApp = ownsApp }
+        if let refusalShape { ledger.refusalShape = refusalShape }
         for (kind, price) in prices { ledger.prices[kind] = price }
     }
 

@@ -48,6 +48,7 @@ extension ControlRoutes {
             ),
             ("repliesRequireSummons", .bool(ledger.repliesRequireSummons)),
             ("ownsApp", .bool(ledger.ownsApp)),
+            ("refusalShape", .string(ledger.refusalShape.rawValue)),
             (
                 "prices",
                 .object(

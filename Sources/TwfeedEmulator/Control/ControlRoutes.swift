@@ -101,7 +101,8 @@ enum ControlRoutes {
                     controlName: name,
                     seconds: (body["seconds"] as? NSNumber)?.doubleValue,
                     value: body["value"] as? String,
-                    header: body["header"] as? String
+                    header: body["header"] as? String,
+                    shape: body["shape"] as? String
                 )
             else {
                 return error(
@@ -109,7 +110,8 @@ enum ControlRoutes {
                     "expected {\"fault\":\"503|500|slow|reset|truncated|malformed|429|auth|accept-then-reset|"
                         + "429-no-headers|429-past-reset|bad-header|429-bad-header|credits-depleted|spend-cap-reached|"
                         + "usage-cap-exceeded|not-enrolled\",\"times\":1,\"path\":\"...\",\"seconds\":5,"
-                        + "\"value\":\"inf\",\"header\":\"limit|remaining|reset|all\"}"
+                        + "\"value\":\"inf\",\"header\":\"limit|remaining|reset|all\","
+                        + "\"shape\":\"\(EmulatorRefusalShape.allCases.map(\.rawValue).joined(separator: "|"))\"}"
                 )
             }
             let times = (body["times"] as? NSNumber)?.intValue ?? 1

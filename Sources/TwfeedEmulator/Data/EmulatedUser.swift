@@ -4,7 +4,8 @@ import Foundation
 struct EmulatedUser: Sendable {
     let id: UInt64
     let username: String
-    let name: String
+    /// The display name; the user may change it (`Emulator.renameUser`).
+    var name: String
     let description: String
     let location: String
     let createdAt: Date

@@ -85,6 +85,14 @@ struct TweetStore: Sendable {
         return users[id]!.imageVersion
     }
 
+    /// Gives the user a new display name (the username stays). Returns false for an
+    /// unknown user.
+    mutating func rename(_ id: UInt64, to name: String) -> Bool {
+        guard users[id] != nil else { return false }
+        users[id]!.name = name
+        return true
+    }
+
     func user(named name: String) -> EmulatedUser? {
         userIDsByName[name.lowercased()].flatMap { users[$0] }
     }

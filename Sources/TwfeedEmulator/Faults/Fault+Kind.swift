@@ -34,9 +34,10 @@ extension Fault {
                     .badRateLimitHeader(value: "inf", header: .reset, rateLimited: true),
                     .badRateLimitHeader(value: "99999999999999999999", header: .all, rateLimited: true),
                 ]
-            case .creditsDepleted: [.creditsDepleted]
-            case .spendCapReached: [.spendCapReached]
-            case .usageCapExceeded: [.usageCapExceeded]
+            // Any 402 is no credits: the documented problem, v1.1's errors list, and nothing.
+            case .creditsDepleted: [.creditsDepleted(.problem), .creditsDepleted(.errors), .creditsDepleted(.empty)]
+            case .spendCapReached: [.spendCapReached()]
+            case .usageCapExceeded: [.usageCapExceeded()]
             case .notEnrolled: [.notEnrolled(.clientNotEnrolled)]
             }
         }

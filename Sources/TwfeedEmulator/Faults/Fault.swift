@@ -34,18 +34,28 @@ public enum Fault: Sendable, Equatable {
     /// normally (a 200) and only the header is spoiled.
     case badRateLimitHeader(value: String, header: RateLimitHeader = .reset, rateLimited: Bool)
     /// The pay-per-use API's 402 `CreditsDepleted`: the body the billing side answers when
-    /// the prepaid balance is at 0 (the request is not processed).
-    case creditsDepleted
+    /// the prepaid balance is at 0 (the request is not processed), worded as `shape` says
+    /// (each billing refusal takes one: a v2 problem, v1.1's errors list, nothing, HTML).
+    case creditsDepleted(EmulatorRefusalShape = .dialect)
     /// The pay-per-use API's 403 `SpendCapReached`, with `reset_date` the next UTC day on
     /// the server's clock (a console's cap lifts at the next cycle; a test would wait
     /// weeks for that).
-    case spendCapReached
+    case spendCapReached(EmulatorRefusalShape = .dialect)
     /// The pay-per-use API's 429 `UsageCapExceeded`, with the healthy rate-limit headers
     /// the monthly cap comes with.
-    case usageCapExceeded
+    case usageCapExceeded(EmulatorRefusalShape = .dialect)
     /// The endpoint outside the account's access: v2's 403 problem for the refusal, v1.1's
     /// 403 code 453.
-    case notEnrolled(EmulatorRefusal)
+    case notEnrolled(EmulatorRefusal, shape: EmulatorRefusalShape = .dialect)
+
+    /// The shape of a billing refusal's body; nil for the other faults.
+    public var refusalShape: EmulatorRefusalShape? {
+        switch self {
+        case .creditsDepleted(let shape), .spendCapReached(let shape), .usageCapExceeded(let shape), .notEnrolled(_, let shape):
+            shape
+        default: nil
+        }
+    }
 
     /// The name used by `POST /_emulator/faults` and in request records.
     public var controlName: String {
@@ -74,8 +84,16 @@ public enum Fault: Sendable, Equatable {
     /// "429-bad-header" (with `value`, default "inf", and `header`: limit, remaining,
     /// reset (the default) or all), "credits-depleted", "spend-cap-reached",
     /// "usage-cap-exceeded" and "not-enrolled" (with `value`, an `EmulatorRefusal`,
-    /// default "client-not-enrolled").
-    public init?(controlName: String, seconds: Double? = nil, value: String? = nil, header: String? = nil) {
+    /// default "client-not-enrolled"); the last four with `shape`, an
+    /// `EmulatorRefusalShape` (default "dialect").
+    public init?(
+        controlName: String,
+        seconds: Double? = nil,
+        value: String? = nil,
+        header: String? = nil,
+        shape shapeName: String? = nil
+    ) {
+        guard let shape = EmulatorRefusalShape(rawValue: shapeName ?? EmulatorRefusalShape.dialect.rawValue) else { return nil }
         switch controlName.lowercased() {
         case "429-no-headers": self = .rateLimitedWithoutHeaders
         case "429-past-reset":
@@ -92,12 +110,12 @@ public enum Fault: Sendable, Equatable {
         case "malformed", "malformed-json": self = .malformedJSON
         case "auth", "401", "auth-failure": self = .authFailure
         case "accept-then-reset": self = .acceptThenReset
-        case "credits-depleted": self = .creditsDepleted
-        case "spend-cap-reached": self = .spendCapReached
-        case "usage-cap-exceeded": self = .usageCapExceeded
+        case "credits-depleted": self = .creditsDepleted(shape)
+        case "spend-cap-reached": self = .spendCapReached(shape)
+        case "usage-cap-exceeded": self = .usageCapExceeded(shape)
         case "not-enrolled":
             guard let refusal = EmulatorRefusal(rawValue: value ?? EmulatorRefusal.clientNotEnrolled.rawValue) else { return nil }
-            self = .notEnrolled(refusal)
+            self = .notEnrolled(refusal, shape: shape)
         default:
             guard let code = Int(controlName), (400...599).contains(code) else { return nil }
             self = .status(code)

@@ -117,6 +117,7 @@ enum HTTPStatusText {
         switch status {
         case 400: "Bad Request"
         case 401: "Unauthorized"
+        case 402: "Payment Required"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 429: "Too Many Requests"

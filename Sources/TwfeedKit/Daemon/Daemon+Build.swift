@@ -54,14 +54,6 @@ extension Daemon {
             transport: dependencies.transport,
             clock: dependencies.clock
         )
-        let account = AccountResolver(
-            api: api,
-            database: database,
-            accessToken: credentials.accessToken ?? "",
-            logger: logger,
-            clock: dependencies.clock,
-            terms: BillingTerms(config.api)
-        )
         var services: [any Service] = []
         var syncers: [FeedSyncer] = []
         var feedDoorbells: [Doorbell] = []
@@ -74,6 +66,15 @@ extension Daemon {
             logger: logger,
             readers: Set(config.enabledFeeds.map(BillingTerms.source(of:))),
             onRecovered: { doorbell.ring() }
+        )
+        let account = AccountResolver(
+            api: api,
+            database: database,
+            accessToken: credentials.accessToken ?? "",
+            logger: logger,
+            clock: dependencies.clock,
+            terms: BillingTerms(config.api),
+            gate: gate
         )
         let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
         board.reconfigure(config: config, database: database, signedOut: false)

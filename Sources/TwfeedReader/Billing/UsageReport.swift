@@ -12,6 +12,9 @@ package struct UsageReport: Sendable {
         package var day: String
         package var sources: [BillingSource: ResourceCount]
         package var costs: [BillingSource: MicroUSD]
+        /// Resources each source got back that were already charged that day, so free
+        /// (the API charges a post or user once a UTC day, whoever reads it again).
+        package var repeats: [BillingSource: Int] = [:]
         package var total: MicroUSD { costs.values.reduce(.zero, +) }
     }
 
@@ -41,6 +44,7 @@ package struct UsageReport: Sendable {
             guard byDay[row.day] != nil else { continue }  // a day after today: a clock that went back
             byDay[row.day]?.sources[row.source, default: .zero][row.kind] += row.resources
             byDay[row.day]?.costs[row.source, default: .zero] += row.cost
+            byDay[row.day]?.repeats[row.source, default: 0] += row.repeats
         }
         return UsageReport(spend: spend, plan: plan, days: byDay.values.sorted { $0.day > $1.day })
     }
@@ -67,6 +71,7 @@ package struct UsageReport: Sendable {
                     "posts": .number(String(count.posts)),
                     "postsWithURL": .number(String(count.postsWithURL)),
                     "postsSummoned": .number(String(count.postsSummoned)),
+                    "repeatsFree": .number(String(day.repeats[source] ?? 0)),
                     "usd": usd(day.costs[source] ?? .zero),
                 ])
             }
@@ -76,7 +81,7 @@ package struct UsageReport: Sendable {
     }
 
     /// The human form: the cycle in a line or two, then a row per day and source that
-    /// spent anything.
+    /// spent anything or got anything free (`free`: resources already charged that day).
     package var table: String {
         var lines: [String] = []
         var cycle =
@@ -91,12 +96,12 @@ package struct UsageReport: Sendable {
         lines.append(
             Self.pad("day", 12) + Self.pad("source", 11) + Self.pad("posts read", 11, right: true)
                 + Self.pad("owned", 7, right: true) + Self.pad("users", 7, right: true) + Self.pad("posted", 8, right: true)
-                + Self.pad("cost", 11, right: true)
+                + Self.pad("free", 7, right: true) + Self.pad("cost", 11, right: true)
         )
         for day in days {
-            let spent = BillingSource.allCases.filter { !(day.sources[$0] ?? .zero).isEmpty }
+            let spent = BillingSource.allCases.filter { !(day.sources[$0] ?? .zero).isEmpty || (day.repeats[$0] ?? 0) > 0 }
             if spent.isEmpty {
-                lines.append(Self.pad(day.day, 12) + Self.pad("-", 11) + Self.pad("$0.000", 44, right: true))
+                lines.append(Self.pad(day.day, 12) + Self.pad("-", 11) + Self.pad("$0.000", 51, right: true))
                 continue
             }
             for source in spent {
@@ -106,6 +111,7 @@ package struct UsageReport: Sendable {
                         + Self.pad(String(count.postReads), 11, right: true) + Self.pad(String(count.ownedReads), 7, right: true)
                         + Self.pad(String(count.userReads), 7, right: true)
                         + Self.pad(String(count.posts + count.postsWithURL + count.postsSummoned), 8, right: true)
+                        + Self.pad(String(day.repeats[source] ?? 0), 7, right: true)
                         + Self.pad((day.costs[source] ?? .zero).formatted, 11, right: true)
                 )
             }

@@ -10,11 +10,15 @@ package struct Account: Sendable, Equatable {
     package var username: String?
     /// The token the user id was looked up with.
     package var accessToken: String?
+    /// When the API last told who the account is (its name and picture are refreshed
+    /// once a UTC day); nil before this was kept.
+    package var refreshedAt: Date?
 
-    package init(userID: UserID, username: String? = nil, accessToken: String? = nil) {
+    package init(userID: UserID, username: String? = nil, accessToken: String? = nil, refreshedAt: Date? = nil) {
         self.userID = userID
         self.username = username
         self.accessToken = accessToken
+        self.refreshedAt = refreshedAt
     }
 }
 
@@ -23,6 +27,7 @@ private enum AccountKey {
     static let userID = "userId"
     static let username = "username"
     static let accessToken = "accessToken"
+    static let refreshedAt = "refreshedAt"
 }
 
 extension AppDatabase {
@@ -44,6 +49,7 @@ extension AppDatabase {
             AccountKey.userID: account.userID.description,
             AccountKey.username: account.username,
             AccountKey.accessToken: account.accessToken,
+            AccountKey.refreshedAt: account.refreshedAt.map { String($0.timeIntervalSince1970) },
         ].compactMapValues { $0 }
         let hadAccount = try currentAccount(db) != 0
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -71,6 +77,11 @@ extension AppDatabase {
             values[row["key"]] = row["value"]
         }
         guard let userID = values[AccountKey.userID].flatMap(UserID.init) else { return nil }
-        return Account(userID: userID, username: values[AccountKey.username], accessToken: values[AccountKey.accessToken])
+        return Account(
+            userID: userID,
+            username: values[AccountKey.username],
+            accessToken: values[AccountKey.accessToken],
+            refreshedAt: values[AccountKey.refreshedAt].flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        )
     }
 }

@@ -35,10 +35,12 @@ extension AppDatabase {
     }
 
     /// Charges `bill` on the UTC day of `now`, as the API does: each post or user read
-    /// not yet charged today under the same kind, and every post created. Adds the
-    /// counts and their cost at `prices` to the day's row for the source and kind.
-    /// Drops the deduplication rows of earlier days first (a range of the primary key,
-    /// empty except on the first charge of a day).
+    /// not yet charged today (whichever source, endpoint or price read it first:
+    /// `BillableKind.dedupKey`), at the price of its kind here, and every post created.
+    /// Adds the counts and their cost at `prices` to the day's row for the source and
+    /// kind, and the reads that were free as repeats. Drops the deduplication rows of
+    /// earlier days first (a range of the primary key, empty except on the first charge
+    /// of a day).
     ///
     /// - Returns: what was charged (fewer reads than `bill.resources` when some were
     ///   charged earlier today).
@@ -47,24 +49,27 @@ extension AppDatabase {
         let day = BillingCycle.utcDay(of: now)
         try db.execute(sql: "DELETE FROM billedResource WHERE day < ?", arguments: [day])
         var charged = ResourceCount.zero
-        let seen = try db.cachedStatement(sql: "INSERT OR IGNORE INTO billedResource (day, kind, id) VALUES (?, ?, ?)")
-        for kind in BillableKind.allCases {
+        var repeats = ResourceCount.zero
+        for (kind, count) in bill.repeatsInAnswer { repeats[kind] += count }
+        let seen = try db.cachedStatement(sql: "INSERT OR IGNORE INTO billedResource (day, resource, id) VALUES (?, ?, ?)")
+        for kind in bill.readOrder {
+            guard let resource = kind.dedupKey else { continue }
             for id in bill.reads[kind] ?? [] {
-                try seen.execute(arguments: [day, kind.rawValue, id])
-                charged[kind] += db.changesCount
+                try seen.execute(arguments: [day, resource, id])
+                if db.changesCount > 0 { charged[kind] += 1 } else { repeats[kind] += 1 }
             }
         }
         for kind in bill.created { charged[kind] += 1 }
         let add = try db.cachedStatement(
             sql: """
-                INSERT INTO spend (day, source, kind, resources, micros) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO spend (day, source, kind, resources, micros, repeats) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (day, source, kind) DO UPDATE SET resources = resources + excluded.resources,
-                    micros = micros + excluded.micros
+                    micros = micros + excluded.micros, repeats = repeats + excluded.repeats
                 """
         )
-        for kind in BillableKind.allCases where charged[kind] > 0 {
+        for kind in BillableKind.allCases where charged[kind] > 0 || repeats[kind] > 0 {
             let cost = prices.price(of: kind) * charged[kind]
-            try add.execute(arguments: [day, bill.source.rawValue, kind.rawValue, charged[kind], cost.micros])
+            try add.execute(arguments: [day, bill.source.rawValue, kind.rawValue, charged[kind], cost.micros, repeats[kind]])
         }
         return charged
     }
@@ -78,13 +83,17 @@ package struct SpendRow: Sendable, Equatable {
     package var kind: BillableKind
     package var resources: Int
     package var cost: MicroUSD
+    /// Resources of this kind the source got back that were already charged that day
+    /// (by any source, at any price): free.
+    package var repeats: Int
 
-    package init(day: String, source: BillingSource, kind: BillableKind, resources: Int, cost: MicroUSD) {
+    package init(day: String, source: BillingSource, kind: BillableKind, resources: Int, cost: MicroUSD, repeats: Int = 0) {
         self.day = day
         self.source = source
         self.kind = kind
         self.resources = resources
         self.cost = cost
+        self.repeats = repeats
     }
 }
 
@@ -139,17 +148,20 @@ extension AppDatabase {
             source: source,
             kind: kind,
             resources: row["resources"],
-            cost: MicroUSD(micros: row["micros"])
+            cost: MicroUSD(micros: row["micros"]),
+            repeats: row["repeats"] ?? 0
         )
     }
 }
 
 extension AppDatabase {
-    /// Saves the account the who-am-I call named and records that call's charge in the
-    /// same transaction.
-    package func saveAccount(_ account: Account, bill: BillableAnswer, prices: Prices, now: Date) async throws {
+    /// Saves the account the who-am-I call named, and its user (name, picture) when
+    /// given, and records that call's charge in the same transaction.
+    package func saveAccount(_ account: Account, user: Author? = nil, bill: BillableAnswer, prices: Prices, now: Date) async throws {
         try await write { db in
             try Self.saveAccount(account, db)
+            // A page of no posts stores just the user (no feed holds anything new).
+            if let user { _ = try Self.insert(TimelinePage(tweets: [], authors: [user], nextPageToken: nil), feed: .home, now: now, db) }
             _ = try Self.recordSpend(bill, prices: prices, now: now, db)
         }
     }

@@ -22,4 +22,24 @@ extension AppDatabase {
             PRIMARY KEY (day, kind, id)
         ) WITHOUT ROWID;
         """
+
+    /// One charge per resource a day (v17). X's pricing page dedups "per resource, across
+    /// queries": a post is one resource whichever endpoint returns it, at whatever price,
+    /// so `billedResource` is keyed by what was read (`post` or `user`), not by the kind
+    /// of its charge, and the day's first read sets the price. `spend.repeats` counts the
+    /// resources each source got back already charged that day (free), so `usage` can
+    /// show what the deduplication saved. Today's rows carry over under their resource.
+    static let ledgerPerResource = """
+        CREATE TABLE billedResourceByResource (
+            day TEXT NOT NULL,
+            resource TEXT NOT NULL,
+            id INTEGER NOT NULL,
+            PRIMARY KEY (day, resource, id)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO billedResourceByResource (day, resource, id)
+            SELECT day, CASE kind WHEN 'user_read' THEN 'user' ELSE 'post' END, id FROM billedResource;
+        DROP TABLE billedResource;
+        ALTER TABLE billedResourceByResource RENAME TO billedResource;
+        ALTER TABLE spend ADD COLUMN repeats INTEGER NOT NULL DEFAULT 0;
+        """
 }

@@ -148,6 +148,7 @@ extension AppDatabase {
         ("v14: media", graphSchema),
         ("v15: photos", photoSchema),
         ("v16: every post has a conversation", conversationSchema),
+        ("v17: one charge per resource a day", ledgerPerResource),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

@@ -302,7 +302,7 @@ enum ReaderQueries {
     static let spendSince = ReaderQuery(
         "spendSince",
         """
-        SELECT day, source, kind, resources, micros FROM spend WHERE day >= ?
+        SELECT day, source, kind, resources, micros, repeats FROM spend WHERE day >= ?
         ORDER BY day DESC, source DESC, kind DESC
         """
     )
@@ -312,7 +312,8 @@ enum ReaderQueries {
     static let spendTotals = ReaderQuery(
         "spendTotals",
         """
-        SELECT source, kind, sum(resources) AS resources, sum(micros) AS micros FROM spend GROUP BY source, kind
+        SELECT source, kind, sum(resources) AS resources, sum(micros) AS micros, sum(repeats) AS repeats FROM spend
+        GROUP BY source, kind
         """,
         allowance: .init(
             scans: ["spend"],

@@ -8,9 +8,9 @@ import TwfeedBilling
 import TwfeedReader
 import TwfeedTesting
 
-/// The ledger (v11): what the API charged per UTC day, source and kind, deduplicated as
-/// the API does (a resource once per UTC day per kind), recorded in the same transaction
-/// as the page it paid for.
+/// The ledger (v11, v17): what the API charged per UTC day, source and kind, deduplicated
+/// as the API does (a post or user once per UTC day, whichever endpoint returns it, at the
+/// price of the day's first read), recorded in the same transaction as the page it paid for.
 struct LedgerTests {
     static let noon = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 11:06:40 UTC
     static let author = Author(id: UserID(7), username: "someone", name: "Some One")
@@ -53,15 +53,14 @@ struct LedgerTests {
         #expect(rows["2026-11-18 home post_read"]?.resources == 3)
         #expect(rows["2026-11-18 home user_read"]?.resources == 1)
 
-        // Another feed the same day: the same post is free (same kind) ...
+        #expect(rows["2026-11-18 home post_read"]?.repeats == 2, "2 and 1 came back")
+        #expect(rows["2026-11-18 home user_read"]?.repeats == 1)
+
+        // Another feed the same day: the same post is free, whichever endpoint returns it.
         try await store(database, page([3]), .retweets, now: Self.noon.addingTimeInterval(7200))
         rows = try self.rows(database)
-        #expect(rows["2026-11-18 retweets post_read"] == nil)
-        // ... but as an owned read in mentions it is another resource.
-        try await store(database, page([3]), .mentions, now: Self.noon.addingTimeInterval(7200))
-        rows = try self.rows(database)
-        #expect(rows["2026-11-18 mentions owned_read"]?.resources == 1)
-        #expect(rows["2026-11-18 mentions owned_read"]?.cost == MicroUSD(micros: 1_000))
+        #expect(rows["2026-11-18 retweets post_read"]?.resources == 0)
+        #expect(rows["2026-11-18 retweets post_read"]?.repeats == 1)
 
         // Past midnight UTC: everything is charged again, and yesterday's dedup rows go.
         let tomorrow = BillingCycle.endOfUTCDay(Self.noon).addingTimeInterval(60)
@@ -71,6 +70,110 @@ struct LedgerTests {
         #expect(rows["2026-11-19 home user_read"]?.resources == 1)
         let days = try database.inspect { db in try String.fetchAll(db, sql: "SELECT DISTINCT day FROM billedResource") }
         #expect(days == ["2026-11-19"])
+    }
+
+    /// X's pricing page: deduplication is "per resource, across queries". A post read in
+    /// home ($0.005) and then as an owned read in the account's mentions ($0.001) is one
+    /// resource, charged once at the first read's price; read first as an owned read, it
+    /// costs $0.001 once. The next UTC day it is charged again.
+    @Test func aPostIsChargedOnceADayAtThePriceOfItsFirstRead() async throws {
+        let database = try AppDatabase.inMemory()
+        try await store(database, page([10], authors: []))
+        try await store(database, page([10], authors: []), .mentions, now: Self.noon.addingTimeInterval(60))
+        var rows = try rows(database)
+        #expect(rows["2026-11-18 home post_read"]?.cost == MicroUSD(micros: 5_000))
+        #expect(rows["2026-11-18 mentions owned_read"]?.resources == 0)
+        #expect(rows["2026-11-18 mentions owned_read"]?.repeats == 1)
+        #expect(try await database.spent(from: "2026-11-18", before: "2026-11-19") == MicroUSD(micros: 5_000))
+
+        // Owned first: $0.001 once, and home's read of it after is free.
+        try await store(database, page([11], authors: []), .mentions, now: Self.noon.addingTimeInterval(120))
+        try await store(database, page([11], authors: []), now: Self.noon.addingTimeInterval(180))
+        rows = try self.rows(database)
+        #expect(rows["2026-11-18 mentions owned_read"]?.cost == MicroUSD(micros: 1_000))
+        #expect(rows["2026-11-18 home post_read"]?.resources == 1)
+        #expect(rows["2026-11-18 home post_read"]?.repeats == 1)
+        #expect(try await database.spent(from: "2026-11-18", before: "2026-11-19") == MicroUSD(micros: 6_000))
+
+        // In one answer, the answer's own post comes before what it includes: a mention
+        // that is also another mention's parent is an owned read, once.
+        try await store(database, page([12], referenced: [12], authors: []), .mentions, now: Self.noon.addingTimeInterval(200))
+        rows = try self.rows(database)
+        #expect(rows["2026-11-18 mentions owned_read"]?.resources == 2)
+        #expect(rows["2026-11-18 mentions post_read"]?.resources ?? 0 == 0)
+
+        // The next UTC day: charged again, at that day's first read's price.
+        let tomorrow = BillingCycle.endOfUTCDay(Self.noon).addingTimeInterval(60)
+        try await store(database, page([10], authors: []), .mentions, now: tomorrow)
+        try await store(database, page([10], authors: []), now: tomorrow.addingTimeInterval(60))
+        rows = try self.rows(database)
+        #expect(rows["2026-11-19 mentions owned_read"]?.cost == MicroUSD(micros: 1_000))
+        #expect(rows["2026-11-19 home post_read"]?.resources == 0)
+        #expect(try await database.spent(from: "2026-11-19", before: "2026-11-20") == MicroUSD(micros: 1_000))
+    }
+
+    /// A user is one resource too: the who-am-I call's user read and the same user as an
+    /// author in a page are charged once a day.
+    @Test func aUserIsChargedOnceADayWhoeverReadsIt() async throws {
+        let database = try AppDatabase.inMemory()
+        var me = BillableAnswer(source: .account)
+        me.read(.userRead, [7])
+        try await database.recordSpend(me, prices: Prices(), now: Self.noon)
+        try await store(database, page([20]), now: Self.noon.addingTimeInterval(60))
+        var rows = try rows(database)
+        #expect(rows["2026-11-18 account user_read"]?.cost == MicroUSD(micros: 10_000))
+        #expect(rows["2026-11-18 home user_read"]?.resources == 0)
+        #expect(rows["2026-11-18 home user_read"]?.repeats == 1)
+
+        let tomorrow = BillingCycle.endOfUTCDay(Self.noon).addingTimeInterval(60)
+        try await store(database, page([20]), now: tomorrow)
+        try await database.recordSpend(me, prices: Prices(), now: tomorrow.addingTimeInterval(60))
+        rows = try self.rows(database)
+        #expect(rows["2026-11-19 home user_read"]?.cost == MicroUSD(micros: 10_000))
+        #expect(rows["2026-11-19 account user_read"]?.resources == 0)
+        #expect(rows["2026-11-19 account user_read"]?.repeats == 1)
+    }
+
+    /// `usage --json` shows what the dedup saved: `repeatsFree` per source and day.
+    @Test func usageShowsTheRepeatsThatWereFree() async throws {
+        let database = try AppDatabase.inMemory()
+        try await store(database, page([30, 31]))
+        try await store(database, page([31, 32]), .mentions, now: Self.noon.addingTimeInterval(60))
+        let config = TwfeedConfig(environment: ["HOME": "/nonexistent"])
+        let report = try UsageReport.read(config: config, database: database, now: Self.noon.addingTimeInterval(120), days: 1)
+        let sources = report.json["days"]?.array?.first?["sources"]
+        #expect(sources?["home"]?["repeatsFree"] == .number("0"))
+        #expect(sources?["mentions"]?["repeatsFree"] == .number("2"), "post 31 and the author came back")
+        #expect(sources?["mentions"]?["ownedReads"] == .number("1"))
+        #expect(sources?["retweets"]?["repeatsFree"] == .number("0"))
+    }
+
+    /// v17 carries today's charged resources over under their resource: a post charged
+    /// under both kinds by v11 stays one row, still free today; the spend rows keep their
+    /// counts and gain no repeats.
+    @Test func aVersion15LedgerKeepsTodaysChargesPerResource() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-ledger-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("twfeed.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try AppDatabase.migrator.migrate(queue, upTo: "v15: photos")
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO billedResource (day, kind, id) VALUES
+                    ('2026-11-18', 'post_read', 10), ('2026-11-18', 'owned_read', 10), ('2026-11-18', 'user_read', 7);
+                INSERT INTO spend (day, source, kind, resources, micros) VALUES ('2026-11-18', 'home', 'post_read', 1, 5000);
+                """)
+        }
+        try queue.close()
+        let database = try AppDatabase.open(path: path)
+        let kept = try database.inspect { db in try Row.fetchAll(db, sql: "SELECT resource, id FROM billedResource ORDER BY resource") }
+        #expect(kept.map { "\($0["resource"] as String) \($0["id"] as Int64)" } == ["post 10", "user 7"])
+        try await store(database, page([10]), .mentions, now: Self.noon)
+        let rows = try rows(database)
+        #expect(rows["2026-11-18 home post_read"]?.resources == 1 && rows["2026-11-18 home post_read"]?.repeats == 0)
+        #expect(rows["2026-11-18 mentions owned_read"]?.resources == 0, "charged today before the upgrade: free")
+        #expect(try await database.spent(from: "2026-11-18", before: "2026-11-19") == MicroUSD(micros: 5_000))
     }
 
     @Test func mentionsAreNormalReadsWhenTheAccountDoesNotOwnTheApp() async throws {
