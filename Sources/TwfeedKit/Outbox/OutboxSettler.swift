@@ -70,8 +70,14 @@ struct OutboxSettler: Sendable {
         text.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The stored account's id; before the daemon has stored one, `users/me`, charged to
+    /// `settlement` as the user read it is (the ledger misses no answer the API bills).
     private func accountID() async throws -> UserID {
         if let account = try await database.account() { return account.userID }
-        return try await api.me().id
+        let me = try await api.me()
+        var bill = BillableAnswer(source: .settlement)
+        bill.read(.userRead, [me.id.rawValue])
+        try await database.recordSpend(bill, prices: terms.prices, now: clock.now())
+        return me.id
     }
 }
