@@ -8,7 +8,10 @@ import TwfeedStore
 enum FeedPresenter {
     /// Who and when, then the text on one line; a repost as its original by its author
     /// with "reposted by" above, a reply with whom it answers, a quote as an indented line.
-    static func text(_ item: FeedItem) -> String {
+    ///
+    /// - Parameter parentAbove: the post it replies to is printed just above it (`show`'s
+    ///   thread), which then says whether it is stored: no "replying to" line repeats it.
+    static func text(_ item: FeedItem, parentAbove: Bool = false) -> String {
         let shown = item.shown
         let who = shown.author.map { "@\($0.username) (\($0.name))" } ?? "user \(shown.tweet.authorID)"
         let when = Timestamp.iso8601(shown.tweet.createdAt).replacingOccurrences(of: "T", with: " ").dropLast(4)
@@ -24,7 +27,7 @@ enum FeedPresenter {
             lines.append("    repost of post \(original), not fetched yet")
         }
         lines.append("\(when)  \(who)  [\(tags)]  \(item.tweet.id)")
-        if let reply = item.inReplyTo {
+        if let reply = item.inReplyTo, !parentAbove {
             let whom = reply.stored ? (reply.username.map { "@\($0)" } ?? "post \(reply.id)") : "post \(reply.id), not fetched yet"
             lines.append("    replying to \(whom)" + (reply.excerpt.map { ": \(oneLine($0))" } ?? ""))
         }

@@ -50,15 +50,16 @@ struct ShowCommand: AsyncParsableCommand {
             if json {
                 emit(Self.json(conversation).serialized)
             } else {
-                for ancestor in conversation.ancestors.reversed() {
+                // Root first; each post below the first has its parent just above it.
+                for (index, ancestor) in conversation.ancestors.reversed().enumerated() {
                     switch ancestor {
-                    case .stored(let item): emit(FeedPresenter.text(item))
+                    case .stored(let item): emit(FeedPresenter.text(item, parentAbove: index > 0))
                     case .missing(let id, let unavailable):
                         emit("post \(id): " + (unavailable.map { "unavailable (\($0))" } ?? "not fetched yet"))
                     }
                     emit("  |")
                 }
-                emit(FeedPresenter.text(conversation.tweet))
+                emit(FeedPresenter.text(conversation.tweet, parentAbove: !conversation.ancestors.isEmpty))
                 for reply in conversation.replies {
                     emit("  \\-- " + FeedPresenter.text(reply).replacingOccurrences(of: "\n", with: "\n      "))
                 }

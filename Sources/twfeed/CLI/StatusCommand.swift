@@ -69,7 +69,7 @@ enum StatusPresenter {
         if let spend = report.spend {
             var line = "spend     \(spend.today.formatted) today, \(spend.cycle.formatted) this cycle (from \(spend.cycleStart))"
             if let budget = spend.budget { line += " of \(budget.formatted)" }
-            lines.append(line)
+            lines.append(line + spend.moneyNote)
             let state = spend.billingState
             if state != .ok {
                 let since = spend.since.map { " since \(Timestamp.iso8601($0))" } ?? ""

@@ -20,20 +20,22 @@ struct TweetListOptions: ParsableArguments {
     }
 
     /// Opens the database read-only (saying so when there is none yet) and prints the
-    /// tweets `read` hands over, newest first as given, as they come.
+    /// tweets `read` hands over, newest first as given, as they come; returns how many
+    /// (nil when there is no database).
     ///
     /// - Parameter read: gets the database, the avatar lookup that turns a cached image's
     ///   name into its path (nil when not on disk), and the function to hand each tweet to.
     ///   - gaps: the feed's recorded gaps, newest first: each is shown (a line of its
     ///     own) where it lies, just above the first tweet below it.
+    @discardableResult
     func show(
         config: TwfeedConfig,
         gaps: (StoreReader) throws -> [FeedGap] = { _ in [] },
         _ read: (StoreReader, _ avatarPath: (String) -> String?, _ print: (FeedItem) -> Void) throws -> Void
-    ) throws {
+    ) throws -> Int? {
         guard FileManager.default.fileExists(atPath: config.storage.database) else {
             CommandLineEdge.printError("no tweets cached yet: \(config.storage.database) does not exist (start twfeed run)")
-            return
+            return nil
         }
         let database = try StoreReader.open(path: config.storage.database)
         let images = ImageStore(root: config.storage.imageCache)
@@ -47,7 +49,9 @@ struct TweetListOptions: ParsableArguments {
         }
         var output = StandardOutput()
         var gapsLeft = try gaps(database)[...]
+        var count = 0
         try read(database, avatarPath) { item in
+            count += 1
             while let gap = gapsLeft.first, item.tweet.id < gap.olderThanID {
                 gapsLeft.removeFirst()
                 if json {
@@ -62,5 +66,6 @@ struct TweetListOptions: ParsableArguments {
             output.flushIfFull()
         }
         output.flush()
+        return count
     }
 }
