@@ -6,8 +6,7 @@ import TwfeedTesting
 
 /// `twfeed demo` runs the real daemon (`twfeed run`'s): while it serves, every command it
 /// suggests runs when pasted and reaches its daemon, and a second daemon is refused.
-@Suite(.serialized)
-struct DemoTests {
+@Suite struct DemoTests {
     @Test(.timeLimit(.minutes(2)))
     func whileTheDemoServesEveryCommandItSuggestsReachesItsDaemon() async throws {
         let scratch = try ScratchFolder(prefix: "twfeed-demo-it")
@@ -38,7 +37,10 @@ struct DemoTests {
                 #expect(pasted.stdout.contains("the daemon is sending it"), "\(pasted.stdout)")
                 #expect(pasted.stdout.hasSuffix("(the emulator's money, not real)\n"), "\(pasted.stdout)")
             }
-            if hint.contains(" status ") { #expect(pasted.stdout.contains("pid \(demo.pid)"), "\(pasted.stdout)") }
+            if hint.contains(" status ") {
+                #expect(pasted.stdout.contains("daemon    running, pid \(demo.pid)"), "\(pasted.stdout)")
+                #expect(pasted.stdout.contains("\n          the emulator's money, not real\n"), "\(pasted.stdout)")
+            }
         }
         let database = try StoreReader.open(path: folder + "/twfeed.sqlite")
         #expect(try await eventually { try database.outboxItems().contains { $0.text == "hello" && $0.state == .sent } })
