@@ -12,7 +12,7 @@ import TwfeedTesting
         let scratch = try ScratchFolder(prefix: "twfeed-demo-it")
         let folder = scratch.path + "/demo"
         let config = folder + "/config.json"
-        let demo = try Demo(["demo", "--serve", "--listen", "127.0.0.1:0", "--tweets", "10", "--dir", folder], log: scratch.path + "/stderr")
+        let demo = try Interactive.demo(["demo", "--serve", "--listen", "127.0.0.1:0", "--tweets", "10", "--dir", folder], log: scratch.path + "/stderr")
         defer { demo.kill() }
         let shown = demo.lines { $0.hasPrefix("The emulator adds a tweet") }
         #expect(shown.last?.hasPrefix("The emulator adds a tweet") == true, "the demo ended early: \(shown)")
@@ -68,30 +68,21 @@ import TwfeedTesting
     func onPathTheDemoSuggestsTheBareName() throws {
         let scratch = try ScratchFolder(prefix: "twfeed-demo-it")
         let path = "\(Binary.folder):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
-        let demo = try Demo(["demo", "--tweets", "3", "--dir", scratch.path + "/demo"], log: scratch.path + "/stderr", path: path)
+        let demo = try Interactive.demo(["demo", "--tweets", "3", "--dir", scratch.path + "/demo"], log: scratch.path + "/stderr", path: path)
         let lines = demo.lines { _ in false }
         #expect(demo.wait() == 0)
         let config = scratch.path + "/demo/config.json"
         #expect(lines.contains("  twfeed feed home --config \(config)"), "\(lines)")
         #expect(lines.last?.hasSuffix(": twfeed demo --serve") == true, "\(lines)")
-        let pasted = try Binary.shell("twfeed feed home --config \(config)", path: path)
+        let pasted = try Binary.shell("twfeed feed home --config \(config)", environment: ["PATH": path])
         #expect(pasted.status == 0, "\(pasted.stderr)")
     }
 }
 
-/// `twfeed demo` as a child process whose stdout is read line by line as it comes.
-final class Demo: @unchecked Sendable {
-    let process: Process
-    private let output = Pipe()
-    private var buffer = Data()
-
-    init(_ arguments: [String], log: String, path: String? = nil) throws {
-        process = Binary.makeProcess(arguments, environment: path.map { ["PATH": $0] } ?? [:])
-        FileManager.default.createFile(atPath: log, contents: nil)
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+extension Interactive {
+    /// `twfeed demo` with its log (stderr) in a file, read line by line as it prints.
+    static func demo(_ arguments: [String], log: String, path: String? = nil) throws -> Interactive {
+        try Interactive(arguments, environment: path.map { ["PATH": $0] } ?? [:], errorLog: log)
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -121,42 +112,5 @@ final class Demo: @unchecked Sendable {
     func kill() {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-    }
-
-    private func readLine() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer = Data(buffer[buffer.index(after: newline)...])
-                return line
-            }
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { return nil }
-            buffer.append(data)
-        }
-    }
-}
-
-extension Binary {
-    /// A command line as a user pastes it into a shell (`/bin/sh -c`).
-    static func shell(_ line: String, path: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", line]
-        var environment = ProcessInfo.processInfo.environment
-        environment["JOURNAL_STREAM"] = nil
-        if let path { environment["PATH"] = path }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
