@@ -1,18 +1,14 @@
 import ArgumentParser
 import Foundation
-import Logging
 import Synchronization
-import TwfeedBase
 import TwfeedCore
-import TwfeedEmulator
 import TwfeedKit
 import TwfeedReader
 import TwfeedSandbox
-import TwfeedStore
-import UnixSignals
 
 /// Emulator plus daemon on loopback, end to end, with files in a fresh folder: what a
-/// user runs before they have API keys.
+/// user runs before they have API keys. The daemon is `twfeed run`'s own
+/// (`DaemonSupervisor.Launch`), so what the user tries beside it behaves as in real use.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
