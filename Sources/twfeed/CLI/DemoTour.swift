@@ -83,13 +83,9 @@ struct DemoTour: Sendable {
         emit("\nThe daemon runs as twfeed run would: try, in another terminal,")
         emit("  " + hints.command("status"))
         emit("  " + hints.command("post \"hello\""))
-        let home = try database.feedItems(.home, limit: 50)
-        if let newest = home.first {
+        // No `fetch` hint: what the stored posts lack, the daemon has already asked for.
+        if let newest = try database.feedItems(.home, limit: 1).first {
             emit("  " + hints.command("show \(newest.tweet.id)"))
-        }
-        // A post the store lacks (a reply's parent), for the daemon to look up.
-        if let missing = home.lazy.compactMap({ $0.inReplyTo }).first(where: { !$0.stored }) {
-            emit("  " + hints.command("fetch \(missing.id)"))
         }
         emit("The emulator adds a tweet every 5 seconds; the daemon polls every 15. Press Ctrl-C to stop.")
     }
