@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs `twfeed demo`: the API emulator and the daemon on loopback.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+repo=$(cd "$(dirname "$0")/.." && pwd)
+(cd "$repo" && bash scripts/setup.sh && swift build -c release --product twfeed)
 
-swift build -c release --product twfeed
-exec .build/release/twfeed demo "$@"
+# The demo prints commands to paste into this shell, naming the binary as it was
+# started: so start it from here, by a path this shell reaches (relative when the
+# binary lies below the current directory, as from the repository's root).
+twfeed="$repo/.build/release/twfeed"
+case "$twfeed" in "$PWD"/*) twfeed="${twfeed#"$PWD"/}" ;; esac
+exec "$twfeed" demo "$@"

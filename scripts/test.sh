@@ -8,6 +8,13 @@ cd "$(dirname "$0")/.."
 # --browser-test: chromium, its driver and selenium for the reader's browser test.
 bash scripts/setup.sh --browser-test zsh fish mandoc
 
+# Every temporary file of the run goes in one folder, removed at the end: SwiftPM leaves
+# an empty TemporaryDirectory.XXXXXX behind for each command, and a test that dies
+# midway cannot clean up after itself.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/twfeed-test.XXXXXX")
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
+
 # Sources/ as `swift format` writes it with the root .swift-format (a second of work).
 bash scripts/format-check
 

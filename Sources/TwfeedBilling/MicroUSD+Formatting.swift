@@ -18,6 +18,41 @@ extension MicroUSD: CustomStringConvertible {
         return (micros < 0 ? "-$" : "$") + String(whole) + "." + decimals
     }
 
+    /// The decimals the exact amount needs (0 to 6): `$0.000015` needs 6, `$0.200` 1.
+    package var significantDecimals: Int {
+        var decimals = Self.sixDigits(Self.split(micros).fraction)
+        while decimals.last == "0" { decimals.removeLast() }
+        return decimals.count
+    }
+
+    /// Exactly `decimals` decimals (2 to 6), or more when the amount needs them (it never
+    /// rounds): a table's amounts all formatted with the most any of them needs line up
+    /// and read alike (`$0.005000`, `$0.000015`).
+    package func formatted(decimals: Int) -> String {
+        let (whole, fraction) = Self.split(micros)
+        var digits = Self.sixDigits(fraction)
+        let count = min(6, max(2, decimals, significantDecimals))
+        digits.removeLast(6 - count)
+        return (micros < 0 ? "-$" : "$") + String(whole) + "." + digits
+    }
+
+    /// Exactly `decimals` decimals (2 to 6), rounded by `rule` (`.down`, `.up`, else to
+    /// nearest) when the amount has more: for an estimate (a projection, an allowance)
+    /// shown beside exact amounts, which it need not add up with.
+    package func formatted(decimals: Int, rounding rule: FloatingPointRoundingRule) -> String {
+        let count = min(6, max(2, decimals))
+        var unit: Int64 = 1
+        for _ in count..<6 { unit *= 10 }
+        var quotient = micros / unit
+        let remainder = micros % unit  // the sign of `micros`
+        switch rule {
+        case .down: if remainder < 0 { quotient -= 1 }
+        case .up: if remainder > 0 { quotient += 1 }
+        default: if remainder.magnitude * 2 >= unit.magnitude { quotient += micros < 0 ? -1 : 1 }
+        }
+        return MicroUSD(micros: quotient * unit).formatted(decimals: count)
+    }
+
     /// The exact amount as a plain decimal number with no trailing zeros (`0.295`, `12`,
     /// `0.000001`): for logfmt values and anything a program reads back, where a `Double`'s
     /// own spelling could say `1e-06`.

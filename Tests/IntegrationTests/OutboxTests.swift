@@ -170,6 +170,12 @@ struct OutboxTests {
         #expect(try database.outboxItem(doubtful.id)?.state == .uncertain)
         let listed = try Binary.run(["outbox", "list", "--config", world.configPath])
         #expect(listed.stdout.contains("#\(doubtful.id)  uncertain "))
+
+        // A long status is cut at a word, with "…", not in the middle of one.
+        let long = try database.enqueue(text: "Hello from the twfeed demo, 2026-11-28T09:00:00Z and more", replyTo: nil, now: Date())
+        let cut = try Binary.run(["outbox", "--config", world.configPath])
+        let line = cut.stdout.split(separator: "\n").first { $0.hasPrefix("#\(long.id) ") }
+        #expect(line?.contains("  Hello from the twfeed demo,…  ") == true, "\(cut.stdout)")
     }
 
     /// SIGKILL the real daemon at random moments while it flushes 200 statuses: each is

@@ -135,4 +135,18 @@ struct ReaderAccessIntegrationTests {
         let unknown = try Binary.run(["open", "--config", world.configPath])
         #expect(unknown.status == 78 && unknown.stderr.contains(#"http.auth: unknown access "nobody" (use token or none)"#))
     }
+
+    /// On a machine without a desktop the opener fails, loudly (xdg-open tries each
+    /// browser and complains of each): twfeed prints the link, then one line of its own.
+    @Test func openBrowserOnAHeadlessMachineSaysOneLineOfItsOwn() throws {
+        let world = try TestWorld(tweets: 1)
+        try world.writeConfig(["http": .object(["listen": .string("127.0.0.1:8765")])])
+        let opener = "\(world.folder)/no-browser"
+        let script = "#!/bin/sh\nfor i in 1 2 3 4 5 6; do echo \"xdg-open: no method available for opening '$1'\" >&2; done\nexit 3\n"
+        FileManager.default.createFile(atPath: opener, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        let open = try Binary.run(["open", "--browser", "--config", world.configPath], environment: ["BROWSER": opener])
+        #expect(open.status == 69)
+        #expect(open.stdout.hasPrefix("http://127.0.0.1:8765/login?token="))
+        #expect(open.stderr == "twfeed: \(opener) exited 3; open the link above by hand\n", "\(open.stderr)")
+    }
 }

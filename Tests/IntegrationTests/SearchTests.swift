@@ -35,9 +35,16 @@ struct SearchTests {
         #expect(human.stdout.contains("@renee_k (Renée Kühn)"))
         #expect(human.stdout.contains("901"))
 
+        // No match: exit 0, stdout empty (a pipe counts no post), one line on stderr saying so.
         let none = try Binary.run(["search", "coffee", "--config", world.configPath])
         #expect(none.status == 0)
         #expect(none.stdout.isEmpty)
+        #expect(none.stderr == "no matches for coffee\n")
+        let narrowedNone = try Binary.run(["search", "coffee", "--feed", "mentions", "--config", world.configPath])
+        #expect(narrowedNone.stderr == "no matches for coffee in mentions\n")
+        // --json stays silent: no object, no remark.
+        let noneJSON = try Binary.run(["search", "coffee", "--json", "--config", world.configPath])
+        #expect(noneJSON.status == 0 && noneJSON.stdout.isEmpty && noneJSON.stderr.isEmpty)
     }
 
     @Test(arguments: [#"say "hello"#, "", "from:"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TwfeedBilling
 @testable import TwfeedCore
 @testable import TwfeedStore
 import TwfeedTesting
@@ -36,7 +37,20 @@ import TwfeedTesting
         #expect(text.status == 0)
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "post 50: not fetched yet")
-        #expect(text.stdout.contains("replying to @ada: post 52"))
+        // Each post's parent is printed just above it: no "replying to" line says it again.
+        #expect(!text.stdout.contains("replying to @ada: post 52"), "\(text.stdout)")
+        #expect(text.stdout.components(separatedBy: "post 50").count == 2, "post 50 is named once")
+
+        // Gone, as a lookup said: said once, as unavailable, not also as "not fetched yet".
+        try await database.storeLookup(found: TimelinePage(tweets: [], authors: [], nextPageToken: nil),
+                                       unavailable: [TweetID(50): "Not Found Error: Could not find tweet with id: [50]."],
+                                       asked: [TweetID(50)], now: Date(), bill: BillableAnswer(source: .lookups), prices: .published)
+        let gone = try Binary.run(["show", "51", "--config", world.configPath])
+        #expect(gone.stdout.hasPrefix("post 50: unavailable (Not Found Error: Could not find tweet with id: [50].)\n  |\n"), "\(gone.stdout)")
+        #expect(!gone.stdout.contains("not fetched yet"), "\(gone.stdout)")
+        // In a list, where no parent is printed above, a reply still says whom it answers.
+        let feed = try Binary.run(["feed", "home", "--config", world.configPath])
+        #expect(feed.stdout.contains("replying to @ada: post 52"), "\(feed.stdout)")
 
         #expect(try Binary.run(["show", "49", "--config", world.configPath]).status == 69)
         let bad = try Binary.run(["show", "x1", "--config", world.configPath])

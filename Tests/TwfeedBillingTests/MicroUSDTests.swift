@@ -128,4 +128,19 @@ struct MicroUSDTests {
         #expect(MicroUSD(micros: micros).decimalString == expected)
         if micros >= 0 { #expect(try MicroUSD(parsing: expected) == MicroUSD(micros: micros)) }
     }
+
+    @Test("a table's amounts: the decimals asked for, more only when the amount needs them",
+          arguments: [(5_000, 3, "$0.005"), (5_000, 6, "$0.005000"), (15, 3, "$0.000015"), (10_990_000, 3, "$10.990"),
+                      (1_500, 4, "$0.0015"), (0, 3, "$0.000"), (-5_000, 4, "-$0.0050")])
+    func formattedWithDecimals(micros: Int64, decimals: Int, expected: String) {
+        #expect(MicroUSD(micros: micros).formatted(decimals: decimals) == expected)
+    }
+
+    @Test("an estimate rounded to a table's decimals, down for an allowance",
+          arguments: [(769_230, FloatingPointRoundingRule.down, "$0.769"), (769_730, .down, "$0.769"),
+                      (769_730, .toNearestOrAwayFromZero, "$0.770"), (769_230, .up, "$0.770"), (769_000, .up, "$0.769"),
+                      (-769_230, .down, "-$0.770"), (-769_730, .toNearestOrAwayFromZero, "-$0.770")])
+    func formattedRounding(micros: Int64, rule: FloatingPointRoundingRule, expected: String) {
+        #expect(MicroUSD(micros: micros).formatted(decimals: 3, rounding: rule) == expected)
+    }
 }

@@ -1,16 +1,18 @@
 import Foundation
 import Testing
+import TwfeedTesting
 @testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedReader
 
 /// A pid is only the daemon's when it is proven so; a reused pid is never signalled.
-struct ProcessLivenessTests {
-    func folder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-live-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
+final class ProcessLivenessTests {
+    /// Each test's folder, removed after the test.
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder(prefix: "twfeed-live") }
+
+    func folder() throws -> String { scratch.path }
 
     @Test(arguments: [Int32(1), getppid()])
     func aStaleSnapshotNamingALiveUnrelatedProcessIsNotRunning(_ pid: Int32) throws {

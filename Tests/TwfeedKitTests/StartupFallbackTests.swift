@@ -7,10 +7,14 @@ import TwfeedTesting
 @testable import TwfeedStore
 
 /// What must not stop the daemon from starting, or race when two processes start.
-struct StartupFallbackTests {
+final class StartupFallbackTests {
+    /// Each test's folders, under one scratch folder removed after the test.
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder(prefix: "twfeed-start") }
+
     func folder(_ name: String = "") throws -> String {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("twfeed-start-\(UUID().uuidString.prefix(8))\(name)").path
+        let folder = scratch.path + "/\(UUID().uuidString.prefix(8))\(name)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TwfeedTesting
 import TwfeedBase
 @testable import TwfeedKit
 @testable import TwfeedCore
@@ -8,13 +9,12 @@ import TwfeedBase
 
 /// Under systemd's DynamicUser the database is private; `twfeed status` by anyone else
 /// must still show everything, from the world-readable snapshot.
-struct StatusSnapshotTests {
-    let folder: String
+final class StatusSnapshotTests {
+    /// Each test's folder, removed after it (also by the tests that never use it).
+    let scratch: ScratchFolder
+    var folder: String { scratch.path }
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-snap-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
+    init() throws { scratch = try ScratchFolder(prefix: "twfeed-snap") }
 
     /// The daemon's side: a database with a poll, a failure and a queued status.
     func daemonSnapshot(now: Date) throws -> (StatusSnapshot, TwfeedConfig) {
@@ -43,7 +43,6 @@ struct StatusSnapshotTests {
     }
 
     @Test func statusReadsEverythingFromTheSnapshotWhenTheDatabaseIsNotReadable() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let (snapshot, config) = try daemonSnapshot(now: now)
         let path = "\(folder)/status.json"
@@ -75,7 +74,6 @@ struct StatusSnapshotTests {
     }
 
     @Test func aStaleHeartbeatReadsAsHungAndAMissingSnapshotAsNotRunning() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         var (snapshot, config) = try daemonSnapshot(now: now)
         snapshot.counts?.feeds["home"]?.lastError = nil
@@ -96,7 +94,6 @@ struct StatusSnapshotTests {
     /// file, as before: a snapshot an earlier twfeed wrote still decodes (a state name this
     /// version does not know included), and what this one writes reads the same.
     @Test func theSnapshotFileKeepsTheOutboxCountsByStateName() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = "\(folder)/status.json"
         let earlier = """
             {"pid":4242,"startedAt":1800000000,"heartbeatAt":1800000060,"dialect":"v2","lastCycle":"home +3 · outbox 1 pending",\
@@ -128,7 +125,6 @@ struct StatusSnapshotTests {
     }
 
     @Test func aReaderWithoutTheDaemonsEnvironmentFindsTheSystemdSnapshot() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let config = TwfeedConfig(environment: ["HOME": folder])
         let systemd = "\(folder)/run-twfeed-status.json"
         #expect(StatusSnapshot.readerPath(config: config, environment: [:], systemdPath: systemd) == config.storage.database + ".status.json")

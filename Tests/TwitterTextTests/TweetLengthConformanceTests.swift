@@ -5,9 +5,15 @@ import Testing
 // MARK: - twitter-text conformance (needs ../shared)
 
 /// The weighted-length sections of twitter-text's validate.yml, read at run time so the
-/// corpus stays test data. Without ../shared the tests print why they skipped and pass;
-/// with CI set they fail instead, so CI cannot silently stop running them.
-@Suite("TweetLengthCounter: twitter-text conformance")
+/// corpus stays test data. Without ../shared the suite is reported as skipped, not passed;
+/// with CI set it runs anyway and fails, so CI cannot silently stop running it.
+@Suite(
+    "TweetLengthCounter: twitter-text conformance",
+    .enabled(
+        if: SharedFiles.twitterTextDirectory() != nil || SharedFiles.inCI,
+        "needs twitter-text in ../shared beside the repository (or $TWFEED_SHARED); CI runs it regardless"
+    )
+)
 struct TweetLengthConformanceTests {
     @Test("WeightedTweetsCounterTest (config v2)")
     func weightedTweetsCounter() throws {
@@ -94,16 +100,34 @@ struct TweetLengthConformanceTests {
 
 // MARK: - Locating ../shared
 
-private enum SharedFiles {
+enum SharedFiles {
+    /// CI must run the conformance cases: there a missing ../shared fails them.
+    static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
     /// `ROOT/../shared/twitter-text`, ROOT found from this file's path (symlinks resolved,
     /// so a scratch package that links this file still finds the real repository), or
-    /// `$TWFEED_SHARED/twitter-text`. `nil` after reporting when the file is missing:
-    /// a skip note locally, a failure under CI.
+    /// `$TWFEED_SHARED/twitter-text`, when it holds `file`; nil (silently) when not.
+    static func twitterTextDirectory(holding file: String = "validate.yml", filePath: String = #filePath) -> URL? {
+        candidates(filePath: filePath).first { FileManager.default.fileExists(atPath: $0.appendingPathComponent(file).path) }
+    }
+
+    /// The directory holding `file`, or nil after recording a failure: the suite runs only
+    /// where ../shared was found, or under CI, so a file missing then is a failure.
     static func twitterTextDirectory(
         needing file: String,
         filePath: String = #filePath,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> URL? {
+        if let directory = twitterTextDirectory(holding: file, filePath: filePath) { return directory }
+        let tried = candidates(filePath: filePath).map { $0.appendingPathComponent(file).path }
+        Issue.record(
+            "twitter-text/\(file) not found (tried \(tried.joined(separator: ", "))); CI must run the conformance cases",
+            sourceLocation: sourceLocation
+        )
+        return nil
+    }
+
+    private static func candidates(filePath: String) -> [URL] {
         var candidates: [URL] = []
         if let shared = ProcessInfo.processInfo.environment["TWFEED_SHARED"], !shared.isEmpty {
             candidates.append(URL(fileURLWithPath: shared).appendingPathComponent("twitter-text"))
@@ -114,19 +138,6 @@ private enum SharedFiles {
             let directory = root.deletingLastPathComponent().appendingPathComponent("shared/twitter-text").standardizedFileURL
             if !candidates.contains(directory) { candidates.append(directory) }
         }
-        for directory in candidates
-        where FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path) {
-            return directory
-        }
-        let tried = candidates.map { $0.appendingPathComponent(file).path }
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            Issue.record(
-                "twitter-text/\(file) not found (tried \(tried.joined(separator: ", "))); CI must run the conformance cases",
-                sourceLocation: sourceLocation
-            )
-        } else {
-            print("skipped: twitter-text/\(file) not found (tried \(tried.joined(separator: ", "))); it lives in ../shared beside the repository, or set TWFEED_SHARED")
-        }
-        return nil
+        return candidates
     }
 }

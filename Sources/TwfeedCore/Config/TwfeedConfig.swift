@@ -27,6 +27,17 @@ package struct TwfeedConfig: Sendable, Equatable {
             let base = baseURL ?? (dialect == .v2 ? "https://api.x.com" : "https://api.twitter.com")
             return base.hasSuffix("/") ? String(base.dropLast()) : base
         }
+
+        /// Whether the amounts this API bills are real money: not when it answers on this
+        /// machine's loopback (`twfeed-emulator`, as `twfeed demo` runs it), so that a
+        /// demo's spend is never read as the user's. The one switch for that label.
+        package var billsRealMoney: Bool {
+            guard let host = URLComponents(string: resolvedBaseURL)?.host?.lowercased() else { return true }
+            return !(host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127."))
+        }
+
+        /// What labels an amount that `billsRealMoney` says is not real.
+        package static let playMoneyNote = "the emulator's money, not real"
     }
 
     /// `api.budget`: what the user means to spend in a billing cycle.

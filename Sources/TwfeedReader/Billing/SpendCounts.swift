@@ -29,6 +29,9 @@ package struct SpendCounts: Codable, Sendable, Equatable {
     package var refusals: [String: Refusal]?
     /// Recorded gaps per feed.
     package var gaps: [String: Int]?
+    /// True when the API is the emulator (`api.billsRealMoney` false): the amounts are
+    /// play money and say so. Absent in older snapshots (real).
+    package var emulated: Bool?
 
     /// A refused endpoint as `status` shows it.
     package struct Refusal: Codable, Sendable, Equatable {
@@ -46,6 +49,9 @@ package struct SpendCounts: Codable, Sendable, Equatable {
     package var today: MicroUSD { MicroUSD(micros: todayMicros) }
     package var cycle: MicroUSD { MicroUSD(micros: cycleMicros) }
     package var budget: MicroUSD? { budgetMicros.map(MicroUSD.init(micros:)) }
+
+    /// " (the emulator's money, not real)" after the amounts of an emulated API; else "".
+    package var moneyNote: String { emulated == true ? " (\(TwfeedConfig.API.playMoneyNote))" : "" }
 
     package static func read(config: TwfeedConfig, database: some StoreReading, now: Date) throws -> SpendCounts {
         let interval = config.api.budget.cycle.cycle(containing: now)
@@ -80,7 +86,8 @@ package struct SpendCounts: Codable, Sendable, Equatable {
             until: status?.until,
             detail: status?.detail,
             refusals: refusals,
-            gaps: gaps
+            gaps: gaps,
+            emulated: config.api.billsRealMoney ? nil : true
         )
     }
 

@@ -82,26 +82,37 @@ package struct UsageReport: Sendable {
 
     /// The human form: the cycle in a line or two, then a row per day and source that
     /// spent anything or got anything free (`free`: resources already charged that day).
+    /// Every amount has the same decimals: as many as the most exact recorded amount
+    /// needs (at least 3, as the published rates read; more only for finer `api.prices`),
+    /// the estimates (projected, allowed today) rounded to them, where the plain rule
+    /// would show a read's $0.005 beside an allowance's $0.322580.
     package var table: String {
+        let decimals = max(3, exactAmounts.map(\.significantDecimals).max() ?? 0)
+        func money(_ amount: MicroUSD) -> String { amount.formatted(decimals: decimals) }
+        func estimate(_ amount: MicroUSD, _ rule: FloatingPointRoundingRule) -> String {
+            amount.formatted(decimals: decimals, rounding: rule)
+        }
         var lines: [String] = []
         var cycle =
-            "cycle     \(spend.cycleStart) to \(spend.cycleEnd): \(plan.spentInCycle.formatted) spent, "
-            + "\(plan.projectedCycleSpend.formatted) projected"
+            "cycle     \(spend.cycleStart) to \(spend.cycleEnd): \(money(plan.spentInCycle)) spent, "
+            + "\(estimate(plan.projectedCycleSpend, .toNearestOrAwayFromZero)) projected"
         if let budget = plan.budget, let left = plan.leftInCycle {
-            cycle += ", budget \(budget.formatted), \(left.formatted) left"
+            cycle += ", budget \(money(budget)), \(money(left)) left"
         }
-        lines.append(cycle)
-        lines.append("today     \(spend.today.formatted)" + (plan.leftToday.map { " (\($0.formatted) more allowed today)" } ?? ""))
+        lines.append(cycle + spend.moneyNote)
+        // An allowance rounded down: never more than the budget allows.
+        lines.append("today     \(money(spend.today))" + (plan.leftToday.map { " (\(estimate($0, .down)) more allowed today)" } ?? ""))
         lines.append("")
+        let costWidth = max(11, days.flatMap { $0.costs.values }.map { money($0).count + 2 }.max() ?? 0)
         lines.append(
             Self.pad("day", 12) + Self.pad("source", 11) + Self.pad("posts read", 11, right: true)
                 + Self.pad("owned", 7, right: true) + Self.pad("users", 7, right: true) + Self.pad("posted", 8, right: true)
-                + Self.pad("free", 7, right: true) + Self.pad("cost", 11, right: true)
+                + Self.pad("free", 7, right: true) + Self.pad("cost", costWidth, right: true)
         )
         for day in days {
             let spent = BillingSource.allCases.filter { !(day.sources[$0] ?? .zero).isEmpty || (day.repeats[$0] ?? 0) > 0 }
             if spent.isEmpty {
-                lines.append(Self.pad(day.day, 12) + Self.pad("-", 11) + Self.pad("$0.000", 51, right: true))
+                lines.append(Self.pad(day.day, 12) + Self.pad("-", 11) + Self.pad(money(.zero), 40 + costWidth, right: true))
                 continue
             }
             for source in spent {
@@ -112,11 +123,16 @@ package struct UsageReport: Sendable {
                         + Self.pad(String(count.userReads), 7, right: true)
                         + Self.pad(String(count.posts + count.postsWithURL + count.postsSummoned), 8, right: true)
                         + Self.pad(String(day.repeats[source] ?? 0), 7, right: true)
-                        + Self.pad((day.costs[source] ?? .zero).formatted, 11, right: true)
+                        + Self.pad(money(day.costs[source] ?? .zero), costWidth, right: true)
                 )
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The amounts `table` shows exactly: what was spent, the budget and what it leaves.
+    private var exactAmounts: [MicroUSD] {
+        [plan.spentInCycle, spend.today] + [plan.budget, plan.leftInCycle].compactMap { $0 } + days.flatMap { $0.costs.values }
     }
 
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

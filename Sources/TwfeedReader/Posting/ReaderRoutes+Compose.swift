@@ -44,7 +44,7 @@ extension ReaderRoutes {
             verdictName: problem == nil ? "valid" : "invalid",
             verdict: problem.map { "Not valid: \($0)." } ?? "Valid: it can be queued.",
             cost: pricing.price.formatted,
-            why: pricing.reason
+            why: pricing.reason + (source.config.api.billsRealMoney ? "" : " (\(TwfeedConfig.API.playMoneyNote))")
         )
         if action == "queue" {
             if problem == nil {

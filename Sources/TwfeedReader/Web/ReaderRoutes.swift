@@ -181,7 +181,7 @@ enum ReaderRoutes {
         var text = "API spend: \(spend.today.formatted) today · \(spend.cycle.formatted) this cycle"
         if let budget = spend.budget { text += " of \(budget.formatted)" }
         if spend.billingState != .ok { text += " · \(spend.billingState.rawValue)" }
-        return text
+        return text + spend.moneyNote
     }
 
     // MARK: Feeds, API, files

@@ -1,18 +1,14 @@
 import ArgumentParser
 import Foundation
-import Logging
 import Synchronization
-import TwfeedBase
 import TwfeedCore
-import TwfeedEmulator
 import TwfeedKit
 import TwfeedReader
 import TwfeedSandbox
-import TwfeedStore
-import UnixSignals
 
 /// Emulator plus daemon on loopback, end to end, with files in a fresh folder: what a
-/// user runs before they have API keys.
+/// user runs before they have API keys. The daemon is `twfeed run`'s own
+/// (`DaemonSupervisor.Launch`), so what the user tries beside it behaves as in real use.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -50,9 +46,13 @@ struct DemoCommand: AsyncParsableCommand {
         guard tweets >= 0 else { throw ValidationError("--tweets must not be negative") }
     }
 
+    /// Which part of the demo ended first.
+    private enum Part: Sendable { case daemon, tour }
+
     func run() async throws {
-        // With --serve, Ctrl-C ends the demo gracefully: trapped before anything starts.
-        let signals = serve ? await UnixSignalsSequence(trapping: [.sigint, .sigterm]) : nil
+        // The signals `twfeed run` traps, trapped before anything starts: Ctrl-C stops the
+        // demo's daemon gracefully, SIGHUP reloads its config, as they do the real one's.
+        let signals = await DaemonSupervisor.processControls()
         try await CommandLineEdge.run {
             let folder = try dir ?? Sandbox.temporaryFolder(prefix: "twfeed-demo")
             let sandbox = try Sandbox(
@@ -64,88 +64,57 @@ struct DemoCommand: AsyncParsableCommand {
                 config: Self.configKeys(folder: folder, listen: serve ? listen : nil)
             )
             defer { sandbox.stop() }
-            let emulator = sandbox.emulator
-            let configPath = sandbox.configPath
+            let hints = Hints(command: CommandPath.typed(), configPath: sandbox.configPath)
+            emit("twfeed demo: emulator (\(dialect)) at \(sandbox.emulator.baseURL), files in \(folder)")
 
-            emit("twfeed demo: emulator (\(dialect)) at \(emulator.baseURL), files in \(folder)")
-            let config = try ConfigLoader.load(explicit: configPath)
-            let logs = try LogSetup(config: config.log)
-            let credentials = try Credentials.load(from: config.credentials)
-            logs.redactor.register(credentials.secrets)
-            let database = try AppDatabase.open(path: config.storage.database)
-            let statusPath = StatusSnapshot.path(config: config)
+            // The daemon `twfeed run --config <the demo's config>` would start: its lock,
+            // wake socket, status snapshot and reloads, in this process.
             let reader = Mutex<ListenAddress?>(nil)
-            let dependencies = Daemon.Dependencies(onReaderListening: { address in reader.withLock { $0 = address } })
-            let daemon = try Daemon.build(
-                config: config,
-                credentials: credentials,
-                database: database,
-                dependencies: dependencies,
-                statusPath: statusPath,
-                gracefulShutdownSignals: [],
-                logger: logs.logger
+            let launch = try DaemonSupervisor.Launch(
+                configPath: sandbox.configPath,
+                dependencies: Daemon.Dependencies(onReaderListening: { address in reader.withLock { $0 = address } })
             )
-
-            // The daemon's services poll at once on a fresh database. Once every feed
-            // has completed a poll, queue a status as `twfeed post` does and watch the
-            // outbox send it, then show what is stored while the daemon still runs.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await daemon.run() }
-                let giveUp = Date().addingTimeInterval(60)
-                func waitFor(_ condition: () throws -> Bool) async throws {
-                    while try !condition() && Date() < giveUp { try await Task.sleep(for: .milliseconds(50)) }
+            let (controls, control) = AsyncStream<DaemonSupervisor.Control>.makeStream()
+            let forwarder = Task {
+                for await signal in signals { control.yield(signal) }
+            }
+            defer { forwarder.cancel() }
+            let tour = DemoTour(
+                launch: launch,
+                hints: hints,
+                emulatorURL: sandbox.emulator.baseURL,
+                seconds: seconds,
+                serve: serve ? listen : nil,
+                reader: { reader.withLock { $0 } }
+            )
+            try await withThrowingTaskGroup(of: Part.self) { group in
+                group.addTask {
+                    try await launch.run(controls: controls)
+                    return .daemon
                 }
-                try await waitFor { try config.enabledFeeds.allSatisfy { try database.syncState($0).lastSuccessAt != nil } }
-
-                let text = "Hello from the twfeed demo, \(Timestamp.iso8601(Date()))"
-                let queued = try database.enqueue(text: try validated(text), replyTo: nil, now: Date())
-                daemon.doorbell.ring()
-                try await waitFor { try database.outboxItem(queued.id)?.state == .sent }
-                if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }
-
-                for feed in config.enabledFeeds {
-                    let stats = try database.feedStats(feed)
-                    emit("\n== \(feed.rawValue): \(stats.tweets) tweets stored; the newest 3:")
-                    for item in try database.feedItems(feed, limit: 3) {
-                        emit(FeedPresenter.text(item))
+                group.addTask {
+                    try await tour.run()
+                    return .tour
+                }
+                do {
+                    if try await group.next() == .tour {
+                        // Without --serve the demo ends here; with it, at Ctrl-C.
+                        if !serve { control.yield(.stop) }
+                        _ = try await group.next()
+                    } else {
+                        group.cancelAll()  // stopped by a signal before the tour was over
                     }
+                } catch {
+                    control.yield(.stop)
+                    throw error
                 }
-                emit("\n== outbox (twfeed outbox list)")
-                for item in try database.outboxItems() {
-                    emit("#\(item.id)  \(item.state.rawValue)  \(item.sentTweetID.map { "tweet \($0)" } ?? "")  \(item.text)")
-                }
-                emit("\n== status (twfeed status)")
-                let report = try StatusReport.collect(config: config, statusPath: statusPath)
-                emit(StatusPresenter.table(report))
-                // What the run cost, as the emulator billed it at the published rates.
-                emit("\n== usage (twfeed usage)")
-                emit(try UsageReport.read(config: config, database: database.reader, now: Date(), days: 1).table)
-                if let signals {
-                    try await waitFor { reader.withLock { $0 } != nil }
-                    guard let address = reader.withLock({ $0 }) else {
-                        throw TwfeedError(.unavailable, "the reader did not start on \(listen) (see \(folder)/twfeed.log)")
-                    }
-                    // Signed in by the link, as `twfeed open` prints it.
-                    let secret = try ReaderSecret.loadOrCreate(path: ReaderSecret.path(config: config))
-                    emit("\nreader: http://\(address)/login?token=\(ReaderKeys(secret: secret).loginToken(now: Date()))")
-                    emit("(the link signs one browser in, once; another: twfeed open --config \(configPath) --listen \(address))")
-                    emit("emulator: \(emulator.baseURL)")
-                    emit("The emulator adds a tweet every 5 seconds; the daemon polls every 15. Press Ctrl-C to stop.")
-                    for await _ in signals { break }
-                    await daemon.triggerGracefulShutdown()
-                    try await group.next()
-                }
-                group.cancelAll()
             }
             emit("\nThe demo's files stay in \(folder). Read them offline with:")
-            emit("  twfeed feed home --config \(configPath)")
-            if !serve { emit("See them in a browser, with the daemon still polling: twfeed demo --serve") }
+            emit("  " + hints.command("feed home"))
+            if !serve {
+                emit("See them in a browser, and try post, show and fetch with its daemon running: \(hints.command) demo --serve")
+            }
         }
-    }
-
-    private func validated(_ text: String) throws -> String {
-        _ = try PostValidator.validate(text)
-        return text
     }
 
     /// What the demo adds to the sandbox's config: quick polls, loopback avatars, a log file.

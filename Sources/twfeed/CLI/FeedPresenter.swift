@@ -11,7 +11,10 @@ enum FeedPresenter {
     /// with "reposted by" above, a reply with whom it answers, a quote as an indented line.
     /// With `links` (`StoreReading.tweetLinks`), each `t.co` link shows where it leads, as
     /// the reader and the parent's excerpt show it.
-    static func text(_ item: FeedItem, links: [TweetID: [TweetLink]] = [:]) -> String {
+    ///
+    /// - Parameter parentAbove: the post it replies to is printed just above it (`show`'s
+    ///   thread), which then says whether it is stored: no "replying to" line repeats it.
+    static func text(_ item: FeedItem, links: [TweetID: [TweetLink]] = [:], parentAbove: Bool = false) -> String {
         func display(_ tweet: Tweet) -> String { oneLine(TweetLink.shownText(tweet.text, links: links[tweet.id] ?? [])) }
         let shown = item.shown
         let who = shown.author.map { "@\($0.username) (\($0.name))" } ?? "user \(shown.tweet.authorID)"
@@ -28,7 +31,7 @@ enum FeedPresenter {
             lines.append("    repost of post \(original), not fetched yet")
         }
         lines.append("\(when)  \(who)  [\(tags)]  \(item.tweet.id)")
-        if let reply = item.inReplyTo {
+        if let reply = item.inReplyTo, !parentAbove {
             let whom = reply.stored ? (reply.username.map { "@\($0)" } ?? "post \(reply.id)") : "post \(reply.id), not fetched yet"
             lines.append("    replying to \(whom)" + (reply.excerpt.map { ": \(oneLine($0))" } ?? ""))
         }

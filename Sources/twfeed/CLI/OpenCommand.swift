@@ -67,11 +67,14 @@ struct OpenCommand: AsyncParsableCommand {
     }
 
     /// Hands the link to `$BROWSER` or `xdg-open`, which returns once the browser has it.
+    /// The opener's own output is dropped: on a headless machine xdg-open tries half a
+    /// dozen browsers and complains about each, when one line of ours says all of it.
     static func openInBrowser(_ link: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [ProcessInfo.processInfo.environment["BROWSER"] ?? "xdg-open", link]
         process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         do {
             try process.run()
             process.waitUntilExit()

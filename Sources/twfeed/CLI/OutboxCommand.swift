@@ -42,7 +42,7 @@ struct OutboxCommand: AsyncParsableCommand {
                         let detail = item.sentTweetID.map { "tweet \($0)" } ?? item.lastError ?? ""
                         let text = item.text.replacingOccurrences(of: "\n", with: " ⏎ ")
                         emit(
-                            "#\(item.id)  \(item.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Timestamp.iso8601(item.createdAt))  \(text.prefix(40))  \(detail)"
+                            "#\(item.id)  \(item.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Timestamp.iso8601(item.createdAt))  \(text.cutAtWord(limit: 40))  \(detail)"
                         )
                     }
                 }

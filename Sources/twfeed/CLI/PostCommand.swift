@@ -85,6 +85,7 @@ struct PostCommand: AsyncParsableCommand {
                 emit(
                     "queued #\(item.id) (\(woke ? "the daemon is sending it" : "the daemon is not running; it goes out when it runs")); "
                         + "it will cost \(pricing.price.formatted)\(pricing.reason)"
+                        + (config.api.billsRealMoney ? "" : " (\(TwfeedConfig.API.playMoneyNote))")
                 )
             }
         }

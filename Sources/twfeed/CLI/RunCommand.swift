@@ -22,23 +22,11 @@ struct RunCommand: AsyncParsableCommand {
         // handled once the daemon is up instead of killing it.
         let controls = await DaemonSupervisor.processControls()
         try await CommandLineEdge.run {
-            let configPath = options.config
-            let config = try ConfigLoader.load(explicit: configPath)
-            let logs = try LogSetup(config: config.log)
-            let credentials = try Credentials.load(from: config.credentials)
-            logs.redactor.register(credentials.secrets)
-            // One daemon per database, for the daemon's whole life; taken before the
-            // database is opened, so a second daemon does not even migrate it.
-            let lock = try DatabaseLock.acquire(database: config.storage.database)
-            let database = try AppDatabase.open(path: config.storage.database, logger: logs.logger)
-            let dependencies = Daemon.Dependencies(notifier: SystemdNotifier())
-            let supervisor = DaemonSupervisor(initialConfig: config, database: database, dependencies: dependencies) {
-                try ConfigLoader.load(explicit: configPath)
-            }
-            try await supervisor.run(
-                initial: .init(config: config, credentials: credentials, database: database, logs: logs, lock: lock),
-                controls: controls
+            let launch = try DaemonSupervisor.Launch(
+                configPath: options.config,
+                dependencies: Daemon.Dependencies(notifier: SystemdNotifier())
             )
+            try await launch.run(controls: controls)
         }
     }
 }

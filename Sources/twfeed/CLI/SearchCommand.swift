@@ -27,8 +27,12 @@ struct SearchCommand: AsyncParsableCommand {
         try await CommandLineEdge.run {
             // The query first: a typo is reported the same with or without a database.
             let parsed = try SearchQuery(parsing: query)
-            try list.show(config: try options.loadConfig()) { database, avatarPath, print in
+            let shown = try list.show(config: try options.loadConfig()) { database, avatarPath, print in
                 try database.search(parsed, feed: feed, limit: list.limit, avatarPath: avatarPath).forEach(print)
+            }
+            // Said on stderr, so stdout (and --json's, which stays empty) holds posts only.
+            if shown == 0 && !list.json {
+                CommandLineEdge.printNote("no matches for \(query)" + (feed.map { " in \($0.rawValue)" } ?? ""))
             }
         }
     }

@@ -53,15 +53,16 @@ struct ShowCommand: AsyncParsableCommand {
                 // Links show where they lead, as in the reader and in a reply's excerpt.
                 let stored = conversation.ancestors.compactMap { if case .stored(let item) = $0 { item } else { nil } }
                 let links = try database.tweetLinks(FeedItem.linkIDs(stored + [conversation.tweet] + conversation.replies))
-                for ancestor in conversation.ancestors.reversed() {
+                // Root first; each post below the first has its parent just above it.
+                for (index, ancestor) in conversation.ancestors.reversed().enumerated() {
                     switch ancestor {
-                    case .stored(let item): emit(FeedPresenter.text(item, links: links))
+                    case .stored(let item): emit(FeedPresenter.text(item, links: links, parentAbove: index > 0))
                     case .missing(let id, let unavailable):
                         emit("post \(id): " + (unavailable.map { "unavailable (\($0))" } ?? "not fetched yet"))
                     }
                     emit("  |")
                 }
-                emit(FeedPresenter.text(conversation.tweet, links: links))
+                emit(FeedPresenter.text(conversation.tweet, links: links, parentAbove: !conversation.ancestors.isEmpty))
                 for reply in conversation.replies {
                     emit("  \\-- " + FeedPresenter.text(reply, links: links).replacingOccurrences(of: "\n", with: "\n      "))
                 }

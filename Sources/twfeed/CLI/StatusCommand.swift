@@ -70,6 +70,8 @@ enum StatusPresenter {
             var line = "spend     \(spend.today.formatted) today, \(spend.cycle.formatted) this cycle (from \(spend.cycleStart))"
             if let budget = spend.budget { line += " of \(budget.formatted)" }
             lines.append(line)
+            // A line of its own: after the budget it would not fit in 80 columns.
+            if spend.emulated == true { lines.append("          \(TwfeedConfig.API.playMoneyNote)") }
             let state = spend.billingState
             if state != .ok {
                 let since = spend.since.map { " since \(Timestamp.iso8601($0))" } ?? ""

@@ -20,21 +20,24 @@ struct TweetListOptions: ParsableArguments {
     }
 
     /// Opens the database read-only (saying so when there is none yet) and prints the
-    /// tweets `read` hands over, newest first as given, as they come.
+    /// tweets `read` hands over, newest first as given, as they come; returns how many
+    /// (nil when there is no database).
     ///
     /// - Parameter read: gets the database, the avatar lookup that turns a cached image's
     ///   name into its path (nil when not on disk), and the function to hand each tweet to.
     ///   - gaps: the feed's recorded gaps, newest first: each is shown (a line of its
     ///     own) where it lies, just above the first tweet below it, or after the last
     ///     tweet when the list reached the feed's end (fewer than `limit` shown).
+    /// - Returns: how many tweets were shown.
+    @discardableResult
     func show(
         config: TwfeedConfig,
         gaps: (StoreReader) throws -> [FeedGap] = { _ in [] },
         _ read: (StoreReader, _ avatarPath: (String) -> String?, _ print: (FeedItem) -> Void) throws -> Void
-    ) throws {
+    ) throws -> Int? {
         guard FileManager.default.fileExists(atPath: config.storage.database) else {
             CommandLineEdge.printError("no tweets cached yet: \(config.storage.database) does not exist (start twfeed run)")
-            return
+            return nil
         }
         let database = try StoreReader.open(path: config.storage.database)
         let images = ImageStore(root: config.storage.imageCache)
@@ -81,5 +84,6 @@ struct TweetListOptions: ParsableArguments {
         // The end of the feed: what lies below its oldest post (a first backfill's gap).
         if count < limit { gapsLeft.forEach(showGap) }
         output.flush()
+        return count
     }
 }

@@ -64,12 +64,21 @@ final class Interactive: @unchecked Sendable {
     private let output = Pipe()
     private let errors = Pipe()
     private var buffer = Data()
+    private let errorsPiped: Bool
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// - Parameter errorLog: a file for standard error instead of a pipe, for a process
+    ///   that logs more than a pipe holds while nobody reads it (`twfeed demo`).
+    init(_ arguments: [String], environment: [String: String] = [:], errorLog: String? = nil) throws {
         process = Binary.makeProcess(arguments, environment: environment)
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = errors
+        errorsPiped = errorLog == nil
+        if let errorLog {
+            FileManager.default.createFile(atPath: errorLog, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorLog))
+        } else {
+            process.standardError = errors
+        }
         try process.run()
     }
 
@@ -95,7 +104,7 @@ final class Interactive: @unchecked Sendable {
     func finish() throws -> Binary.Result {
         try input.fileHandleForWriting.close()
         let rest = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errorsPiped ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         return Binary.Result(status: process.terminationStatus,
                              stdout: String(decoding: buffer + rest, as: UTF8.self),
@@ -133,9 +142,21 @@ extension Binary {
     /// Runs any command as another user (`/usr/bin/curl`, `/bin/cat`): what someone else
     /// on the machine could do.
     static func runAs(uid: Int, command: [String], environment: [String: String] = [:]) throws -> Result {
+        try runProgram("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command, environment: environment)
+    }
+
+    /// A command line as a user pastes it into a shell (`/bin/sh -c`).
+    static func shell(_ line: String, environment: [String: String] = [:]) throws -> Result {
+        try runProgram("/bin/sh", ["-c", line], environment: environment)
+    }
+
+    /// Runs any program to completion with the test's environment (minus the journal's)
+    /// plus `environment`, standard input empty.
+    static func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
         var env = ProcessInfo.processInfo.environment
         env["JOURNAL_STREAM"] = nil
         for (key, value) in environment { env[key] = value }

@@ -6,7 +6,12 @@ import TwfeedTesting
 
 /// What a tweet points at, as the store keeps and reads it: media rows, a repost's
 /// original, a quote, a reply's parent, and the conversation around a post.
-@Suite struct GraphStoreTests {
+@Suite final class GraphStoreTests {
+    /// Where each test's database lives; removed after the test.
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder(prefix: "twfeed-graph") }
+
     static let ada = Author(id: UserID(1), username: "ada", name: "Ada", profileImageURL: nil)
     static let bob = Author(id: UserID(2), username: "bob", name: "Bob", profileImageURL: nil)
 
@@ -17,25 +22,24 @@ import TwfeedTesting
               conversationID: TweetID(1), media: media)
     }
 
-    static func fresh() throws -> AppDatabase {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-graph-\(UUID().uuidString.prefix(8))/twfeed.sqlite").path
-        return try AppDatabase.open(path: path)
+    func fresh() throws -> AppDatabase {
+        try AppDatabase.open(path: scratch.path + "/twfeed.sqlite")
     }
 
-    static func store() async throws -> AppDatabase {
-        let database = try Self.fresh()
+    func store() async throws -> AppDatabase {
+        let database = try fresh()
         let photo = Media(key: "3_9", kind: .photo, imageURL: "https://pbs.twimg.com/media/p.jpg", width: 800, height: 600, altText: "a cat")
         let gif = Media(key: "16_9", kind: .animatedGIF, imageURL: "https://pbs.twimg.com/tweet_video_thumb/g.jpg", width: 320, height: 240)
         // A chain 1 <- 2 <- 3 (3 in home) with replies 4 and 5 to 3; 7 replies to 6, which is not stored;
         // 8 reposts 2; 9 quotes 3 and carries media; 10 quotes 11, which is not stored.
-        let referenced = [tweet(1), tweet(2, by: bob, replyTo: 1, quoted: 1)]
+        let referenced = [Self.tweet(1), Self.tweet(2, by: Self.bob, replyTo: 1, quoted: 1)]
         let members = [
-            tweet(3, text: String(repeating: "long ", count: 100), replyTo: 2), tweet(4, by: bob, replyTo: 3), tweet(5, replyTo: 3),
-            tweet(7, replyTo: 6), tweet(8, by: bob, text: "RT @bob: post 2", retweetOf: 2), tweet(9, quoted: 3, media: [photo, gif]),
-            tweet(10, quoted: 11),
+            Self.tweet(3, text: String(repeating: "long ", count: 100), replyTo: 2), Self.tweet(4, by: Self.bob, replyTo: 3), Self.tweet(5, replyTo: 3),
+            Self.tweet(7, replyTo: 6), Self.tweet(8, by: Self.bob, text: "RT @bob: post 2", retweetOf: 2), Self.tweet(9, quoted: 3, media: [photo, gif]),
+            Self.tweet(10, quoted: 11),
         ]
         _ = try await database.storePage(
-            TimelinePage(tweets: members, referencedTweets: referenced, authors: [ada, bob], nextPageToken: nil),
+            TimelinePage(tweets: members, referencedTweets: referenced, authors: [Self.ada, Self.bob], nextPageToken: nil),
             feed: .home, state: SyncState(feed: .home), now: Date())
         return database
     }
@@ -45,7 +49,7 @@ import TwfeedTesting
     }
 
     @Test func aFeedItemCarriesWhatItPointsAtOneLevel() async throws {
-        let database = try await Self.store()
+        let database = try await store()
         let repost = try item(database, 8)
         #expect(repost.retweetOf?.tweet.id == TweetID(2) && repost.retweetOf?.author?.username == "bob")
         #expect(repost.shown.tweet.text == "post 2")
@@ -71,7 +75,7 @@ import TwfeedTesting
     /// a post not stored shows its own quote and parent, the joined posts bring their
     /// media, and a post read by id (search, the conversation) is the same item.
     @Test func theJoinedPostsAreTheShownPostsWithTheirMedia() async throws {
-        let database = try await Self.store()
+        let database = try await store()
         let photo = Media(key: "3_7", kind: .photo, imageURL: "https://pbs.twimg.com/media/q.jpg", width: 10, height: 20)
         // 12 has a photo and is quoted by 13, which 14 reposts; 15 reposts 16 (not stored) and itself quotes 12 and answers 3.
         _ = try await database.storePage(
@@ -95,7 +99,7 @@ import TwfeedTesting
     /// A feed's items carry every feed that holds them (the other feeds' tags are
     /// walked alongside the feed, not probed per tweet), on any page.
     @Test func eachItemCarriesEveryFeedThatHoldsIt() async throws {
-        let database = try Self.fresh()
+        let database = try fresh()
         let tweets = (100..<160).map { Self.tweet(Int64($0)) }
         func store(_ feed: Feed, _ ids: [Int]) async throws {
             _ = try await database.storePage(TimelinePage(tweets: ids.map { tweets[$0] }, authors: [Self.ada], nextPageToken: nil),
@@ -117,7 +121,7 @@ import TwfeedTesting
     }
 
     @Test func mediaAreKeptWhenATweetComesBackWithoutThem() async throws {
-        let database = try await Self.store()
+        let database = try await store()
         _ = try await database.storePage(TimelinePage(tweets: [Self.tweet(9, quoted: 3)], authors: [Self.ada], nextPageToken: nil),
                                          feed: .home, state: SyncState(feed: .home), now: Date())
         #expect(try item(database, 9).media.count == 2)
@@ -129,7 +133,7 @@ import TwfeedTesting
     }
 
     @Test func aConversationIsItsAncestorsRootLastAndItsReplies() async throws {
-        let database = try await Self.store()
+        let database = try await store()
         let conversation = try #require(try database.conversation(TweetID(3)))
         #expect(conversation.tweet.tweet.id == TweetID(3))
         #expect(conversation.ancestors.map { if case .stored(let item) = $0 { item.tweet.id.rawValue } else { Int64(-1) } } == [Int64(2), 1])
@@ -143,7 +147,7 @@ import TwfeedTesting
     }
 
     @Test func aLoopInTheRepliesEndsTheWalk() async throws {
-        let database = try Self.fresh()
+        let database = try fresh()
         _ = try await database.storePage(
             TimelinePage(tweets: [Self.tweet(21, replyTo: 22), Self.tweet(22, replyTo: 21)], authors: [Self.ada], nextPageToken: nil),
             feed: .home, state: SyncState(feed: .home), now: Date())

@@ -1,0 +1,92 @@
+import Foundation
+import TwfeedBase
+import TwfeedCore
+import TwfeedKit
+import TwfeedReader
+import TwfeedStore
+
+/// The commands `twfeed demo` prints for pasting: this binary as the user can type it
+/// (`CommandPath`), with the demo's config.
+struct Hints: Sendable {
+    /// `.build/release/twfeed` before installation, `twfeed` after.
+    let command: String
+    let configPath: String
+
+    /// `<command> <arguments> --config <the demo's config>`.
+    func command(_ arguments: String) -> String {
+        "\(command) \(arguments) --config \(CommandPath.shellQuoted(configPath))"
+    }
+}
+
+/// What `twfeed demo` shows while its daemon runs: it waits for every feed's first poll,
+/// queues a status as `twfeed post` does (the store, then the wake socket) and watches
+/// it go out, then prints what the commands would print, each headed by the command.
+struct DemoTour: Sendable {
+    let launch: DaemonSupervisor.Launch
+    let hints: Hints
+    let emulatorURL: String
+    let seconds: Double
+    /// `--listen` with `--serve`, else nil.
+    let serve: String?
+    /// The reader's bound address, once it listens.
+    let reader: @Sendable () -> ListenAddress?
+
+    func run() async throws {
+        let config = launch.config
+        let database = launch.inputs.database
+        let giveUp = Date().addingTimeInterval(60)
+        func waitFor(_ condition: () throws -> Bool) async throws {
+            while try !condition() && Date() < giveUp { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try await waitFor { try config.enabledFeeds.allSatisfy { try database.syncState($0).lastSuccessAt != nil } }
+
+        let text = "Hello from the twfeed demo, \(Timestamp.iso8601(Date()))"
+        _ = try PostValidator.validate(text)
+        let queued = try database.enqueue(text: text, replyTo: nil, now: Date())
+        _ = WakeSocket.send(to: WakeSocket.path(config: config))
+        try await waitFor { try database.outboxItem(queued.id)?.state == .sent }
+        if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }
+
+        for feed in config.enabledFeeds {
+            let stats = try database.feedStats(feed)
+            emit("\n== \(feed.rawValue): \(stats.tweets) tweets stored; the newest 3 (\(hints.command("feed \(feed.rawValue) --limit 3"))):")
+            for item in try database.feedItems(feed, limit: 3) {
+                emit(FeedPresenter.text(item))
+            }
+        }
+        emit("\n== outbox (\(hints.command("outbox")))")
+        for item in try database.outboxItems() {
+            emit("#\(item.id)  \(item.state.rawValue)  \(item.sentTweetID.map { "tweet \($0)" } ?? "")  \(item.text)")
+        }
+        emit("\n== status (\(hints.command("status")))")
+        let report = try StatusReport.collect(config: config, statusPath: StatusSnapshot.path(config: config))
+        emit(StatusPresenter.table(report))
+        // What the run cost, as the emulator billed it at the published rates: play money.
+        emit("\n== usage (\(hints.command("usage"))): the emulator's bill at the published rates, not real money")
+        emit(try UsageReport.read(config: config, database: database.reader, now: Date(), days: 1).table)
+        if let listen = serve { try await serveHints(listen: listen, config: config, database: database) }
+    }
+
+    /// With --serve: the reader's sign-in link, and the commands to try on the running
+    /// daemon from another terminal.
+    private func serveHints(listen: String, config: TwfeedConfig, database: AppDatabase) async throws {
+        let giveUp = Date().addingTimeInterval(60)
+        while reader() == nil && Date() < giveUp { try await Task.sleep(for: .milliseconds(50)) }
+        guard let address = reader() else {
+            throw TwfeedError(.unavailable, "the reader did not start on \(listen) (see \(config.log.file ?? "the log"))")
+        }
+        // Signed in by the link, as `twfeed open` prints it.
+        let secret = try ReaderSecret.loadOrCreate(path: ReaderSecret.path(config: config))
+        emit("\nreader: http://\(address)/login?token=\(ReaderKeys(secret: secret).loginToken(now: Date()))")
+        emit("(the link signs one browser in, once; another: \(hints.command("open")) --listen \(address))")
+        emit("emulator: \(emulatorURL)")
+        emit("\nThe daemon runs as twfeed run would: try, in another terminal,")
+        emit("  " + hints.command("status"))
+        emit("  " + hints.command("post \"hello\""))
+        // No `fetch` hint: what the stored posts lack, the daemon has already asked for.
+        if let newest = try database.feedItems(.home, limit: 1).first {
+            emit("  " + hints.command("show \(newest.tweet.id)"))
+        }
+        emit("The emulator adds a tweet every 5 seconds; the daemon polls every 15. Press Ctrl-C to stop.")
+    }
+}
