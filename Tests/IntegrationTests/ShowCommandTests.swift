@@ -57,8 +57,8 @@ import TwfeedTesting
         #expect(bad.status == 64 && bad.stderr.contains("x1 is not a tweet id"))
     }
 
-    /// The post and its parent's line show each link as the reader does: where it leads,
-    /// by its display URL, not the `t.co` link the text holds.
+    /// The post, its parent and a list's "replying to" line show each link as the reader
+    /// does: where it leads, by its display URL, not the `t.co` link the text holds.
     @Test func showShowsLinksByTheirDisplayURLInThePostAndInItsParentsLine() async throws {
         let world = try TestWorld(tweets: 1)
         let database = try AppDatabase.open(path: try world.config.storage.database)
@@ -74,7 +74,8 @@ import TwfeedTesting
                                          feed: .home, state: SyncState(feed: .home), now: Date())
         let text = try Binary.run(["show", "61", "--config", world.configPath])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("replying to @ada: Worth reading: example.com/a/long/arti…"), "\(text.stdout)")
+        // `show` prints the parent just above its reply, so no "replying to" line repeats it.
+        #expect(!text.stdout.contains("replying to"), "\(text.stdout)")
         #expect(text.stdout.contains("    Agreed, see example.net/more"))
         #expect(text.stdout.contains("    Worth reading: example.com/a/long/arti…"), "the parent above, alike")
         #expect(!text.stdout.contains("t.co/"))
