@@ -22,8 +22,8 @@ struct RunCommand: AsyncParsableCommand {
         // handled once the daemon is up instead of killing it.
         let controls = await DaemonSupervisor.processControls()
         try await CommandLineEdge.run {
-            let configPath = options.config
-            let config = try ConfigLoader.load(explicit: configPath)
+            let options = options
+            let config = try options.loadConfig()
             let logs = try LogSetup(config: config.log)
             let credentials = try Credentials.load(from: config.credentials)
             logs.redactor.register(credentials.secrets)
@@ -33,7 +33,7 @@ struct RunCommand: AsyncParsableCommand {
             let database = try AppDatabase.open(path: config.storage.database, logger: logs.logger)
             let dependencies = Daemon.Dependencies(notifier: SystemdNotifier())
             let supervisor = DaemonSupervisor(initialConfig: config, database: database, dependencies: dependencies) {
-                try ConfigLoader.load(explicit: configPath)
+                try options.loadConfig()
             }
             try await supervisor.run(
                 initial: .init(config: config, credentials: credentials, database: database, logs: logs, lock: lock),
