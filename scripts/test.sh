@@ -15,7 +15,7 @@ bash scripts/format-check
 
 # The one release build, linked as the package's (scripts/package builds with the same
 # flags, so it has nothing to do); the browser test and the crash loop run it too.
-swift build -c release --static-swift-stdlib
+swift build -c release --static-swift-stdlib --disable-local-rpath
 swift build --build-tests
 swift test --skip-build
 
