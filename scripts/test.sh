@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: the release build (some Swift 6 concurrency errors
 # only show there), then the debug build and the test suite (the fault matrix is in it),
-# then the web reader in headless Chromium, then the short crash loop.
+# then the Debian package and its checks, then the web reader in headless Chromium, then
+# the short crash loop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # zsh and fish: the completion tests run in each shell; mandoc checks the man page;
-# --browser-test: chromium, its driver and selenium for the reader's browser test.
-bash scripts/setup.sh --browser-test zsh fish mandoc
+# --browser-test: chromium, its driver and selenium for the reader's browser test;
+# dpkg-dev, binutils and lintian: the package's build and checks.
+bash scripts/setup.sh --browser-test zsh fish mandoc dpkg-dev binutils lintian
 
 # Every temporary file of the run goes in one folder, removed at the end: SwiftPM leaves
 # an empty TemporaryDirectory.XXXXXX behind for each command, and a test that dies
@@ -18,7 +20,9 @@ trap 'rm -rf "$TMPDIR"' EXIT
 # Sources/ as `swift format` writes it with the root .swift-format (a second of work).
 bash scripts/format-check
 
-swift build -c release
+# The one release build, linked as the package's (scripts/package builds with the same
+# flags, so it has nothing to do); the browser test and the crash loop run it too.
+swift build -c release --static-swift-stdlib --disable-local-rpath
 swift build --build-tests
 swift test --skip-build
 
@@ -29,6 +33,11 @@ bash scripts/install-extras --configuration debug --root "$extras"
 mandoc -T lint -W error "$extras/usr/local/share/man/man1/twfeed.1"
 grep -q '^\.It Em feed$' "$extras/usr/local/share/man/man1/twfeed.1"
 rm -rf "$extras"
+
+# The Debian package from that release build: its control, files, binaries without the
+# toolchain, lintian and both units (scripts/package-test says what it checks).
+bash scripts/package
+bash scripts/package-test
 
 # The web reader in a real browser against the release demo (docs/PROOF.md).
 python3 scripts/browser-test --binary .build/release/twfeed

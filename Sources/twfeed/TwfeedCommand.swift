@@ -14,7 +14,7 @@ struct TwfeedCommand: AsyncParsableCommand {
             long), 69 service unavailable, 74 I/O error, 75 temporary failure, 77 permission (a credentials \
             file others can read), 78 configuration error; twfeed status: 0 healthy, 1 degraded, 3 not running.
             """,
-        version: "0.1.0",
+        version: TwfeedVersion.current,
         subcommands: [
             RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, OutboxCommand.self, OpenCommand.self,
             ShowCommand.self, FetchCommand.self,
@@ -22,6 +22,11 @@ struct TwfeedCommand: AsyncParsableCommand {
             DemoCommand.self,
         ]
     )
+
+    /// `--config` and `--account` may come before the command's name too (`twfeed
+    /// --account alice status`): parsed here, ArgumentParser hands the same values to
+    /// each command's own `GlobalOptions`.
+    @OptionGroup var options: GlobalOptions
 
     /// ArgumentParser's own `main`, except that a usage error is one line naming the
     /// culprit (exit 64), as every other bad input is, not the message plus the usage

@@ -8,11 +8,17 @@ import TwfeedBilling
 /// the configuration exit code (78): a daemon that half-understands its config is
 /// worse than one that refuses to start.
 package enum ConfigLoader {
-    /// `--config`, else `$TWFEED_CONFIG`, else `$CONFIGURATION_DIRECTORY/config.json`,
-    /// else `~/.config/twfeed/config.json`. The last is optional: a missing default
-    /// file means all defaults. A path the user named must exist.
-    package static func locate(explicit: String?, environment: [String: String]) -> (path: String, required: Bool) {
+    /// `--config`, else `--account`'s `NAME.json`, else `$TWFEED_CONFIG`, else
+    /// `$CONFIGURATION_DIRECTORY/config.json`, else `~/.config/twfeed/config.json`. The
+    /// last is optional: a missing default file means all defaults. A path the user
+    /// named, or an account's file, must exist.
+    package static func locate(
+        explicit: String?,
+        account: HostAccount? = nil,
+        environment: [String: String]
+    ) -> (path: String, required: Bool) {
         if let explicit { return (expand(explicit, environment), true) }
+        if let account { return (account.configPath(environment: environment), true) }
         if let path = environment["TWFEED_CONFIG"], !path.isEmpty { return (expand(path, environment), true) }
         if let directory = environment["CONFIGURATION_DIRECTORY"]?.split(separator: ":").first {
             return ("\(directory)/config.json", true)
@@ -23,9 +29,10 @@ package enum ConfigLoader {
 
     package static func load(
         explicit: String? = nil,
+        account: HostAccount? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> TwfeedConfig {
-        let (path, required) = locate(explicit: explicit, environment: environment)
+        let (path, required) = locate(explicit: explicit, account: account, environment: environment)
         guard FileManager.default.fileExists(atPath: path) else {
             if required { throw TwfeedError(.configuration, "\(path): config file not found") }
             return TwfeedConfig(environment: environment)
@@ -33,19 +40,24 @@ package enum ConfigLoader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TwfeedError(.configuration, "\(path): cannot read config file: \(String(cString: strerror(errno)))")
         }
-        var configuration = try parse(data, path: path, environment: environment)
+        var configuration = try parse(data, path: path, environment: environment, account: account)
         configuration.sourcePath = path
         return configuration
     }
 
-    package static func parse(_ data: Data, path: String, environment: [String: String]) throws -> TwfeedConfig {
+    package static func parse(
+        _ data: Data,
+        path: String,
+        environment: [String: String],
+        account: HostAccount? = nil
+    ) throws -> TwfeedConfig {
         let root: JSONValue
         do {
             root = try JSONValue.parse(data)
         } catch let error as JSONValue.ParseError {
             throw TwfeedError(.configuration, "\(path): invalid JSON at line \(error.line), column \(error.column): \(error.reason)")
         }
-        var reader = Reader(path: path, environment: environment)
+        var reader = Reader(path: path, environment: environment, account: account)
         return try reader.read(root)
     }
 
@@ -77,6 +89,7 @@ enum Limits {
 private struct Reader {
     let path: String
     let environment: [String: String]
+    let account: HostAccount?
 
     /// The whole file has no key path: it is named "the top level" (not an empty name).
     func fail(_ keyPath: String, _ problem: String) -> TwfeedError {
@@ -166,7 +179,7 @@ private struct Reader {
     }
 
     mutating func read(_ root: JSONValue) throws -> TwfeedConfig {
-        var config = TwfeedConfig(environment: environment)
+        var config = TwfeedConfig(environment: environment, account: account)
         let top = try object(root, "", allowed: ["api", "credentials", "feeds", "storage", "images", "outbox", "log", "http", "graph"])
         if let api = top["api"] {
             let fields = try object(

@@ -141,20 +141,32 @@ package struct TwfeedConfig: Sendable, Equatable {
     package var http = HTTP()
     /// The file this configuration came from, nil when built in code.
     package var sourcePath: String?
+    /// `--account NAME`: the instance of `twfeed@.service` this config belongs to.
+    package var account: HostAccount?
+    /// Where an account's status snapshot and wake socket live when run from a shell
+    /// (its unit's `/run/twfeed/NAME`); `$RUNTIME_DIRECTORY`, when set, comes first.
+    package var runtimeDirectory: String?
 
     /// Defaults for the given environment: under systemd, storage and credentials move
-    /// to the directories systemd hands the service.
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// to the directories systemd hands the service; for an account run from a shell, to
+    /// the directories its unit would be handed (`HostAccount`), so both find one database.
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment, account: HostAccount? = nil) {
         let home = environment["HOME"] ?? NSHomeDirectory()
-        let state = environment["STATE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) }
-        let cache = environment["CACHE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) }
+        func directory(_ name: String) -> String? {
+            environment[name].flatMap { $0.split(separator: ":").first.map(String.init) }
+        }
+        let state = directory("STATE_DIRECTORY") ?? account?.stateDirectory
+        let cache = directory("CACHE_DIRECTORY") ?? account?.cacheDirectory
         credentials =
             environment["CREDENTIALS_DIRECTORY"].map { "\($0)/credentials.json" }
+            ?? account?.credentialsPath
             ?? "\(home)/.config/twfeed/credentials.json"
         storage = Storage(
             database: state.map { "\($0)/twfeed.sqlite" } ?? "\(home)/.local/share/twfeed/twfeed.sqlite",
             imageCache: cache.map { "\($0)/images" } ?? "\(home)/.cache/twfeed/images"
         )
+        self.account = account
+        runtimeDirectory = account?.runtimeDirectory
     }
 
     package var enabledFeeds: [Feed] { Feed.allCases.filter { feeds[$0]?.enabled ?? false } }

@@ -13,20 +13,24 @@ extension DaemonSupervisor {
         package let inputs: Inputs
         package var config: TwfeedConfig { inputs.config }
 
-        /// Loads the config at `configPath` (nil: the default places), sets up its logs,
-        /// loads the credentials, takes the database's one-daemon lock (exit 75 when a
-        /// daemon holds it) and only then opens the database, so a second daemon does not
-        /// even migrate it.
+        /// Loads the config at `configPath` (nil: the default places); see
+        /// `init(dependencies:loadConfig:)`.
         package init(configPath: String?, dependencies: Daemon.Dependencies) throws {
-            let config = try ConfigLoader.load(explicit: configPath)
+            try self.init(dependencies: dependencies) { try ConfigLoader.load(explicit: configPath) }
+        }
+
+        /// Loads the config with `loadConfig` (again on each reload: `--config`, or
+        /// `--account`'s file), sets up its logs, loads the credentials, takes the
+        /// database's one-daemon lock (exit 75 when a daemon holds it) and only then opens
+        /// the database, so a second daemon does not even migrate it.
+        package init(dependencies: Daemon.Dependencies, loadConfig: @escaping @Sendable () throws -> TwfeedConfig) throws {
+            let config = try loadConfig()
             let logs = try LogSetup(config: config.log)
             let credentials = try Credentials.load(from: config.credentials)
             logs.redactor.register(credentials.secrets)
             let lock = try DatabaseLock.acquire(database: config.storage.database)
             let database = try AppDatabase.open(path: config.storage.database, logger: logs.logger)
-            supervisor = DaemonSupervisor(initialConfig: config, database: database, dependencies: dependencies) {
-                try ConfigLoader.load(explicit: configPath)
-            }
+            supervisor = DaemonSupervisor(initialConfig: config, database: database, dependencies: dependencies, loadConfig: loadConfig)
             inputs = Inputs(config: config, credentials: credentials, database: database, logs: logs, lock: lock)
         }
 

@@ -10,13 +10,14 @@ package final class WakeSocket: @unchecked Sendable {
     private let fd: Int32
     private var thread: Thread?
 
-    /// `$RUNTIME_DIRECTORY/wake.sock` under systemd, else beside the database; when
+    /// `$RUNTIME_DIRECTORY/wake.sock` under systemd (an account's `/run/twfeed/NAME`
+    /// from a shell), else beside the database; when
     /// that path is too long for a Unix socket (107 bytes), an abstract name made from
     /// the database path, which `post` computes the same way. (Anyone on the host may
     /// send to an abstract name: harmless, a datagram only makes the flusher look.)
     package static func path(config: TwfeedConfig, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let path: String
-        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first {
+        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first.map(String.init) ?? config.runtimeDirectory {
             path = "\(runtime)/wake.sock"
         } else {
             path = config.storage.database + ".wake"

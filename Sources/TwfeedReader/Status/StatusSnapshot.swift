@@ -144,11 +144,11 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         self.lastCycle = lastCycle
     }
 
-    /// `$RUNTIME_DIRECTORY/status.json` under systemd, else beside the database.
+    /// `$RUNTIME_DIRECTORY/status.json` under systemd (for an account run from a shell,
+    /// its unit's `/run/twfeed/NAME/status.json`), else beside the database.
     package static func path(config: TwfeedConfig, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first {
-            return "\(runtime)/status.json"
-        }
+        let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first.map(String.init) ?? config.runtimeDirectory
+        if let runtime { return "\(runtime)/status.json" }
         return config.storage.database + ".status.json"
     }
 
@@ -164,6 +164,8 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         systemdPath: String = StatusSnapshot.systemdPath
     ) -> String {
         let own = path(config: config, environment: environment)
+        // An account's snapshot is its instance's: never the single unit's, another account.
+        if config.account != nil { return own }
         if FileManager.default.fileExists(atPath: own) || !FileManager.default.fileExists(atPath: systemdPath) { return own }
         return systemdPath
     }

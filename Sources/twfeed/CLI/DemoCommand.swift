@@ -33,7 +33,13 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --serve: where the reader listens (port 0: any free port).", valueName: "HOST:PORT"))
     var listen: String = "127.0.0.1:8765"
 
+    /// Every command's `--config` and `--account`, which the demo refuses: it makes its own.
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
+
     func validate() throws {
+        if global.config != nil || global.account != nil {
+            throw ValidationError("demo makes its own config in --dir: --config and --account do not apply")
+        }
         if serve {
             do {
                 let address = try ListenAddress(parsing: listen)

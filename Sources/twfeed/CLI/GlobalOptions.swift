@@ -12,8 +12,32 @@ struct GlobalOptions: ParsableArguments {
     )
     var config: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The account of the unit twfeed@NAME: its config $CONFIGURATION_DIRECTORY/NAME.json (else /etc/twfeed/NAME.json), its state, cache and runtime directories.",
+            valueName: "NAME"
+        )
+    )
+    var account: String?
+
+    func validate() throws {
+        guard let account else { return }
+        if config != nil { throw ValidationError("--account and --config name two config files: give one") }
+        do {
+            _ = try HostAccount(account)
+        } catch let error as TwfeedError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// The account `--account` names (checked by `validate`).
+    var hostAccount: HostAccount? {
+        get throws { try account.map(HostAccount.init) }
+    }
+
     func loadConfig() throws -> TwfeedConfig {
-        try ConfigLoader.load(explicit: config)
+        try ConfigLoader.load(explicit: config, account: try hostAccount)
     }
 }
 

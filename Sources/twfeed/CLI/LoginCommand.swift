@@ -116,14 +116,17 @@ enum RunningDaemon {
             return nil
         }
         let daemonPath = snapshot.credentialsPath ?? config.credentials
+        // An account's daemon is its instance, twfeed@NAME.
+        let unit = config.account.map { String($0.unit.dropLast(".service".count)) } ?? "twfeed"
         guard canonical(daemonPath) == canonical(credentialsPath) else {
             return "The running daemon (pid \(snapshot.pid)) reads its credentials from \(daemonPath), not this file: "
-                + "under systemd (LoadCredential=) run: systemctl restart twfeed"
+                + "under systemd (LoadCredential=) run: systemctl restart \(unit)"
         }
         if kill(snapshot.pid, SIGHUP) == 0 {
             return "Told the running daemon (pid \(snapshot.pid)) to reload: it \(change)."
         }
-        return "Could not signal the running daemon (pid \(snapshot.pid)): reload it (systemctl reload twfeed); it notices within a minute otherwise."
+        return
+            "Could not signal the running daemon (pid \(snapshot.pid)): reload it (systemctl reload \(unit)); it notices within a minute otherwise."
     }
 
     private static func canonical(_ path: String) -> String {

@@ -30,8 +30,11 @@ struct LogsCommand: AsyncParsableCommand {
     @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Show only the last N matching lines first (default: all; 10 with -f).")
     var lines: Int?
 
-    @Option(help: "The systemd unit whose journal to read when no log file is configured.")
-    var unit: String = "twfeed.service"
+    @Option(
+        help:
+            "The systemd unit whose journal to read when no log file is configured (default: twfeed.service; twfeed@NAME.service with --account NAME)."
+    )
+    var unit: String?
 
     func validate() throws {
         if let level, LogFilter.level(level) == nil {
@@ -48,7 +51,7 @@ struct LogsCommand: AsyncParsableCommand {
             if let path = config.log.file {
                 try await readFile(path, filter: filter, backlog: backlog)
             } else {
-                try readJournal(filter: filter, backlog: backlog)
+                try readJournal(unit: unit ?? config.account?.unit ?? "twfeed.service", filter: filter, backlog: backlog)
             }
         }
     }
@@ -70,7 +73,7 @@ struct LogsCommand: AsyncParsableCommand {
         }
     }
 
-    private func readJournal(filter: LogFilter, backlog: Int?) throws {
+    private func readJournal(unit: String, filter: LogFilter, backlog: Int?) throws {
         let candidates = ["/usr/bin/journalctl", "/bin/journalctl"]
         guard let journalctl = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw TwfeedError(.unavailable, "no log.file in the config and no journalctl to read the journal with")

@@ -22,10 +22,10 @@ struct RunCommand: AsyncParsableCommand {
         // handled once the daemon is up instead of killing it.
         let controls = await DaemonSupervisor.processControls()
         try await CommandLineEdge.run {
-            let launch = try DaemonSupervisor.Launch(
-                configPath: options.config,
-                dependencies: Daemon.Dependencies(notifier: SystemdNotifier())
-            )
+            let options = options
+            let launch = try DaemonSupervisor.Launch(dependencies: Daemon.Dependencies(notifier: SystemdNotifier())) {
+                try options.loadConfig()
+            }
             try await launch.run(controls: controls)
         }
     }
