@@ -38,6 +38,8 @@ rm -rf "$extras"
 # toolchain, lintian and both units (scripts/package-test says what it checks).
 bash scripts/package
 bash scripts/package-test
+# docs/OPERATIONS.md's install by hand, followed as written in a scratch root.
+bash scripts/install-guide-test
 
 # The web reader in a real browser against the release demo (docs/PROOF.md).
 python3 scripts/browser-test --binary .build/release/twfeed
