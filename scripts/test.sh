@@ -13,7 +13,10 @@ bash scripts/setup.sh --browser-test zsh fish mandoc dpkg-dev binutils lintian
 # Every temporary file of the run goes in one folder, removed at the end: SwiftPM leaves
 # an empty TemporaryDirectory.XXXXXX behind for each command, and a test that dies
 # midway cannot clean up after itself.
+# Searchable by others as /tmp is: some tests run twfeed as another user (nobody), who
+# must reach the test's files to be refused by their own modes, not by this folder's.
 TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/twfeed-test.XXXXXX")
+chmod 755 "$TMPDIR"
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 
