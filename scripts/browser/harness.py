@@ -204,26 +204,43 @@ class Context:
     def atom_keys(self):
         return self.made("the Atom keys (twfeed open --feeds)", lambda: atom_keys(self.open_link(feeds=True)))
 
-    def chain(self):
-        """A conversation whose posts above the reply are in no timeline; the reply stored in home."""
-        def make():
-            chain = self.emulator.reply_chain(CHAIN_DEPTH)
-            self.reader.stored_in_home([chain["id"]], f"the reply {chain['id']} at the end of a chain of {CHAIN_DEPTH}")
-            return chain
+    def seed(self, hostile=True):
+        """Asks the emulator for the shared posts at once, before the first check, so that
+        the daemon's next polls store them while the access checks run. A failure here is
+        reported by the checks that need the posts."""
+        for make in [self._chain_at_emulator] + ([self._hostile_at_emulator] if hostile else []):
+            try:
+                make()
+            except Failure:
+                pass
 
-        return self.made("the reply chain", make)
+    def _chain_at_emulator(self):
+        return self.made("the reply chain", lambda: self.emulator.reply_chain(CHAIN_DEPTH))
 
-    def hostile(self):
-        """The hostile tweet, a quote of a hostile post and a repost of one, stored in home:
-        {"id", "username", "quote", "repost"}."""
+    def _hostile_at_emulator(self):
         def make():
             added = self.emulator.tweet(HOSTILE_TEXT, HOSTILE_NAME)
             quote = self.emulator.referenced(QUOTED_TEXT, QUOTED_NAME, "quote")
             repost = self.emulator.referenced(REPOSTED_TEXT, REPOSTED_NAME, "repost")
-            self.reader.stored_in_home([added["id"], quote["id"], repost["id"]], "the hostile tweet, quote and repost")
             return {"id": added["id"], "username": added["username"], "quote": quote, "repost": repost}
 
         return self.made("the hostile tweet, quote and repost", make)
+
+    def chain(self):
+        """A conversation whose posts above the reply are in no timeline, the reply stored
+        in home: {"id", "ancestors": [parent, ..., root]}."""
+        chain = self._chain_at_emulator()
+        self.made("the reply chain, stored", lambda: self.reader.stored_in_home(
+            [chain["id"]], f"the reply {chain['id']} at the end of a chain of {CHAIN_DEPTH}"))
+        return chain
+
+    def hostile(self):
+        """The hostile tweet, a quote of a hostile post and a repost of one, stored in home:
+        {"id", "username", "quote", "repost"}."""
+        hostile = self._hostile_at_emulator()
+        self.made("the hostile tweet, quote and repost, stored", lambda: self.reader.stored_in_home(
+            [hostile["id"], hostile["quote"]["id"], hostile["repost"]["id"]], "the hostile tweet, quote and repost"))
+        return hostile
 
     # MARK: The browser
 

@@ -145,13 +145,14 @@ def check_prices(ctx):
 
 
 def queue_then_sent(ctx):
-    """Checked, then queued while the emulator answers the first attempt with a 429 that
-    ends in a few seconds: pending on /outbox, then sent on its own, held once."""
+    """Queued while the emulator answers the first attempt with a 429 that ends in a few
+    seconds: pending on /outbox, then sent on its own, held once."""
     reader, emulator, driver = ctx.reader, ctx.emulator, ctx.signed_in()
     ctx.fresh_outbox()
     open_from_header(driver, reader, "compose")
     text = plain_text(ctx)
-    check_and_expect(driver, text, len(text), PRICE_POST, "a status")
+    shown = type_status(driver, text)
+    check(shown == text, f"the box holds {shown!r} after typing {text!r}")
     try:
         emulator.hold_next_post(6)
         status = press(driver, "queue")

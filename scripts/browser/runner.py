@@ -12,9 +12,11 @@ from .base import CHROMEDRIVER, Failure, Skip
 from .harness import Context
 
 # The order they run in: the reply chain joins home before the hostile posts (the
-# screenshot shows home without them), posting after reading (its posts join home),
-# metrics last (its second scrape comes at least 20 s after the first).
-CONCERNS = [access, conversations, reading, media, security, feeds, posting, metrics]
+# screenshot shows home without them), media before reading (its pages fill the image
+# cache that paging then finds full), posting after reading (its posts join home),
+# metrics next to last (its second scrape comes at least 20 s after the first), and
+# each concern's FINAL_CHECKS (signing out) after all the rest.
+CONCERNS = [access, conversations, media, reading, security, feeds, posting, metrics]
 
 
 def concern_name(module):
@@ -23,7 +25,8 @@ def concern_name(module):
 
 def all_checks():
     """[(name, function)] in running order; a name is CONCERN.CHECK."""
-    return [(f"{concern_name(module)}.{name}", function) for module in CONCERNS for name, function in module.CHECKS]
+    return [(f"{concern_name(module)}.{name}", function) for part in ["CHECKS", "FINAL_CHECKS"]
+            for module in CONCERNS for name, function in getattr(module, part, [])]
 
 
 def select(checks, only):
@@ -80,6 +83,9 @@ def run(binary, tweets, dialect, checks, work):
                 metrics.first_scrape(ctx)  # the poll counter's starting point
             except Failure:
                 pass  # the metrics checks report it
+            # The screenshot shows home before the hostile posts join it.
+            ctx.seed(hostile=not any(name == "conversations.screenshot" for name, _ in checks)
+                     or not os.environ.get("TWFEED_SCREENSHOT"))
             for name, function in checks:
                 results.run(name, lambda: function(ctx))
         else:
