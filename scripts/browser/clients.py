@@ -73,6 +73,10 @@ class Emulator:
     def posted_with_text(self, text):
         return [status for status in self.posted() if status.get("text") == text]
 
+    def check_never_posted(self, texts, what):
+        for text in texts:
+            check(not self.posted_with_text(text), f"the emulator got the {what} status {text!r}")
+
     def hold_next_post(self, seconds):
         """The next post gets a 429 whose reset is `seconds` away: the outbox keeps it
         pending that long, then sends it."""

@@ -3,8 +3,9 @@
 One `twfeed demo --serve` and one Chromium serve every check: a check gets the state
 it needs from `Context` (a signed-in browser, the reply chain, the hostile posts, an
 outbox with nothing pending) instead of from the check before it, so an earlier
-failure cannot change what a later check sees. Shared posts are made once; if making
-them failed, every check that needs them fails saying so, without waiting again.
+failure cannot change what a later check sees. Shared posts are asked of the emulator
+once, before the first check (`seed`), and waited for by the first check that needs
+them; if that failed, every check that needs them fails saying so, without waiting again.
 """
 
 import os
@@ -164,12 +165,7 @@ class Context:
 
     def stop(self):
         """Closes the browser; SIGINT to the demo, which must exit 0."""
-        if self.driver is not None:
-            try:
-                self.driver.quit()
-            except Exception:
-                pass
-            self.driver = None
+        self.close_browser()
         if self.demo is None:
             return None
         status = self.demo.stop(10)
@@ -256,14 +252,18 @@ class Context:
                     pass
                 self.driver.current_url
             except Exception:
-                try:
-                    self.driver.quit()
-                except Exception:
-                    pass
-                self.driver = None
+                self.close_browser()
         if self.driver is None:
             self.driver = start_browser()
         return self.driver
+
+    def close_browser(self):
+        if self.driver is not None:
+            try:
+                self.driver.quit()
+            except Exception:  # already dead
+                pass
+            self.driver = None
 
     def signed_in(self):
         """The browser with a session: signed in through a new `twfeed open` link when it has none."""

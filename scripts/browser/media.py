@@ -3,8 +3,8 @@ video's or GIF's still inside a link to x.com; a photo's bytes and its refusals.
 
 import re
 
-from .base import IMAGE_MAGIC, Failure, check, wait_until
-from .page import click_to_next_page, load
+from .base import IMAGE_MAGIC, check, wait_until
+from .page import check_images_loaded, click_to_next_page, load
 
 
 class MediaSeen:
@@ -26,17 +26,8 @@ def check_media(driver, where, seen):
         Array.from(document.querySelectorAll('img')).filter(i => (i.getAttribute('src') || '').startsWith('/media/'))
           .forEach(i => i.scrollIntoView({block: 'center'}));
         window.scrollTo(0, 0);""")
-
-    def not_loaded():
-        return driver.execute_script(
-            "return Array.from(document.querySelectorAll('img'))"
-            ".filter(i => (i.getAttribute('src') || '').startsWith('/media/'))"
-            ".filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))")
-
-    try:
-        wait_until(f"{where}: photos to load", 20, lambda: not not_loaded())
-    except Failure:
-        raise Failure(f"{where}: photos from /media/ that did not load: {not_loaded()[:5]}")
+    check_images_loaded(driver, "Array.from(document.querySelectorAll('img'))"
+                        ".filter(i => (i.getAttribute('src') || '').startsWith('/media/'))", "photos from /media/", where)
     images = driver.execute_script("""
         return Array.from(document.querySelectorAll('img'))
           .filter(i => (i.getAttribute('src') || '').startsWith('/media/') || i.closest('.media'))

@@ -85,16 +85,20 @@ def check_nothing_runs(driver, where):
     check(planted == 0, f"{where}: a tweet's or status's markup became {planted} element(s)")
 
 
-def check_avatars_loaded(driver, where):
+def check_images_loaded(driver, images, what, where):
+    """Waits until every image the script expression `images` (an array) lists has loaded."""
     def not_loaded():
         return driver.execute_script(
-            "return Array.from(document.querySelectorAll('img.avatar'))"
-            ".filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))")
+            f"return ({images}).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))")
 
     try:
-        wait_until(f"{where}: avatars to load", 20, lambda: not not_loaded())
+        wait_until(f"{where}: {what} to load", 20, lambda: not not_loaded())
     except Failure:
-        raise Failure(f"{where}: avatars that did not load: {not_loaded()[:5]}")
+        raise Failure(f"{where}: {what} that did not load: {not_loaded()[:5]}")
+
+
+def check_avatars_loaded(driver, where):
+    check_images_loaded(driver, "Array.from(document.querySelectorAll('img.avatar'))", "avatars", where)
 
 
 def open_from_header(driver, reader, path):

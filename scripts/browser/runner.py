@@ -37,8 +37,8 @@ def select(checks, only):
     known = {name.split(".")[0] for name, _ in checks} | {name for name, _ in checks}
     unknown = [word for word in wanted if word not in known]
     if unknown:
-        raise SystemExit(f"browser-test: --only: no concern or check named {', '.join(unknown)} "
-                         f"(concerns: {', '.join(concern_name(module) for module in CONCERNS)}; --list names every check)")
+        raise ValueError(f"no concern or check named {', '.join(unknown)} (concerns: "
+                         f"{', '.join(concern_name(module) for module in CONCERNS)}; --list names every check)")
     return [(name, function) for name, function in checks
             if name in wanted or name.split(".")[0] in wanted]
 
@@ -111,7 +111,10 @@ def main():
     parser.add_argument("--list", action="store_true", help="name every check, in running order, and exit")
     args = parser.parse_args()
 
-    checks = select(all_checks(), args.only)
+    try:
+        checks = select(all_checks(), args.only)
+    except ValueError as error:
+        parser.error(f"--only: {error}")  # exits 2
     if args.list:
         for name, _ in checks:
             print(name)
