@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Sets up and runs every test: the release build (some Swift 6 concurrency errors
-# only show there), then the debug build and the test suite (the fault matrix is in it),
-# then the Debian package and its checks, then the web reader in headless Chromium, then
-# the short crash loop.
+# Sets up and runs every test: one release build (some Swift 6 concurrency errors only
+# show there) and the test suite on it (the fault matrix is in it), then the Debian
+# package and its checks, then the web reader in headless Chromium, then the short
+# crash loop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # zsh and fish: the completion tests run in each shell; mandoc checks the man page;
@@ -23,23 +23,24 @@ trap 'rm -rf "$TMPDIR"' EXIT
 # Sources/ as `swift format` writes it with the root .swift-format (a second of work).
 bash scripts/format-check
 
-# The one release build, linked as the package's (scripts/package builds with the same
-# flags, so it has nothing to do); the browser test and the crash loop run it too.
-swift build -c release --static-swift-stdlib --disable-local-rpath
-swift build --build-tests
-swift test --skip-build
+# One release build for everything below: the test bundle, the binaries the browser test
+# and the crash loop run, and (linked again with the static runtime) the package's
+# binaries; scripts/release-build says why (some Swift 6 concurrency errors only show in
+# release builds, too).
+bash scripts/release-build --with-tests --static
+swift test -c release --skip-build
 
 # The shell completions and the man page as scripts/install-extras installs them (into
 # a scratch root): the page, generated from the commands, renders without an error.
 extras=$(mktemp -d)
-bash scripts/install-extras --configuration debug --root "$extras"
+bash scripts/install-extras --root "$extras"
 mandoc -T lint -W error "$extras/usr/local/share/man/man1/twfeed.1"
 grep -q '^\.It Em feed$' "$extras/usr/local/share/man/man1/twfeed.1"
 rm -rf "$extras"
 
 # The Debian package from that release build: its control, files, binaries without the
 # toolchain, lintian and both units (scripts/package-test says what it checks).
-bash scripts/package
+bash scripts/package --skip-build
 bash scripts/package-test
 # docs/OPERATIONS.md's install by hand, followed as written in a scratch root.
 bash scripts/install-guide-test
