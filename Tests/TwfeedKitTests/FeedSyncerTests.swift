@@ -54,7 +54,8 @@ struct FeedSyncerTests {
         #expect(state.newestID == nil)
         #expect(state.pendingTop == ids.max())
         #expect(state.pendingBottom == ids.sorted(by: >)[99])
-        #expect(state.lastError?.contains("503") == true)
+        #expect(state.lastError == PollFailure(kind: .transient, status: 503, message: "Service Unavailable"))
+        #expect(broken.error?.status == 503 && broken.nextPollAt == state.nextPollAt)
         #expect(try fixture.database.memberIDs(.home).count == 100)
 
         // New tweets arrive meanwhile; nothing may fall into a gap.

@@ -6,6 +6,7 @@ import TwfeedBase
 @testable import TwfeedCore
 @testable import TwfeedStore
 @testable import TwfeedReader
+@testable import TwfeedStatus
 
 /// Under systemd's DynamicUser the database is private; `twfeed status` by anyone else
 /// must still show everything, from the world-readable snapshot.
@@ -24,7 +25,7 @@ final class StatusSnapshotTests {
         try database.saveAccount(Account(userID: UserID(1001), username: "alice", accessToken: "token"))
         var home = SyncState(feed: .home)
         home.lastPollAt = now.addingTimeInterval(-30)
-        home.lastError = "HTTP 503: Service Unavailable"
+        home.lastError = PollFailure(kind: .transient, status: 503, message: "Service Unavailable")
         home.nextPollAt = now.addingTimeInterval(15)
         home.rateLimit = RateLimit(limit: 180, remaining: 170, resetAt: now.addingTimeInterval(600))
         try database.saveSyncState(home)
@@ -34,8 +35,8 @@ final class StatusSnapshotTests {
         try database.saveSyncState(mentions)
         _ = try database.enqueue(text: "a private status text", replyTo: nil, now: now.addingTimeInterval(-90))
         let board = StatusBoard(config: config, database: database, startedAt: now.addingTimeInterval(-120))
-        board.record(.home, PollOutcome(error: APIError(kind: .transient, status: 503, message: "Service Unavailable")))
-        board.record(.mentions, PollOutcome(newTweets: 12, pages: 1, requests: 1, complete: true))
+        board.record(.home, .failed(APIError(kind: .transient, status: 503, message: "Service Unavailable"), PollProgress(), next: now))
+        board.record(.mentions, .caughtUp(PollProgress(newTweets: 12, pages: 1, requests: 1, complete: true), next: now))
         board.refresh(now: now)
         #expect(board.takeStatusLine() == "home error 503 · mentions +12 · retweets waiting · outbox 1 pending")
         #expect(board.takeStatusLine() == nil)
@@ -76,7 +77,7 @@ final class StatusSnapshotTests {
     @Test func aStaleHeartbeatReadsAsHungAndAMissingSnapshotAsNotRunning() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         var (snapshot, config) = try daemonSnapshot(now: now)
-        snapshot.counts?.feeds["home"]?.lastError = nil
+        snapshot.counts?.feeds[.home]?.lastError = nil
         let path = "\(folder)/status.json"
         try snapshot.write(to: path)
         #expect(try StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(10)).health == .healthy)
@@ -106,7 +107,7 @@ final class StatusSnapshotTests {
         var snapshot = try #require(StatusSnapshot.read(from: path))
         #expect(snapshot.pid == 4242)
         #expect(snapshot.counts?.outbox == [.pending: 1, .sent: 2])
-        #expect(snapshot.counts?.feeds["home"]?.tweets == 3)
+        #expect(snapshot.counts?.feeds[.home]?.tweets == 3)
 
         snapshot.counts?.outbox[.uncertain] = 4
         try snapshot.write(to: path)
