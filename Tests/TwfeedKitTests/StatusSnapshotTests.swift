@@ -91,14 +91,14 @@ final class StatusSnapshotTests {
         #expect(gone.countsFrom == "none")
     }
 
-    /// The outbox counts are keyed by `OutboxState` in code and by the state's name in the
+    /// The outbox and feed counts are keyed by `OutboxState` and `Feed` in code and by name in the
     /// file, as before: a snapshot an earlier twfeed wrote still decodes (a state name this
     /// version does not know included), and what this one writes reads the same.
     @Test func theSnapshotFileKeepsTheOutboxCountsByStateName() throws {
         let path = "\(folder)/status.json"
         let earlier = """
             {"pid":4242,"startedAt":1800000000,"heartbeatAt":1800000060,"dialect":"v2","lastCycle":"home +3 · outbox 1 pending",\
-            "counts":{"at":1800000060,"feeds":{"home":{"enabled":true,"tweets":3}},\
+            "counts":{"at":1800000060,"feeds":{"home":{"enabled":true,"tweets":3},"bookmarks":{"enabled":true,"tweets":9}},\
             "outbox":{"pending":1,"sent":2,"postponed":7},"oldestPendingAt":1800000000,\
             "imageFiles":0,"imageBytes":0,"databasePath":"/var/lib/twfeed/twfeed.sqlite","databaseBytes":4096},\
             "signedOut":false}
@@ -108,11 +108,13 @@ final class StatusSnapshotTests {
         #expect(snapshot.pid == 4242)
         #expect(snapshot.counts?.outbox == [.pending: 1, .sent: 2])
         #expect(snapshot.counts?.feeds[.home]?.tweets == 3)
+        #expect(snapshot.counts?.feeds.count == 1, "a feed this version does not know is left out")
 
         snapshot.counts?.outbox[.uncertain] = 4
         try snapshot.write(to: path)
         let written = try JSONValue.parse(Array(try #require(FileManager.default.contents(atPath: path))))
         #expect(written["counts"]?["outbox"] == .object(["pending": .number("1"), "sent": .number("2"), "uncertain": .number("4")]))
+        #expect(written["counts"]?["feeds"]?["home"]?["tweets"] == .number("3"), "feeds are written by name")
         let reread = try #require(StatusSnapshot.read(from: path))
         #expect(reread == snapshot)
         #expect(reread.counts?.outbox == [.pending: 1, .sent: 2, .uncertain: 4])

@@ -16,15 +16,9 @@ package struct SpendCounts: Codable, Sendable, Equatable {
     /// `api.budget.monthlyUSD`; nil without a budget.
     package var budgetMicros: Int64?
     /// Everything spent, per source.
-    package var bySourceMicros: [BillingSource: Int64] {
-        get { Dictionary(names: sourceMicrosByName) }
-        set { sourceMicrosByName = newValue.names }
-    }
+    @ByName package var bySourceMicros: [BillingSource: Int64]
     /// Every resource charged, per kind.
-    package var byKindResources: [BillableKind: Int] {
-        get { Dictionary(names: kindResourcesByName) }
-        set { kindResourcesByName = newValue.names }
-    }
+    @ByName package var byKindResources: [BillableKind: Int]
     /// The account's billing state (`BillingState` raw value) and its times; absent in
     /// a snapshot written before twfeed knew refusals (read as `ok`).
     package var state: String?
@@ -32,35 +26,12 @@ package struct SpendCounts: Codable, Sendable, Equatable {
     package var until: Date?
     package var detail: String?
     /// The endpoints the API refuses.
-    package var refusals: [BillingSource: Refusal] {
-        get { Dictionary(names: refusalsByName ?? [:]) }
-        set { refusalsByName = newValue.names }
-    }
+    @ByName package var refusals: [BillingSource: Refusal]
     /// Recorded gaps per feed.
-    package var gaps: [Feed: Int] {
-        get { Dictionary(names: gapsByName ?? [:]) }
-        set { gapsByName = newValue.names }
-    }
+    @ByName package var gaps: [Feed: Int]
     /// True when the API is the emulator (`api.billsRealMoney` false): the amounts are
     /// play money and say so. Absent in older snapshots (real).
     package var emulated: Bool?
-
-    /// The coded form: the dictionaries by name (`Dictionary(names:)` says why);
-    /// `refusals` and `gaps` are absent in a form written before they existed.
-    private var sourceMicrosByName: [String: Int64]
-    private var kindResourcesByName: [String: Int]
-    private var refusalsByName: [String: Refusal]?
-    private var gapsByName: [String: Int]?
-
-    private enum CodingKeys: String, CodingKey {
-        case todayMicros, cycleMicros, cycleStart, cycleEnd, budgetMicros
-        case sourceMicrosByName = "bySourceMicros"
-        case kindResourcesByName = "byKindResources"
-        case state, since, until, detail
-        case refusalsByName = "refusals"
-        case gapsByName = "gaps"
-        case emulated
-    }
 
     /// A refused endpoint as `status` shows it.
     package struct Refusal: Codable, Sendable, Equatable {
@@ -93,9 +64,11 @@ package struct SpendCounts: Codable, Sendable, Equatable {
             cycleStart: cycleStart,
             cycleEnd: cycleEnd,
             budgetMicros: config.api.budget.monthlyUSD?.micros,
-            emulated: config.api.billsRealMoney ? nil : true,
-            sourceMicrosByName: [:],
-            kindResourcesByName: [:]
+            bySourceMicros: [:],
+            byKindResources: [:],
+            refusals: [:],
+            gaps: try database.gapCounts(),
+            emulated: config.api.billsRealMoney ? nil : true
         )
         var bySource: [BillingSource: Int64] = [:]
         var byKind: [BillableKind: Int] = [:]
@@ -115,7 +88,6 @@ package struct SpendCounts: Codable, Sendable, Equatable {
             refusals[refusal.source] = Refusal(reason: refusal.reason.rawValue, detail: refusal.detail, since: refusal.since)
         }
         counts.refusals = refusals
-        counts.gaps = try database.gapCounts()
         return counts
     }
 

@@ -72,19 +72,9 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
     package struct Counts: Codable, Sendable, Equatable {
         package var at: Date
         /// Each feed's counts and schedule.
-        package var feeds: [Feed: FeedCounts] {
-            get { Dictionary(names: feedsByName) }
-            set { feedsByName = newValue.names }
-        }
+        @ByName package var feeds: [Feed: FeedCounts]
         /// Statuses by state.
-        package var outbox: [OutboxState: Int] {
-            get { Dictionary(names: outboxByName) }
-            set { outboxByName = newValue.names }
-        }
-        /// What the file holds under `feeds` and `outbox`: the entries by name
-        /// (`Dictionary(names:)` says why).
-        private var feedsByName: [String: FeedCounts]
-        private var outboxByName: [String: Int]
+        @ByName package var outbox: [OutboxState: Int]
         package var oldestPendingAt: Date?
         package var imageFiles: Int
         package var imageBytes: Int64
@@ -103,10 +93,7 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case at
-            case feedsByName = "feeds"
-            case outboxByName = "outbox"
-            case oldestPendingAt, imageFiles, imageBytes, databasePath, databaseBytes, account
+            case at, feeds, outbox, oldestPendingAt, imageFiles, imageBytes, databasePath, databaseBytes, account
         }
 
         package init(
@@ -123,8 +110,8 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         ) {
             self.spend = spend
             self.at = at
-            feedsByName = feeds.names
-            outboxByName = outbox.names
+            self.feeds = feeds
+            self.outbox = outbox
             self.oldestPendingAt = oldestPendingAt
             self.imageFiles = imageFiles
             self.imageBytes = imageBytes
