@@ -80,21 +80,37 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        /// What a person reads: the web reader's routes and pages, the status report and
-        /// the metrics. It sees only the store's reader, so a page cannot write.
+        /// What the daemon and the web reader share, below both so that the service that
+        /// polls does not depend on the pages that show: the status snapshot and its
+        /// counts, the ledger's summary, the metrics, and the narrow doors the reader
+        /// writes through (`ReaderOutbox`, `ReaderFetches`, `DaemonReader`).
+        .target(
+            name: "TwfeedStatus",
+            dependencies: [
+                "TwfeedBase",
+                "TwfeedBilling",
+                "TwfeedCore",
+                "TwfeedStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        /// What a person reads: the web reader's routes and pages and the status report.
+        /// It sees only the store's reader, so a page cannot write.
         .target(
             name: "TwfeedReader",
             dependencies: [
                 "TwfeedBilling",
                 "TwfeedCore",
                 "TwfeedStore",
+                "TwfeedStatus",
                 "TwfeedBase",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         /// The daemon's services: the API clients, the syncers, the outbox, the image
@@ -106,7 +122,7 @@ let package = Package(
                 "TwfeedBase",
                 "TwfeedCore",
                 "TwfeedStore",
-                "TwfeedReader",
+                "TwfeedStatus",
                 "COAuth",
                 "CCurl",
                 "TwitterText",
@@ -147,6 +163,7 @@ let package = Package(
                 "TwfeedBase",
                 "TwfeedCore",
                 "TwfeedStore",
+                "TwfeedStatus",
                 "TwfeedReader",
                 "TwfeedKit",
                 "TwitterText",
@@ -175,7 +192,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TwfeedKitTests",
-            dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
+            dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit",
+                           "TwfeedTesting",
                            .product(name: "GRDB", package: "GRDB.swift")],
             // Answers shaped like real recorded X answers (made up), read by the parsing tests.
             resources: [.copy("API/Fixtures")]
@@ -194,8 +212,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator", "TwfeedSandbox",
-                           "TwfeedTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
+                           "TwfeedSandbox", "TwfeedTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

@@ -116,7 +116,7 @@ final class CostSimulation {
         for (index, syncer) in daemon.syncers.enumerated() where now >= due[index] {
             let outcome = try await syncer.poll()
             if let error = outcome.error { FileHandle.standardError.write(Data("poll \(syncer.feed): \(error)\n".utf8)) }
-            due[index] = outcome.nextPollAt ?? clock.now().addingTimeInterval(60)
+            due[index] = outcome.nextPollAt
         }
         if let flusher = daemon.flusher, now >= flushDue {
             let pause = try await flusher.flush()

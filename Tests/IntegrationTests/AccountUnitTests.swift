@@ -3,6 +3,7 @@ import Testing
 @testable import TwfeedCore
 @testable import TwfeedKit
 @testable import TwfeedReader
+@testable import TwfeedStatus
 
 /// `systemd/twfeed@.service` against the single unit it copies and the `--account` paths
 /// a shell uses: the instance must be hardened the same, and `twfeed --account alice

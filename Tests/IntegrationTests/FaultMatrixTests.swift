@@ -177,7 +177,7 @@ struct FaultMatrixTests {
         var lines: [String] = []
         for feed in Feed.allCases {
             let state = try daemon.database.syncState(feed)
-            lines.append("\(feed): \(try daemon.database.memberIDs(feed).count)/\(world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect).count) error \(state.lastError ?? "-") next \(state.nextPollAt.map { "\($0)" } ?? "-")")
+            lines.append("\(feed): \(try daemon.database.memberIDs(feed).count)/\(world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect).count) error \(state.lastError?.description ?? "-") next \(state.nextPollAt.map { "\($0)" } ?? "-")")
         }
         for item in try daemon.database.outboxItems() {
             lines.append("outbox \(item.id) \(item.state) attempts \(item.attempts) \(item.lastError ?? "")")

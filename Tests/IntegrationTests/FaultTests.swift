@@ -29,7 +29,7 @@ struct FaultTests {
         let state = try await daemon.database.syncState(.home)
         #expect(state.newestID == nil)
         #expect(state.pendingBottom != nil)
-        #expect(state.lastError != nil)
+        #expect(state.lastError == broken.error?.pollFailure, "the failure is recorded as it happened")
         // Two pages are stored (pages can come back short: the emulator drops some, as the API does).
         let kept = try daemon.database.memberIDs(.home).count
         #expect(kept > 100 && kept <= 200, "\(kept)")

@@ -4,6 +4,7 @@ import TwfeedBilling
 import TwfeedEmulator
 @testable import TwfeedKit
 import TwfeedReader
+@testable import TwfeedStatus
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedStore

@@ -20,7 +20,7 @@ struct ReaderAccessIntegrationTests {
         let database = try AppDatabase.open(path: config.storage.database)
         let daemon = try Daemon.build(
             config: config, credentials: try Credentials.load(from: config.credentials), database: database,
-            dependencies: .init(onReaderListening: { address in port.withLock { $0 = address.port } }),
+            dependencies: .init(reader: ReaderServer.inDaemon(onListening: { address in port.withLock { $0 = address.port } })),
             statusPath: "\(world.folder)/status.json", gracefulShutdownSignals: [], logger: world.logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await daemon.run() }

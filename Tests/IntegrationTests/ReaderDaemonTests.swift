@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedReader
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedStore
@@ -20,7 +21,7 @@ struct ReaderDaemonTests {
         let database = try AppDatabase.open(path: config.storage.database)
         let daemon = try Daemon.build(
             config: config, credentials: try Credentials.load(from: config.credentials), database: database,
-            dependencies: .init(clock: clock, onReaderListening: { address in port.withLock { $0 = address.port } }),
+            dependencies: .init(clock: clock, reader: ReaderServer.inDaemon(onListening: { address in port.withLock { $0 = address.port } })),
             statusPath: "\(world.folder)/status.json", gracefulShutdownSignals: [], logger: world.logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await daemon.run() }
@@ -83,7 +84,7 @@ struct ReaderDaemonTests {
         let first = try Daemon.build(
             config: config, credentials: try Credentials.load(from: config.credentials),
             database: try AppDatabase.open(path: config.storage.database),
-            dependencies: .init(onReaderListening: { address in port.withLock { $0 = address.port } }),
+            dependencies: .init(reader: ReaderServer.inDaemon(onListening: { address in port.withLock { $0 = address.port } })),
             gracefulShutdownSignals: [], logger: holder.logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await first.run() }

@@ -3,6 +3,7 @@ import Logging
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedReader
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedStore
@@ -16,7 +17,7 @@ struct SupervisorTests {
         let config = try world.config
         let database = try AppDatabase.open(path: config.storage.database)
         let supervisor = DaemonSupervisor(
-            initialConfig: config, database: database, dependencies: .init(notifier: notifier),
+            initialConfig: config, database: database, dependencies: .init(notifier: notifier, reader: ReaderServer.inDaemon()),
             environment: [:], credentialCheckInterval: 0.1) { [configPath = world.configPath] in
             try ConfigLoader.load(explicit: configPath)
         }

@@ -54,7 +54,10 @@ struct FeedSyncerTests {
         #expect(state.newestID == nil)
         #expect(state.pendingTop == ids.max())
         #expect(state.pendingBottom == ids.sorted(by: >)[99])
-        #expect(state.lastError?.contains("503") == true)
+        #expect(state.lastError == PollFailure(kind: .transient, status: 503, message: "Service Unavailable"))
+        #expect(broken.error?.status == 503)
+        // The poller sleeps until the time stored for `status` (to the store's precision).
+        #expect(abs(broken.nextPollAt.timeIntervalSince(try #require(state.nextPollAt))) < 0.001)
         #expect(try fixture.database.memberIDs(.home).count == 100)
 
         // New tweets arrive meanwhile; nothing may fall into a gap.

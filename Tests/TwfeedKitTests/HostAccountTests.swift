@@ -3,6 +3,7 @@ import Testing
 @testable import TwfeedCore
 @testable import TwfeedKit
 @testable import TwfeedReader
+@testable import TwfeedStatus
 
 /// `--account NAME`: which names are accounts, which config file one means, and where a
 /// command run from a shell looks for the instance's files.

@@ -4,6 +4,7 @@ import TwfeedTesting
 @testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedReader
+@testable import TwfeedStatus
 
 /// A pid is only the daemon's when it is proven so; a reused pid is never signalled.
 final class ProcessLivenessTests {

@@ -6,6 +6,7 @@ import TwfeedBase
 @testable import TwfeedCore
 @testable import TwfeedStore
 @testable import TwfeedReader
+@testable import TwfeedStatus
 
 /// Under systemd's DynamicUser the database is private; `twfeed status` by anyone else
 /// must still show everything, from the world-readable snapshot.
@@ -24,7 +25,7 @@ final class StatusSnapshotTests {
         try database.saveAccount(Account(userID: UserID(1001), username: "alice", accessToken: "token"))
         var home = SyncState(feed: .home)
         home.lastPollAt = now.addingTimeInterval(-30)
-        home.lastError = "HTTP 503: Service Unavailable"
+        home.lastError = PollFailure(kind: .transient, status: 503, message: "Service Unavailable")
         home.nextPollAt = now.addingTimeInterval(15)
         home.rateLimit = RateLimit(limit: 180, remaining: 170, resetAt: now.addingTimeInterval(600))
         try database.saveSyncState(home)
@@ -34,8 +35,8 @@ final class StatusSnapshotTests {
         try database.saveSyncState(mentions)
         _ = try database.enqueue(text: "a private status text", replyTo: nil, now: now.addingTimeInterval(-90))
         let board = StatusBoard(config: config, database: database, startedAt: now.addingTimeInterval(-120))
-        board.record(.home, PollOutcome(error: APIError(kind: .transient, status: 503, message: "Service Unavailable")))
-        board.record(.mentions, PollOutcome(newTweets: 12, pages: 1, requests: 1, complete: true))
+        board.record(.home, .failed(APIError(kind: .transient, status: 503, message: "Service Unavailable"), PollProgress(), next: now))
+        board.record(.mentions, .caughtUp(PollProgress(newTweets: 12, pages: 1, requests: 1, complete: true), next: now))
         board.refresh(now: now)
         #expect(board.takeStatusLine() == "home error 503 · mentions +12 · retweets waiting · outbox 1 pending")
         #expect(board.takeStatusLine() == nil)
@@ -76,7 +77,7 @@ final class StatusSnapshotTests {
     @Test func aStaleHeartbeatReadsAsHungAndAMissingSnapshotAsNotRunning() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         var (snapshot, config) = try daemonSnapshot(now: now)
-        snapshot.counts?.feeds["home"]?.lastError = nil
+        snapshot.counts?.feeds[.home]?.lastError = nil
         let path = "\(folder)/status.json"
         try snapshot.write(to: path)
         #expect(try StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(10)).health == .healthy)
@@ -90,14 +91,14 @@ final class StatusSnapshotTests {
         #expect(gone.countsFrom == "none")
     }
 
-    /// The outbox counts are keyed by `OutboxState` in code and by the state's name in the
+    /// The outbox and feed counts are keyed by `OutboxState` and `Feed` in code and by name in the
     /// file, as before: a snapshot an earlier twfeed wrote still decodes (a state name this
     /// version does not know included), and what this one writes reads the same.
     @Test func theSnapshotFileKeepsTheOutboxCountsByStateName() throws {
         let path = "\(folder)/status.json"
         let earlier = """
             {"pid":4242,"startedAt":1800000000,"heartbeatAt":1800000060,"dialect":"v2","lastCycle":"home +3 · outbox 1 pending",\
-            "counts":{"at":1800000060,"feeds":{"home":{"enabled":true,"tweets":3}},\
+            "counts":{"at":1800000060,"feeds":{"home":{"enabled":true,"tweets":3},"bookmarks":{"enabled":true,"tweets":9}},\
             "outbox":{"pending":1,"sent":2,"postponed":7},"oldestPendingAt":1800000000,\
             "imageFiles":0,"imageBytes":0,"databasePath":"/var/lib/twfeed/twfeed.sqlite","databaseBytes":4096},\
             "signedOut":false}
@@ -106,12 +107,14 @@ final class StatusSnapshotTests {
         var snapshot = try #require(StatusSnapshot.read(from: path))
         #expect(snapshot.pid == 4242)
         #expect(snapshot.counts?.outbox == [.pending: 1, .sent: 2])
-        #expect(snapshot.counts?.feeds["home"]?.tweets == 3)
+        #expect(snapshot.counts?.feeds[.home]?.tweets == 3)
+        #expect(snapshot.counts?.feeds.count == 1, "a feed this version does not know is left out")
 
         snapshot.counts?.outbox[.uncertain] = 4
         try snapshot.write(to: path)
         let written = try JSONValue.parse(Array(try #require(FileManager.default.contents(atPath: path))))
         #expect(written["counts"]?["outbox"] == .object(["pending": .number("1"), "sent": .number("2"), "uncertain": .number("4")]))
+        #expect(written["counts"]?["feeds"]?["home"]?["tweets"] == .number("3"), "feeds are written by name")
         let reread = try #require(StatusSnapshot.read(from: path))
         #expect(reread == snapshot)
         #expect(reread.counts?.outbox == [.pending: 1, .sent: 2, .uncertain: 4])

@@ -60,9 +60,19 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     package var description: String {
-        var text = status > 0 ? "HTTP \(status)" : "no answer"
-        if let code { text += " code \(code)" }
-        return "\(text): \(message)"
+        PollFailure.line(status: status > 0 ? status : nil, code: code, message: message)
+    }
+
+    /// What a feed's sync state records of this failure (`status` prints its line).
+    package var pollFailure: PollFailure {
+        let failed: PollFailure.Kind =
+            switch kind {
+            case .rateLimited: .rateLimited
+            case .unauthorized: .unauthorized
+            case .transient: .transient
+            case .rejected: .rejected
+            }
+        return PollFailure(kind: failed, status: status > 0 ? status : nil, code: code, message: message)
     }
 
     /// Classifies an HTTP answer that is not a success, reading either dialect's body.

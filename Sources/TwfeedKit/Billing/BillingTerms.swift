@@ -20,11 +20,7 @@ package struct BillingTerms: Sendable, Equatable {
 
     /// The source a feed's polls are charged to.
     package static func source(of feed: Feed) -> BillingSource {
-        switch feed {
-        case .home: .home
-        case .mentions: .mentions
-        case .retweets: .retweets
-        }
+        BillingSource(feed)
     }
 
     /// The most one post of a read can cost: the post at `kind`'s price, its author and

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TwfeedCore
-import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 import UnixSignals
 
@@ -15,21 +15,23 @@ extension Daemon {
         package var notifier: (any Notifier)?
         /// The process's metrics: one for every generation, so a reload keeps the counters.
         package var metrics: TwfeedMetrics
-        /// Told the reader's bound address once it listens (`demo --serve`, tests).
-        package var onReaderListening: @Sendable (ListenAddress) async -> Void
+        /// Builds the web reader when `http.listen` is set (`ReaderServer.inDaemon`): the
+        /// reader is not below the daemon, so whoever links both hands it in. Nil in
+        /// builds without pages (the bench, the daemon's own tests).
+        package var reader: DaemonReader.Make?
 
         package init(
             transport: any APITransport = CurlTransport(),
             clock: any WallClock = SystemClock(),
             notifier: (any Notifier)? = nil,
             metrics: TwfeedMetrics = TwfeedMetrics(),
-            onReaderListening: @escaping @Sendable (ListenAddress) async -> Void = { _ in }
+            reader: DaemonReader.Make? = nil
         ) {
             self.transport = transport
             self.clock = clock
             self.notifier = notifier
             self.metrics = metrics
-            self.onReaderListening = onReaderListening
+            self.reader = reader
         }
     }
 
@@ -281,17 +283,21 @@ extension Daemon {
         logger: Logger
     ) throws -> [any Service] {
         guard let address = config.http.listen else { return [] }
-        let source = ReaderSource(
+        guard let makeReader = dependencies.reader else {
+            throw TwfeedError(.configuration, "http.listen \(address): this build of the daemon has no web reader")
+        }
+        let reader = DaemonReader(
+            address: address,
             database: database.reader,
             config: config,
             statusPath: statusPath ?? StatusSnapshot.path(config: config),
             metrics: dependencies.metrics,
-            access: try ReaderAccess(config: config),
             outbox: DurableOutbox(path: config.storage.database, wake: { doorbell?.ring() }),
             fetches: FetchRequester(database: database, clock: dependencies.clock, logger: logger, wake: { fetcherDoorbell?.ring() }),
             loopsProgress: { watchdog.hung().isEmpty },
-            clock: dependencies.clock
+            clock: dependencies.clock,
+            logger: logger
         )
-        return [ReaderServer(source: source, address: address, logger: logger, onListening: dependencies.onReaderListening)]
+        return [try makeReader(reader)]
     }
 }

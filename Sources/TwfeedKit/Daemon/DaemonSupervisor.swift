@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TwfeedCore
-import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 import UnixSignals
 

@@ -3,7 +3,7 @@ import Logging
 import ServiceLifecycle
 import TwfeedBilling
 import TwfeedCore
-import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 
 /// Runs a feed's syncer on its schedule for the life of the daemon.

@@ -113,7 +113,7 @@ extension FeedSyncer {
     func readOnIntoBackfillGap(
         _ state: inout SyncState,
         userID: UserID,
-        outcome: inout PollOutcome,
+        outcome: inout PollProgress,
         onProgress: () -> Void
     ) async throws {
         guard var gap = try await database.gaps(feed).first(where: \.reachesBack) else { return }

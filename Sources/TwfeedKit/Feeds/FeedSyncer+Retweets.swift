@@ -41,7 +41,7 @@ extension FeedSyncer {
     func pollRetweets(
         _ state: inout SyncState,
         userID: UserID,
-        outcome: inout PollOutcome,
+        outcome: inout PollProgress,
         onProgress: () -> Void
     ) async throws {
         let deep = retweetsCheck == .ownOriginals && ownOriginalsDue(state, now: clock.now())
@@ -96,7 +96,7 @@ extension FeedSyncer {
     func ownOriginalsWalk(
         _ state: inout SyncState,
         userID: UserID,
-        outcome: inout PollOutcome,
+        outcome: inout PollProgress,
         allPages: Bool,
         onProgress: () -> Void
     ) async throws {
@@ -150,7 +150,7 @@ extension FeedSyncer {
     func fullWalk(
         _ state: inout SyncState,
         userID: UserID,
-        outcome: inout PollOutcome,
+        outcome: inout PollProgress,
         onProgress: () -> Void
     ) async throws {
         var token: String?
@@ -188,7 +188,7 @@ extension FeedSyncer {
     func rereadFirstPage(
         _ state: inout SyncState,
         userID: UserID,
-        outcome: inout PollOutcome,
+        outcome: inout PollProgress,
         onProgress: () -> Void
     ) async throws {
         guard state.pendingTop == nil, let newest = state.newestID, rateLimitWait(state, now: clock.now()) == nil

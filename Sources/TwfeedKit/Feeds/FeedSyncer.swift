@@ -4,21 +4,6 @@ import TwfeedBase
 import TwfeedCore
 import TwfeedStore
 
-/// What one poll of a feed did.
-package struct PollOutcome: Sendable, Equatable {
-    package var newTweets = 0
-    package var pages = 0
-    package var requests = 0
-    /// The range (or walk) reached its end; false when paused by a rate limit or an error.
-    package var complete = false
-    package var error: APIError?
-    /// When this feed should be polled next (interval, rate-limit reset or backoff):
-    /// the poller sleeps until then. Also stored, for `status` and for a restart.
-    package var nextPollAt: Date?
-    /// Why the poll stopped without an error: the budget, a billing state, a refusal.
-    package var hold: BillingGate.Hold?
-}
-
 /// Brings one feed up to date: the sync controller between the API and the store.
 ///
 /// A range is every tweet newer than the stored newest id. It is paged from the top
@@ -136,13 +121,12 @@ package struct FeedSyncer: Sendable {
     private func pollOnce(onProgress: @Sendable () -> Void) async throws -> PollOutcome {
         var state = try await database.syncState(feed)
         let started = clock.now()
-        var outcome = PollOutcome()
+        var outcome = PollProgress()
         if let wait = rateLimitWait(state, now: started) {
             state.nextPollAt = wait
             try await database.saveSyncState(state)
-            outcome.nextPollAt = wait
             logger.info("poll.deferred", metadata: ["feed": "\(feed.rawValue)", "until": "\(Timestamp.iso8601(wait))", "reason": "rate-limit"])
-            return outcome
+            return .paused(outcome, until: wait)
         }
         state.lastPollAt = started
         logger.debug("poll.start", metadata: ["feed": "\(feed.rawValue)", "since_id": "\(state.newestID?.description ?? "none")"])
@@ -168,9 +152,9 @@ package struct FeedSyncer: Sendable {
             state.lastSuccessAt = now
             state.lastError = nil
             state.failures = 0
-            state.nextPollAt = outcome.complete ? now.addingTimeInterval(interval) : (rateLimitWait(state, now: now) ?? now)
+            let next = outcome.complete ? now.addingTimeInterval(interval) : (rateLimitWait(state, now: now) ?? now)
+            state.nextPollAt = next
             try await database.saveSyncState(state)
-            outcome.nextPollAt = state.nextPollAt
             logger.info(
                 "poll.done",
                 metadata: [
@@ -179,21 +163,23 @@ package struct FeedSyncer: Sendable {
                     "ms": "\(Int(now.timeIntervalSince(started) * 1000))",
                 ]
             )
+            return outcome.complete ? .caughtUp(outcome, next: next) : .paused(outcome, until: next)
         } catch let hold as BillingGate.Hold {
-            try await recordHold(hold, account: state.account, started: started, outcome: &outcome)
+            try await recordHold(hold, account: state.account, started: started)
+            return .held(hold, outcome)
         } catch let error as APIError where error.refusal != nil && gate != nil {
             // A billing refusal from a request outside the gated pages (the who-am-I
             // call): the same state, not a backoff.
             let hold = try await gate!.refused(error.refusal!, source: source)
-            try await recordHold(hold, account: state.account, started: started, outcome: &outcome)
+            try await recordHold(hold, account: state.account, started: started)
+            return .held(hold, outcome)
         } catch let error as APIError {
-            outcome.error = error
             // What was committed stays committed; re-read so the failure is recorded on
             // top of the range's progress.
             var failed = try await database.syncState(feed, account: state.account)
             let now = clock.now()
             failed.lastPollAt = started
-            failed.lastError = error.description
+            failed.lastError = error.pollFailure
             if let rateLimit = error.rateLimit?.localized(now: now) { failed.rateLimit = rateLimit }
             switch error.kind {
             case .rateLimited:
@@ -233,25 +219,22 @@ package struct FeedSyncer: Sendable {
                 }
             }
             try await database.saveSyncState(failed)
-            outcome.nextPollAt = failed.nextPollAt
+            return .failed(error, outcome, next: failed.nextPollAt ?? now)
         }
-        return outcome
     }
 
     /// Held back (the budget, a billing state, an endpoint refused): not a failure, no
     /// backoff; what was committed stays. The gate logged any change of state.
-    private func recordHold(_ hold: BillingGate.Hold, account: AccountScope, started: Date, outcome: inout PollOutcome) async throws {
+    private func recordHold(_ hold: BillingGate.Hold, account: AccountScope, started: Date) async throws {
         var held = try await database.syncState(feed, account: account)
         held.lastPollAt = started
         held.nextPollAt = hold.until
         if case .budget = hold.reason {
             held.lastError = nil
         } else {
-            held.lastError = hold.description
+            held.lastError = PollFailure(kind: .held, message: hold.description)
         }
         try await database.saveSyncState(held)
-        outcome.nextPollAt = hold.until
-        outcome.hold = hold
         logger.debug("poll.held", metadata: ["feed": "\(feed.rawValue)", "hold": "\(hold)"])
     }
 
@@ -268,7 +251,7 @@ package struct FeedSyncer: Sendable {
     func syncRange(
         _ state: inout SyncState,
         userID: UserID,
-        outcome: inout PollOutcome,
+        outcome: inout PollProgress,
         onProgress: () -> Void
     ) async throws {
         let floor = state.pendingBottom
@@ -330,7 +313,7 @@ package struct FeedSyncer: Sendable {
     func walk(
         _ state: inout SyncState,
         userID: UserID,
-        outcome: inout PollOutcome,
+        outcome: inout PollProgress,
         onProgress: () -> Void
     ) async throws {
         var token: String?

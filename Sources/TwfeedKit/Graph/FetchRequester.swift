@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import TwfeedCore
-import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 
 /// The reader's door to the fetch queue (`ReaderFetches`): writes the ids a page shows

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import TwfeedCore
-import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 
 /// How the web reader queues, cancels and retries statuses: the same store transitions

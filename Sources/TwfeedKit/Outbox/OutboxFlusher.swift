@@ -3,7 +3,7 @@ import Logging
 import ServiceLifecycle
 import TwfeedBase
 import TwfeedCore
-import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 
 /// Sends queued statuses, oldest first, one at a time so replies stay in order.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TwfeedCore
-import TwfeedReader
+import TwfeedStatus
 
 /// Rewrites the status snapshot on a timer, so a stale heartbeat tells `twfeed status`
 /// that the daemon is hung even though its process exists. It refreshes the counts at

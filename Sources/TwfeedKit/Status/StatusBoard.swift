@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import TwfeedCore
-import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 
 /// The daemon's live status: what the `Heartbeat` writes to the world-readable snapshot

@@ -1,6 +1,7 @@
 import Foundation
 import TwfeedBilling
 import TwfeedCore
+import TwfeedStatus
 import TwfeedStore
 
 /// The answer to `twfeed usage`: the cycle (spent, projected, budget, left), the billing

@@ -1,6 +1,7 @@
 import Foundation
 import TwfeedBase
 import TwfeedCore
+import TwfeedStatus
 import TwfeedStore
 
 /// The answer to `twfeed status`: built from the daemon's snapshot file and the
@@ -69,7 +70,7 @@ package struct StatusReport: Sendable {
             signedOut: snapshot?.signedOut == true,
             anEnabledFeedFailed: feeds.contains { $0.enabled && $0.sync.lastError != nil },
             billingStopped: !(spend?.billingState.isHealthy ?? true),
-            notPermitted: !(spend?.refusals?.isEmpty ?? true)
+            notPermitted: !(spend?.refusals.isEmpty ?? true)
         )
     }
 
@@ -146,7 +147,7 @@ package struct StatusReport: Sendable {
         config: TwfeedConfig
     ) -> StatusReport {
         let feeds = Feed.allCases.map { feed in
-            let entry = counts.feeds[feed.rawValue]
+            let entry = counts.feeds[feed]
             return FeedStatus(
                 feed: feed,
                 enabled: entry?.enabled ?? config.feeds[feed]?.enabled ?? false,
@@ -195,13 +196,13 @@ package struct StatusReport: Sendable {
                 "newestAt": time(status.stats.newestCreatedAt),
                 "lastPollAt": time(status.sync.lastPollAt),
                 "lastSuccessAt": time(status.sync.lastSuccessAt),
-                "lastError": status.sync.lastError.map { .string($0) } ?? .null,
+                "lastError": status.sync.lastError.map { .string($0.description) } ?? .null,
                 "nextPollAt": time(status.sync.nextPollAt),
                 "rateLimitRemaining": int(status.sync.rateLimit?.remaining),
                 "rateLimitResetAt": time(status.sync.rateLimit?.resetAt),
                 "permitted": .bool(spend?.refusal(of: status.feed) == nil),
                 "refusal": spend?.refusal(of: status.feed).map { .string($0.reason) } ?? .null,
-                "gaps": int(spend?.gaps?[status.feed.rawValue] ?? 0),
+                "gaps": int(spend?.gaps[status.feed] ?? 0),
             ])
         }
         var outboxObject: [String: JSONValue] = [:]

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import TwfeedBase
 import TwfeedCore
+import TwfeedStatus
 import TwfeedStore
 
 /// The reader's routes (INTERFACE.md, "The reader on the web, and metrics"). Every
@@ -156,7 +157,7 @@ enum ReaderRoutes {
                 feed: status.feed.rawValue,
                 tweets: status.stats.tweets,
                 lastPoll: status.sync.lastPollAt.map { TimeModel($0, now: now) },
-                error: status.sync.lastError
+                error: status.sync.lastError?.description
             )
         }
         let account = try source.database.account()

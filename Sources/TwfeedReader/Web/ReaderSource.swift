@@ -1,5 +1,6 @@
 import Foundation
 import TwfeedCore
+import TwfeedStatus
 import TwfeedStore
 
 /// What the reader's pages read: the store (the daemon's own, or a read-only one for

@@ -73,7 +73,7 @@ extension StoreReading {
 extension AppDatabase {
     static func account(_ db: Database) throws -> Account? {
         var values: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: ReaderQueries.account.sql) {
+        for row in try Row.fetchAll(db, sql: StoreQueries.account.sql) {
             values[row["key"]] = row["value"]
         }
         guard let userID = values[AccountKey.userID].flatMap(UserID.init) else { return nil }

@@ -11,7 +11,7 @@ extension AppDatabase {
     /// The signed-in account's user id (0 before any), which scopes feed tags, counts
     /// and sync positions.
     static func currentAccount(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: ReaderQueries.currentAccount.sql) ?? 0
+        try Int64.fetchOne(db, sql: StoreQueries.currentAccount.sql) ?? 0
     }
 
     /// The `account` column's value for a scope: rows stored before any account was

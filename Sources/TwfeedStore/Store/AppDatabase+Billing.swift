@@ -38,7 +38,7 @@ extension StoreReading {
         try read { db in
             let owner = try AppDatabase.owner(.signedIn, db)
             var counts: [Feed: Int] = [:]
-            for row in try Row.fetchAll(db, sql: ReaderQueries.gapCounts.sql, arguments: [owner]) {
+            for row in try Row.fetchAll(db, sql: StoreQueries.gapCounts.sql, arguments: [owner]) {
                 if let feed = Feed(rawValue: row[0]) { counts[feed] = row[1] }
             }
             return counts
@@ -48,14 +48,14 @@ extension StoreReading {
     /// What `twfeed fill` asked for `feed`: at most this much, nil when nothing is asked.
     package func fillRequest(_ feed: Feed) async throws -> MicroUSD? {
         try await read { db in
-            try Int64.fetchOne(db, sql: ReaderQueries.fillRequest.sql, arguments: [feed.rawValue]).map(MicroUSD.init(micros:))
+            try Int64.fetchOne(db, sql: StoreQueries.fillRequest.sql, arguments: [feed.rawValue]).map(MicroUSD.init(micros:))
         }
     }
 }
 
 extension AppDatabase {
     static func billingStatus(_ db: Database) throws -> BillingStatus? {
-        guard let row = try Row.fetchOne(db, sql: ReaderQueries.billingState.sql),
+        guard let row = try Row.fetchOne(db, sql: StoreQueries.billingState.sql),
             let state = BillingState(rawValue: row["state"]),
             let since = SyncState.time(row["since"])
         else { return nil }
@@ -69,7 +69,7 @@ extension AppDatabase {
     }
 
     static func endpointRefusals(_ db: Database) throws -> [EndpointRefusal] {
-        try Row.fetchAll(db, sql: ReaderQueries.endpointRefusals.sql).compactMap { row in
+        try Row.fetchAll(db, sql: StoreQueries.endpointRefusals.sql).compactMap { row in
             // A row a newer version wrote with words this one does not know is left out.
             guard let source = BillingSource(rawValue: row["source"]),
                 let reason = NotPermittedReason(rawValue: row["reason"]),
@@ -84,9 +84,9 @@ extension AppDatabase {
         let owner = try owner(.signedIn, db)
         let rows: [Row]
         if let feed {
-            rows = try Row.fetchAll(db, sql: ReaderQueries.gapsInFeed.sql, arguments: [owner, feed.rawValue])
+            rows = try Row.fetchAll(db, sql: StoreQueries.gapsInFeed.sql, arguments: [owner, feed.rawValue])
         } else {
-            rows = try Row.fetchAll(db, sql: ReaderQueries.gapsAll.sql, arguments: [owner])
+            rows = try Row.fetchAll(db, sql: StoreQueries.gapsAll.sql, arguments: [owner])
         }
         return rows.compactMap { row in
             guard let feed = Feed(rawValue: row["feed"]), let reason = FeedGap.Reason(rawValue: row["reason"]),

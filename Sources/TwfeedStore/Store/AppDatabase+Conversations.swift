@@ -30,7 +30,7 @@ extension AppDatabase {
     /// parent (always older than its reply) is settled before its replies read it.
     @Sendable static func fillConversations(_ db: Database, _ logger: Logger) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT id, inReplyToId FROM tweet WHERE conversationId IS NULL ORDER BY id")
-        let parent = try db.makeStatement(sql: ReaderQueries.conversationOf.sql)
+        let parent = try db.makeStatement(sql: StoreQueries.conversationOf.sql)
         let set = try db.makeStatement(sql: "UPDATE tweet SET conversationId = ? WHERE id = ?")
         for row in rows {
             let id: Int64 = row[0]
@@ -44,7 +44,7 @@ extension AppDatabase {
     /// the posts that named one of them as their conversation to that post's.
     static func settleConversations(_ tweets: [Tweet], _ db: Database) throws {
         guard !tweets.isEmpty else { return }
-        let read = try db.cachedStatement(sql: ReaderQueries.conversationOf.sql)
+        let read = try db.cachedStatement(sql: StoreQueries.conversationOf.sql)
         let set = try db.cachedStatement(sql: "UPDATE tweet SET conversationId = ? WHERE id = ?")
         let follow = try db.cachedStatement(sql: followConversationSQL)
         var settled: Set<TweetID> = []

@@ -8,12 +8,12 @@ import TwfeedCore
 extension StoreReading {
     /// Every stored tweet (feed members and the tweets they refer to), all accounts.
     package func storedTweetCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: ReaderQueries.tweetCount.sql) ?? 0 }
+        try read { db in try Int.fetchOne(db, sql: StoreQueries.tweetCount.sql) ?? 0 }
     }
 
     /// Authors that have a profile picture to fetch.
     package func authorsWithPictureCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: ReaderQueries.authorsWithPicture.sql) ?? 0 }
+        try read { db in try Int.fetchOne(db, sql: StoreQueries.authorsWithPicture.sql) ?? 0 }
     }
 }
 

@@ -117,13 +117,13 @@ extension AppDatabase {
     static func pendingFetches(limit: Int, now: Date, _ db: Database) throws -> [PendingFetch] {
         try Row.fetchAll(
             db,
-            sql: ReaderQueries.pendingFetches.sql,
+            sql: StoreQueries.pendingFetches.sql,
             arguments: ["recent": now.timeIntervalSince1970 - unavailableFor, "limit": limit]
         ).map { row in PendingFetch(id: TweetID(row[0] as Int64), reason: FetchReason(rawValue: row[1]) ?? .prefetch) }
     }
 
     static func unavailableReasons(_ ids: [TweetID], _ db: Database) throws -> [TweetID: String] {
-        let statement = try db.cachedStatement(sql: ReaderQueries.unavailableTweet.sql)
+        let statement = try db.cachedStatement(sql: StoreQueries.unavailableTweet.sql)
         var reasons: [TweetID: String] = [:]
         for id in ids {
             if let reason = try String.fetchOne(statement, arguments: [id.rawValue]) { reasons[id] = reason }

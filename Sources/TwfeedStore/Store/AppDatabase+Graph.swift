@@ -46,7 +46,7 @@ extension AppDatabase {
     }
 
     static func storedTweet(_ id: TweetID, _ db: Database) throws -> Tweet? {
-        try Row.fetchOne(db.cachedStatement(sql: ReaderQueries.tweetByID.sql), arguments: [id.rawValue]).map { tweet($0) }
+        try Row.fetchOne(db.cachedStatement(sql: StoreQueries.tweetByID.sql), arguments: [id.rawValue]).map { tweet($0) }
     }
 
     /// The joined post whose `tweetColumns` start at `start`, nil when it is not stored.
@@ -83,7 +83,7 @@ extension AppDatabase {
     /// read of its stored JSON.
     static func shownText(_ id: TweetID, _ text: String, _ db: Database) throws -> String {
         guard text.contains("://"),
-            let raw = try String.fetchOne(db.cachedStatement(sql: ReaderQueries.tweetRawJSON.sql), arguments: [id.rawValue]),
+            let raw = try String.fetchOne(db.cachedStatement(sql: StoreQueries.tweetRawJSON.sql), arguments: [id.rawValue]),
             let object = try? JSONValue.parse(raw)
         else { return text }
         var links: [TweetLink] = []
@@ -114,7 +114,7 @@ extension AppDatabase {
     /// A tweet's media in order, each with its cached picture (the `photo` row of its
     /// URL) made a path by `imagePath`, as an avatar's is: nil while it is not on disk.
     static func media(of id: TweetID, imagePath: (_ file: String) -> String?, _ db: Database) throws -> [MediaItem] {
-        try Row.fetchAll(db.cachedStatement(sql: ReaderQueries.mediaOfTweet.sql), arguments: [id.rawValue]).compactMap { row in
+        try Row.fetchAll(db.cachedStatement(sql: StoreQueries.mediaOfTweet.sql), arguments: [id.rawValue]).compactMap { row in
             guard let kind = Media.Kind(rawValue: row[1]) else { return nil }
             let media = Media(key: row[0], kind: kind, imageURL: row[2], width: row[3], height: row[4], altText: row[5])
             let file: String? = row[6]
@@ -190,7 +190,7 @@ extension StoreReading {
                 }
             }
             let replyIDs = try Int64.fetchAll(
-                db.cachedStatement(sql: ReaderQueries.repliesTo.sql),
+                db.cachedStatement(sql: StoreQueries.repliesTo.sql),
                 arguments: [id.rawValue, Conversation.maxReplies]
             )
             let replies = try items(replyIDs)

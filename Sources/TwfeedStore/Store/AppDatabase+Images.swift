@@ -92,7 +92,7 @@ extension AppDatabase {
         try await read { db in
             let rows = try Row.fetchAll(
                 db,
-                sql: ReaderQueries.imageCandidates.sql,
+                sql: StoreQueries.imageCandidates.sql,
                 arguments: [
                     "size": size, "policy": policy, "now": now.timeIntervalSince1970, "stale": staleBefore.timeIntervalSince1970,
                 ]
@@ -111,7 +111,7 @@ extension AppDatabase {
     /// The earliest time a row becomes due by itself (revalidation or a retry), if any.
     package func nextImageDue(revalidateSeconds: Double) async throws -> Date? {
         try await read { db in
-            try Double.fetchOne(db, sql: ReaderQueries.nextImageDue.sql, arguments: ["revalidate": revalidateSeconds]).map(
+            try Double.fetchOne(db, sql: StoreQueries.nextImageDue.sql, arguments: ["revalidate": revalidateSeconds]).map(
                 Date.init(timeIntervalSince1970:)
             )
         }
@@ -220,7 +220,7 @@ extension AppDatabase {
         let values = values.mapValues { $0?.databaseValue ?? .null }
         let newFile = String.fromDatabaseValue(values["file"] ?? .null)
         return try await write { db in
-            let previous = try String.fetchOne(db, sql: ReaderQueries.imageFileOf.sql, arguments: [subject.authorID.rawValue])
+            let previous = try String.fetchOne(db, sql: StoreQueries.imageFileOf.sql, arguments: [subject.authorID.rawValue])
             let columns = ["authorId", "sourceURL", "size", "url", "lastUsedAt"] + values.keys.sorted()
             var arguments: [DatabaseValue] = [
                 subject.authorID.rawValue.databaseValue, subject.sourceURL.databaseValue, subject.size.databaseValue,
@@ -238,7 +238,7 @@ extension AppDatabase {
                 arguments: StatementArguments(arguments)
             )
             guard let previous, previous != newFile else { return nil }
-            let users = try Int.fetchOne(db, sql: ReaderQueries.imageFileUsers.sql, arguments: [previous]) ?? 0
+            let users = try Int.fetchOne(db, sql: StoreQueries.imageFileUsers.sql, arguments: [previous]) ?? 0
             return users == 0 ? previous : nil
         }
     }
@@ -248,7 +248,7 @@ extension AppDatabase {
     /// Every row that names a file: avatars and photos, one cache.
     package func imageFileRows() async throws -> [(file: String, lastUsedAt: Date)] {
         try await read { db in
-            try Row.fetchAll(db, sql: ReaderQueries.imageFileRows.sql).map { row in
+            try Row.fetchAll(db, sql: StoreQueries.imageFileRows.sql).map { row in
                 (row["file"], Date(timeIntervalSince1970: row["lastUsedAt"]))
             }
         }
@@ -282,14 +282,14 @@ extension AppDatabase {
 extension StoreReading {
     package func profileImage(_ authorID: UserID) throws -> ProfileImageRecord? {
         try read { db in
-            try Row.fetchOne(db, sql: ReaderQueries.profileImage.sql, arguments: [authorID.rawValue])
+            try Row.fetchOne(db, sql: StoreQueries.profileImage.sql, arguments: [authorID.rawValue])
                 .map(ProfileImageRecord.init(row:))
         }
     }
 
     package func profileImages() throws -> [ProfileImageRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: ReaderQueries.profileImages.sql).map(ProfileImageRecord.init(row:))
+            try Row.fetchAll(db, sql: StoreQueries.profileImages.sql).map(ProfileImageRecord.init(row:))
         }
     }
 
@@ -306,7 +306,7 @@ extension StoreReading {
 
 extension AppDatabase {
     static func imageCacheTotals(_ db: Database) throws -> (files: Int, bytes: Int64) {
-        guard let row = try Row.fetchOne(db, sql: ReaderQueries.imageCacheTotals.sql) else { return (0, 0) }
+        guard let row = try Row.fetchOne(db, sql: StoreQueries.imageCacheTotals.sql) else { return (0, 0) }
         return (row["files"], row["bytes"])
     }
 }

@@ -110,20 +110,20 @@ extension StoreReading {
     /// Spent from `firstDay` (included) to `endDay` (excluded): a cycle, or one day.
     package func spent(from firstDay: String, before endDay: String) throws -> MicroUSD {
         try read { db in
-            MicroUSD(micros: try Int64.fetchOne(db, sql: ReaderQueries.spendBetween.sql, arguments: [firstDay, endDay]) ?? 0)
+            MicroUSD(micros: try Int64.fetchOne(db, sql: StoreQueries.spendBetween.sql, arguments: [firstDay, endDay]) ?? 0)
         }
     }
 
     package func spent(from firstDay: String, before endDay: String) async throws -> MicroUSD {
         try await read { db in
-            MicroUSD(micros: try Int64.fetchOne(db, sql: ReaderQueries.spendBetween.sql, arguments: [firstDay, endDay]) ?? 0)
+            MicroUSD(micros: try Int64.fetchOne(db, sql: StoreQueries.spendBetween.sql, arguments: [firstDay, endDay]) ?? 0)
         }
     }
 
     /// Everything ever spent, per source and kind (what the metrics' counters say).
     package func spendTotals() throws -> [SpendRow] {
         try read { db in
-            try Row.fetchAll(db, sql: ReaderQueries.spendTotals.sql).compactMap { row in
+            try Row.fetchAll(db, sql: StoreQueries.spendTotals.sql).compactMap { row in
                 AppDatabase.spendRow(row, day: "")
             }
         }
@@ -132,7 +132,7 @@ extension StoreReading {
 
 extension AppDatabase {
     static func spend(since firstDay: String, _ db: Database) throws -> [SpendRow] {
-        try Row.fetchAll(db, sql: ReaderQueries.spendSince.sql, arguments: [firstDay]).compactMap { row in
+        try Row.fetchAll(db, sql: StoreQueries.spendSince.sql, arguments: [firstDay]).compactMap { row in
             spendRow(row, day: row["day"])
         }
     }

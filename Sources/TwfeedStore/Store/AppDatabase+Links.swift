@@ -68,7 +68,7 @@ extension StoreReading {
     /// primary-key read per tweet shown: a page's worth, never a scan.
     package func tweetLinks(_ ids: [TweetID]) throws -> [TweetID: [TweetLink]] {
         try read { db in
-            let statement = try db.cachedStatement(sql: ReaderQueries.tweetRawJSON.sql)
+            let statement = try db.cachedStatement(sql: StoreQueries.tweetRawJSON.sql)
             var links: [TweetID: [TweetLink]] = [:]
             for id in ids {
                 guard let raw = try String.fetchOne(statement, arguments: [id.rawValue]),

@@ -21,7 +21,7 @@ extension AppDatabase {
     }
 
     static func outboxItem(_ id: Int64, _ db: Database) throws -> OutboxItem? {
-        try Row.fetchOne(db, sql: ReaderQueries.outboxItem.sql, arguments: [id]).map(OutboxItem.init(row:))
+        try Row.fetchOne(db, sql: StoreQueries.outboxItem.sql, arguments: [id]).map(OutboxItem.init(row:))
     }
 
     /// Moves a status between states, only if it is in one of `from` (so a cancel and a
@@ -169,7 +169,7 @@ extension AppDatabase {
 
 extension StoreReading {
     package func outboxItems() throws -> [OutboxItem] {
-        try read { db in try Row.fetchAll(db, sql: ReaderQueries.outboxAll.sql).map(OutboxItem.init(row:)) }
+        try read { db in try Row.fetchAll(db, sql: StoreQueries.outboxAll.sql).map(OutboxItem.init(row:)) }
     }
 
     /// The statuses in one state, oldest first, through the (state, id) index: the
@@ -190,7 +190,7 @@ extension StoreReading {
     /// outbox page, which must not grow with the sent history.
     package func outboxItems(newestFirst limit: Int, before: Int64? = nil) throws -> [OutboxItem] {
         try read { db in
-            try Row.fetchAll(db, sql: ReaderQueries.outboxNewest.sql, arguments: [before ?? Int64.max, limit]).map(OutboxItem.init(row:))
+            try Row.fetchAll(db, sql: StoreQueries.outboxNewest.sql, arguments: [before ?? Int64.max, limit]).map(OutboxItem.init(row:))
         }
     }
 
@@ -199,12 +199,12 @@ extension StoreReading {
     package func outboxCounts(now: Date) throws -> ([OutboxState: Int], Double?) {
         try read { db in
             var counts: [OutboxState: Int] = [:]
-            for row in try Row.fetchAll(db, sql: ReaderQueries.outboxCounts.sql) {
+            for row in try Row.fetchAll(db, sql: StoreQueries.outboxCounts.sql) {
                 // A state this version does not know (a newer twfeed's) is left out, as no status shows it.
                 guard let state = OutboxState(rawValue: row["state"]) else { continue }
                 counts[state] = row["statuses"]
             }
-            let oldest = try Double.fetchOne(db, sql: ReaderQueries.outboxOldestWaiting.sql)
+            let oldest = try Double.fetchOne(db, sql: StoreQueries.outboxOldestWaiting.sql)
             return (counts, oldest.map { now.timeIntervalSince1970 - $0 })
         }
     }
@@ -223,20 +223,20 @@ extension StoreReading {
     /// server before twfeed read it, so a status posted after this read gets a larger id
     /// (ids are snowflakes, the server's clock). Nil in an empty database.
     package func newestKnownTweetID() async throws -> TweetID? {
-        try await read { db in try Int64.fetchOne(db, sql: ReaderQueries.newestTweetID.sql).map(TweetID.init) }
+        try await read { db in try Int64.fetchOne(db, sql: StoreQueries.newestTweetID.sql).map(TweetID.init) }
     }
 
     package func newestKnownTweetID() throws -> TweetID? {
-        try read { db in try Int64.fetchOne(db, sql: ReaderQueries.newestTweetID.sql).map(TweetID.init) }
+        try read { db in try Int64.fetchOne(db, sql: StoreQueries.newestTweetID.sql).map(TweetID.init) }
     }
 }
 
 extension AppDatabase {
     static func outboxItems(state: OutboxState, limit: Int, _ db: Database) throws -> [OutboxItem] {
-        try Row.fetchAll(db, sql: ReaderQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:))
+        try Row.fetchAll(db, sql: StoreQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:))
     }
 
     static func outboxClaims(_ tweetID: TweetID, _ db: Database) throws -> Bool {
-        try Int64.fetchOne(db, sql: ReaderQueries.outboxSentTweet.sql, arguments: [tweetID.rawValue]) != nil
+        try Int64.fetchOne(db, sql: StoreQueries.outboxSentTweet.sql, arguments: [tweetID.rawValue]) != nil
     }
 }

@@ -24,8 +24,8 @@ extension AppDatabase {
         try await read { db in
             let arguments: StatementArguments = ["now": now.timeIntervalSince1970, "policy": policy, "limit": limit]
             let rows =
-                try Row.fetchAll(db, sql: ReaderQueries.photosWanted.sql, arguments: arguments)
-                + Row.fetchAll(db, sql: ReaderQueries.photosRefusedUnderOldPolicy.sql, arguments: arguments)
+                try Row.fetchAll(db, sql: StoreQueries.photosWanted.sql, arguments: arguments)
+                + Row.fetchAll(db, sql: StoreQueries.photosRefusedUnderOldPolicy.sql, arguments: arguments)
             return rows.prefix(limit).map { PhotoCandidate(url: $0["url"], failures: $0["failures"]) }
         }
     }
@@ -33,7 +33,7 @@ extension AppDatabase {
     /// When the earliest failed picture may be tried again, if any.
     package func nextPhotoDue() async throws -> Date? {
         try await read { db in
-            try Double.fetchOne(db, sql: ReaderQueries.nextPhotoDue.sql).map(Date.init(timeIntervalSince1970:))
+            try Double.fetchOne(db, sql: StoreQueries.nextPhotoDue.sql).map(Date.init(timeIntervalSince1970:))
         }
     }
 
@@ -43,7 +43,7 @@ extension AppDatabase {
     /// its new file is returned to be deleted.
     package func recordPhotoFetched(url: String, file: String, bytes: Int, now: Date) async throws -> String? {
         try await write { db in
-            let previous = try String.fetchOne(db, sql: ReaderQueries.photoFileOf.sql, arguments: [url])
+            let previous = try String.fetchOne(db, sql: StoreQueries.photoFileOf.sql, arguments: [url])
             try db.execute(
                 sql: """
                     UPDATE photo SET file = ?, bytes = ?, fetchedAt = ?, evictedAt = NULL, rejectedReason = NULL,
@@ -53,7 +53,7 @@ extension AppDatabase {
                 arguments: [file, bytes, now.timeIntervalSince1970, url]
             )
             func unused(_ file: String) throws -> Bool {
-                try (Int.fetchOne(db, sql: ReaderQueries.imageFileUsers.sql, arguments: [file]) ?? 0) == 0
+                try (Int.fetchOne(db, sql: StoreQueries.imageFileUsers.sql, arguments: [file]) ?? 0) == 0
             }
             guard db.changesCount > 0 else { return try unused(file) ? file : nil }
             guard let previous, previous != file else { return nil }
@@ -114,6 +114,6 @@ package struct PhotoRecord: Sendable, Equatable {
 
 extension StoreReading {
     package func photo(_ url: String) throws -> PhotoRecord? {
-        try read { db in try Row.fetchOne(db, sql: ReaderQueries.photo.sql, arguments: [url]).map(PhotoRecord.init(row:)) }
+        try read { db in try Row.fetchOne(db, sql: StoreQueries.photo.sql, arguments: [url]).map(PhotoRecord.init(row:)) }
     }
 }

@@ -172,7 +172,7 @@ extension AppDatabase {
             self.feed = feed
             for other in Feed.allCases where other != feed {
                 // Uncached: the walks step at once, each on its own statement.
-                let cursor = try Int64.fetchCursor(db, sql: ReaderQueries.feedTagsBelow.sql, arguments: [account, other.rawValue, top])
+                let cursor = try Int64.fetchCursor(db, sql: StoreQueries.feedTagsBelow.sql, arguments: [account, other.rawValue, top])
                 walks.append((other, cursor, try cursor.next()))
             }
         }
@@ -213,10 +213,10 @@ extension AppDatabase {
         mutating func entry(_ id: UserID, avatarPath: (_ file: String) -> String?) throws -> Entry {
             if let found = known[id.rawValue] { return found }
             var author: Author?
-            if let row = try Row.fetchOne(db.cachedStatement(sql: ReaderQueries.authorByID.sql), arguments: [id.rawValue]) {
+            if let row = try Row.fetchOne(db.cachedStatement(sql: StoreQueries.authorByID.sql), arguments: [id.rawValue]) {
                 author = Author(id: id, username: row[0], name: row[1], profileImageURL: row[2])
             }
-            let file = try String.fetchOne(db.cachedStatement(sql: ReaderQueries.imageFileOf.sql), arguments: [id.rawValue])
+            let file = try String.fetchOne(db.cachedStatement(sql: StoreQueries.imageFileOf.sql), arguments: [id.rawValue])
             let found = Entry(author: author, avatar: file.flatMap(avatarPath))
             known[id.rawValue] = found
             return found
@@ -280,7 +280,7 @@ extension StoreReading {
             let top = before?.rawValue ?? Int64.max
             let rows = try Row.fetchCursor(
                 db,
-                sql: ReaderQueries.feedItems.sql,
+                sql: StoreQueries.feedItems.sql,
                 arguments: ["account": account, "feed": feed.rawValue, "before": top, "limit": limit]
             )
             var authors = AppDatabase.AuthorCache(db: db)
@@ -302,7 +302,7 @@ extension StoreReading {
         try read { db in
             let row = try Row.fetchOne(
                 db,
-                sql: ReaderQueries.feedStats.sql,
+                sql: StoreQueries.feedStats.sql,
                 arguments: [
                     "account": try AppDatabase.currentAccount(db), "feed": feed.rawValue,
                 ]
@@ -319,7 +319,7 @@ extension StoreReading {
     /// emulator's ground truth).
     package func memberIDs(_ feed: Feed) throws -> [TweetID] {
         try read { db in
-            try Int64.fetchAll(db, sql: ReaderQueries.memberIDs.sql, arguments: [try AppDatabase.currentAccount(db), feed.rawValue])
+            try Int64.fetchAll(db, sql: StoreQueries.memberIDs.sql, arguments: [try AppDatabase.currentAccount(db), feed.rawValue])
                 .map(TweetID.init)
         }
     }

@@ -12,7 +12,7 @@ extension AppDatabase {
     static func composeReposts(_ page: TimelinePage, _ db: Database) throws -> [Tweet] {
         guard page.tweets.contains(where: { $0.retweetOfID != nil }) else { return page.tweets }
         let originals = Dictionary(page.referencedTweets.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let username = try db.cachedStatement(sql: ReaderQueries.authorByID.sql)
+        let username = try db.cachedStatement(sql: StoreQueries.authorByID.sql)
         return try page.tweets.map { tweet in
             guard let originalID = tweet.retweetOfID, let original = originals[originalID],
                 let name = try String.fetchOne(username, arguments: [original.authorID.rawValue])

@@ -99,7 +99,7 @@ extension AppDatabase {
             CREATE INDEX profileImage_file ON profileImage(file);
             """
         ),
-        ("v4: reader indexes and counts", readerIndexesAndCounts),
+        ("v4: reader indexes and counts", indexesAndCounts),
         ("v5: full-text search", fullTextSearch),
         // Retention (`storage.keepDays`): the pruner walks old tweets by age, asks
         // whether a kept tweet refers to each (the partial indexes stay small: most

@@ -120,7 +120,7 @@ extension StoreReading {
         return try await read { db in
             let fresh = try Int64.fetchAll(
                 db,
-                sql: ReaderQueries.freshUsers(count: ids.count).sql,
+                sql: StoreQueries.freshUsers(count: ids.count).sql,
                 arguments: StatementArguments([since.timeIntervalSince1970] as [any DatabaseValueConvertible] + ids.map(\.rawValue))
             )
             return Set(fresh.map(UserID.init))
@@ -133,7 +133,7 @@ extension AppDatabase {
         guard !ids.isEmpty else { return [] }
         let known = try Int64.fetchAll(
             db,
-            sql: ReaderQueries.knownIDs(count: ids.count).sql,
+            sql: StoreQueries.knownIDs(count: ids.count).sql,
             arguments: StatementArguments([try owner(account, db), feed.rawValue] as [any DatabaseValueConvertible] + ids.map(\.rawValue))
         )
         return Set(known.map(TweetID.init))

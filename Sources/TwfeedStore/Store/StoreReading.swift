@@ -4,7 +4,7 @@ import TwfeedCore
 
 /// Every read of the store, for the daemon's writer (`AppDatabase`) and for the read-only
 /// `StoreReader` alike, as GRDB's `DatabaseWriter` refines its `DatabaseReader`. The reads
-/// live in extensions of this protocol, each SELECT one of `ReaderQueries`; nothing here
+/// live in extensions of this protocol, each SELECT one of `StoreQueries`; nothing here
 /// writes, so a holder of a `StoreReader` cannot change the database.
 package protocol StoreReading: Sendable {
     var connection: StoreConnection { get }

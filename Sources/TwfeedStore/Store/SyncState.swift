@@ -16,7 +16,9 @@ package struct SyncState: Sendable, Equatable {
     package var pendingBottom: TweetID?
     package var lastPollAt: Date?
     package var lastSuccessAt: Date?
-    package var lastError: String?
+    /// Why the last poll failed or was held; nil after a success. Stored as
+    /// `PollFailure.stored` (a row written before it was typed holds the bare line).
+    package var lastError: PollFailure?
     package var failures: Int = 0
     package var rateLimit: RateLimit?
     package var nextPollAt: Date?
@@ -37,7 +39,7 @@ package struct SyncState: Sendable, Equatable {
         pendingBottom = (row["pendingBottomId"] as Int64?).map(TweetID.init)
         lastPollAt = Self.time(row["lastPollAt"])
         lastSuccessAt = Self.time(row["lastSuccessAt"])
-        lastError = row["lastError"]
+        lastError = (row["lastError"] as String?).map(PollFailure.init(stored:))
         failures = Self.integer(row["failures"]).map { min(max($0, 0), 1_000) } ?? 0
         if let limit = Self.integer(row["rateLimitLimit"]), let remaining = Self.integer(row["rateLimitRemaining"]),
             let reset = Self.time(row["rateLimitResetAt"]),
@@ -81,7 +83,7 @@ package struct SyncState: Sendable, Equatable {
                 """,
             arguments: [
                 owner, feed.rawValue, newestID?.rawValue, pendingTop?.rawValue, pendingBottom?.rawValue,
-                lastPollAt?.timeIntervalSince1970, lastSuccessAt?.timeIntervalSince1970, lastError, failures,
+                lastPollAt?.timeIntervalSince1970, lastSuccessAt?.timeIntervalSince1970, lastError?.stored, failures,
                 rateLimit?.limit, rateLimit?.remaining, rateLimit?.resetAt.timeIntervalSince1970,
                 nextPollAt?.timeIntervalSince1970, lastFullWalkAt?.timeIntervalSince1970,
             ]
@@ -92,7 +94,7 @@ package struct SyncState: Sendable, Equatable {
 extension AppDatabase {
 
     static func syncState(_ feed: Feed, account: Int64, _ db: Database) throws -> SyncState {
-        if let row = try Row.fetchOne(db, sql: ReaderQueries.syncState.sql, arguments: [account, feed.rawValue]) {
+        if let row = try Row.fetchOne(db, sql: StoreQueries.syncState.sql, arguments: [account, feed.rawValue]) {
             return SyncState(row: row, feed: feed)
         }
         return SyncState(feed: feed, account: scope(account))
@@ -119,7 +121,7 @@ extension AppDatabase {
     }
 
     static func repairSyncState(_ feed: Feed, now: Date, maxWait: Double, _ db: Database) throws -> [String] {
-        guard let row = try Row.fetchOne(db, sql: ReaderQueries.syncState.sql, arguments: [try Self.currentAccount(db), feed.rawValue])
+        guard let row = try Row.fetchOne(db, sql: StoreQueries.syncState.sql, arguments: [try Self.currentAccount(db), feed.rawValue])
         else { return [] }
         var state = SyncState(row: row, feed: feed)
         var repaired: [String] = []

@@ -78,7 +78,7 @@ struct DemoCommand: AsyncParsableCommand {
             let reader = Mutex<ListenAddress?>(nil)
             let launch = try DaemonSupervisor.Launch(
                 configPath: sandbox.configPath,
-                dependencies: Daemon.Dependencies(onReaderListening: { address in reader.withLock { $0 = address } })
+                dependencies: Daemon.Dependencies(reader: ReaderServer.inDaemon(onListening: { address in reader.withLock { $0 = address } }))
             )
             let (controls, control) = AsyncStream<DaemonSupervisor.Control>.makeStream()
             let forwarder = Task {

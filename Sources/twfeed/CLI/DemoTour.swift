@@ -3,6 +3,7 @@ import TwfeedBase
 import TwfeedCore
 import TwfeedKit
 import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 
 /// The commands `twfeed demo` prints for pasting: this binary as the user can type it

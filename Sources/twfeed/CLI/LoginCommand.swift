@@ -3,6 +3,7 @@ import Foundation
 import TwfeedCore
 import TwfeedKit
 import TwfeedReader
+import TwfeedStatus
 
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TwfeedCore
 import TwfeedKit
+import TwfeedReader
 import TwfeedStore
 
 struct RunCommand: AsyncParsableCommand {
@@ -23,7 +24,8 @@ struct RunCommand: AsyncParsableCommand {
         let controls = await DaemonSupervisor.processControls()
         try await CommandLineEdge.run {
             let options = options
-            let launch = try DaemonSupervisor.Launch(dependencies: Daemon.Dependencies(notifier: SystemdNotifier())) {
+            let dependencies = Daemon.Dependencies(notifier: SystemdNotifier(), reader: ReaderServer.inDaemon())
+            let launch = try DaemonSupervisor.Launch(dependencies: dependencies) {
                 try options.loadConfig()
             }
             try await launch.run(controls: controls)

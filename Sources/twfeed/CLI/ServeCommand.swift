@@ -5,6 +5,7 @@ import ServiceLifecycle
 import TwfeedCore
 import TwfeedKit
 import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 
 /// `twfeed serve`: the web reader alone, without polling: the same pages the daemon

@@ -5,6 +5,7 @@ import TwfeedBilling
 import TwfeedCore
 import TwfeedKit
 import TwfeedReader
+import TwfeedStatus
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,7 +54,7 @@ enum StatusPresenter {
             let last = feed.sync.lastPollAt.map { duration(report.now.timeIntervalSince($0)) + " ago" } ?? "never"
             let next = feed.enabled ? (feed.sync.nextPollAt.map { relative($0, report.now) } ?? "now") : "disabled"
             let rate = feed.sync.rateLimit.map { "\($0.remaining)/\($0.limit)" } ?? "-"
-            let error = feed.sync.lastError.map { String($0.prefix(24)) } ?? "-"
+            let error = feed.sync.lastError.map { String($0.description.prefix(24)) } ?? "-"
             lines.append(
                 pad(feed.feed.rawValue, 10) + pad(String(feed.stats.tweets), 8, right: true) + "  "
                     + pad(last, 11) + pad(next, 11) + pad(rate, 11) + error
@@ -77,9 +78,9 @@ enum StatusPresenter {
                 let since = spend.since.map { " since \(Timestamp.iso8601($0))" } ?? ""
                 lines.append("billing   \(state.rawValue)\(since): \(state.advice)")
             }
-            for (source, refusal) in (spend.refusals ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for (source, refusal) in spend.refusals.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 let advice = NotPermittedReason(rawValue: refusal.reason)?.advice ?? refusal.detail
-                lines.append("refused   \(source) (\(refusal.reason)): \(advice)")
+                lines.append("refused   \(source.rawValue) (\(refusal.reason)): \(advice)")
             }
         }
         lines.append("images    \(report.imageFiles) files, \(bytes(report.imageBytes))")

@@ -3,6 +3,7 @@ import Logging
 import TwfeedEmulator
 @testable import TwfeedKit
 import TwfeedCore
+import TwfeedReader
 import TwfeedSandbox
 import TwfeedTesting
 
@@ -65,7 +66,7 @@ final class TestWorld: @unchecked Sendable {
         return try Daemon.build(
             config: config, credentials: try Credentials.load(from: config.credentials),
             database: try database ?? AppDatabase.open(path: config.storage.database),
-            dependencies: .init(transport: transport, clock: clock), logger: logger)
+            dependencies: .init(transport: transport, clock: clock, reader: ReaderServer.inDaemon()), logger: logger)
     }
 
     deinit {

@@ -6,6 +6,7 @@ import TwfeedBilling
 @testable import TwfeedCore
 @testable import TwfeedStore
 import TwfeedReader
+@testable import TwfeedStatus
 import TwfeedTesting
 
 /// The ledger (v11, v17): what the API charged per UTC day, source and kind, deduplicated

@@ -4,7 +4,7 @@ import Testing
 @testable import TwfeedKit
 @testable import TwfeedStore
 
-/// Every read the store runs (`ReaderQueries.all`) must cost O(limit) or O(log n): no
+/// Every read the store runs (`StoreQueries.all`) must cost O(limit) or O(log n): no
 /// full SCAN of a table that grows with the archive, no temp B-tree sorting for ORDER
 /// BY, unless the query says why (it lists everything by design).
 struct QueryPlanTests {
@@ -14,7 +14,7 @@ struct QueryPlanTests {
     /// What is wrong with a plan: each SCAN of a table not small and not allowed, each
     /// temp B-tree not allowed. A scan of a subquery's result (`(subquery-1)`) or of a
     /// SELECT with no FROM (`CONSTANT ROW`) is fine.
-    static func problems(_ plan: [String], allowance: ReaderQuery.Allowance?) -> [String] {
+    static func problems(_ plan: [String], allowance: StoreQuery.Allowance?) -> [String] {
         plan.compactMap { detail in
             if detail.hasPrefix("SCAN ") {
                 let target = detail.dropFirst(5).split(separator: " ").first.map(String.init) ?? ""
@@ -42,8 +42,8 @@ struct QueryPlanTests {
 
     @Test func everyReaderQuerySearchesAnIndexAndNeverSortsTheArchive() async throws {
         let database = try await PopulatedStore.make()
-        #expect(ReaderQueries.all.count == Set(ReaderQueries.all.map(\.name)).count)
-        for query in ReaderQueries.all {
+        #expect(StoreQueries.all.count == Set(StoreQueries.all.map(\.name)).count)
+        for query in StoreQueries.all {
             let plan = try Self.plan(query.sql, in: database)
             #expect(Self.problems(plan, allowance: query.allowance).isEmpty, "\(query.name): \(plan)")
         }
@@ -52,7 +52,7 @@ struct QueryPlanTests {
     /// An allowance must still be needed, or it would hide a regression later.
     @Test func everyAllowanceIsStillNeeded() async throws {
         let database = try await PopulatedStore.make()
-        for query in ReaderQueries.all where query.allowance != nil {
+        for query in StoreQueries.all where query.allowance != nil {
             let plan = try Self.plan(query.sql, in: database)
             #expect(!Self.problems(plan, allowance: nil).isEmpty, "\(query.name) no longer needs its allowance: \(plan)")
         }

@@ -32,10 +32,23 @@ struct StoreSealTests {
     /// The reader's pages, status and metrics hold a `StoreReader`, never the writer:
     /// what the compose and outbox pages change goes through `ReaderOutbox`, which the
     /// daemon and `twfeed serve` implement with a writer of their own (`DurableOutbox`).
-    @Test func theReaderTargetNeverNamesTheWriter() throws {
-        let files = Self.swiftFiles(under: "Sources/TwfeedReader")
-        #expect(files.count > 10)
+    @Test(arguments: ["Sources/TwfeedReader", "Sources/TwfeedStatus"])
+    func theReaderAndWhatItSharesNeverNameTheWriter(folder: String) throws {
+        let files = Self.swiftFiles(under: folder)
+        #expect(files.count > 5)
         let naming = try files.filter { try Self.contents($0).contains("AppDatabase") }
         #expect(naming.isEmpty, "\(naming)")
+    }
+
+    /// The layers run one way: the daemon reaches what it shares with the web reader
+    /// (the status, the metrics, the reader's doors) in TwfeedStatus, below both, and
+    /// is handed the reader's server (`Daemon.Dependencies.reader`), never imports it.
+    @Test func theDaemonNeverImportsTheReader() throws {
+        let files = Self.swiftFiles(under: "Sources/TwfeedKit")
+        #expect(files.count > 50)
+        let importers = try files.filter { file in
+            try Self.contents(file).split(separator: "\n").contains { $0.hasSuffix("import TwfeedReader") }
+        }
+        #expect(importers.isEmpty, "\(importers)")
     }
 }

@@ -7,6 +7,7 @@ import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedStore
 @testable import TwfeedReader
+@testable import TwfeedStatus
 
 /// A database with a known timeline, an image cache with real pictures, and the web
 /// reader serving them on a free loopback port, as `twfeed serve` runs it.

@@ -28,7 +28,9 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         package var newestAt: Date?
         package var lastPollAt: Date?
         package var lastSuccessAt: Date?
-        package var lastError: String?
+        /// Typed; a snapshot written before it was typed holds the bare line, which
+        /// still reads (`PollFailure`'s decoding).
+        package var lastError: PollFailure?
         package var nextPollAt: Date?
         package var rateLimitLimit: Int?
         package var rateLimitRemaining: Int?
@@ -69,17 +71,10 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
     /// who cannot open the daemon's private database still gets the whole status.
     package struct Counts: Codable, Sendable, Equatable {
         package var at: Date
-        package var feeds: [String: FeedCounts]
+        /// Each feed's counts and schedule.
+        @ByName package var feeds: [Feed: FeedCounts]
         /// Statuses by state.
-        package var outbox: [OutboxState: Int] {
-            get { OutboxState.keyed(outboxByName) }
-            set { outboxByName = OutboxState.named(newValue) }
-        }
-        /// What the file holds under `outbox`: the counts by the state's name, as the
-        /// snapshot has always been written. A dictionary keyed by the enum itself would
-        /// encode as an array, or refuse a name it does not know (another version's
-        /// state): this one decodes it, and `outbox` leaves it out.
-        private var outboxByName: [String: Int]
+        @ByName package var outbox: [OutboxState: Int]
         package var oldestPendingAt: Date?
         package var imageFiles: Int
         package var imageBytes: Int64
@@ -98,14 +93,12 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case at, feeds
-            case outboxByName = "outbox"
-            case oldestPendingAt, imageFiles, imageBytes, databasePath, databaseBytes, account
+            case at, feeds, outbox, oldestPendingAt, imageFiles, imageBytes, databasePath, databaseBytes, account
         }
 
         package init(
             at: Date,
-            feeds: [String: FeedCounts],
+            feeds: [Feed: FeedCounts],
             outbox: [OutboxState: Int],
             oldestPendingAt: Date?,
             imageFiles: Int,
@@ -118,7 +111,7 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
             self.spend = spend
             self.at = at
             self.feeds = feeds
-            outboxByName = OutboxState.named(outbox)
+            self.outbox = outbox
             self.oldestPendingAt = oldestPendingAt
             self.imageFiles = imageFiles
             self.imageBytes = imageBytes
@@ -188,20 +181,5 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
     /// reused by another process is not running, and is never signalled.
     package var processAlive: Bool {
         ProcessLiveness.isDaemon(pid, startTicks: processStartTicks, database: counts?.databasePath)
-    }
-}
-
-extension OutboxState {
-    /// The counts of the names this version knows (`StatusSnapshot.Counts`' file form).
-    fileprivate static func keyed(_ byName: [String: Int]) -> [OutboxState: Int] {
-        var counts: [OutboxState: Int] = [:]
-        for (name, count) in byName {
-            if let state = OutboxState(rawValue: name) { counts[state] = count }
-        }
-        return counts
-    }
-
-    fileprivate static func named(_ counts: [OutboxState: Int]) -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
     }
 }

@@ -79,10 +79,10 @@ package final class TwfeedMetrics: Sendable {
             // Totals kept by the ledger in the store, so they survive restarts as a
             // counter would not; each series is present from the start, at 0.
             for (source, micros) in spend.bySourceMicros {
-                gauge("twfeed_api_spend_usd_total", ("source", source)).record(MicroUSD(micros: micros).usd)
+                gauge("twfeed_api_spend_usd_total", ("source", source.rawValue)).record(MicroUSD(micros: micros).usd)
             }
             for (kind, count) in spend.byKindResources {
-                gauge("twfeed_api_resources_total", ("kind", kind)).record(count)
+                gauge("twfeed_api_resources_total", ("kind", kind.rawValue)).record(count)
             }
             gauge("twfeed_api_cycle_spend_usd").record(spend.cycle.usd)
             if let budget = spend.budget { gauge("twfeed_api_budget_usd").record(budget.usd) }
@@ -92,7 +92,7 @@ package final class TwfeedMetrics: Sendable {
             }
             for feed in Feed.allCases {
                 gauge("twfeed_feed_permitted", ("feed", feed.rawValue)).record(spend.refusal(of: feed) == nil ? 1 : 0)
-                gauge("twfeed_feed_gaps", ("feed", feed.rawValue)).record(spend.gaps?[feed.rawValue] ?? 0)
+                gauge("twfeed_feed_gaps", ("feed", feed.rawValue)).record(spend.gaps[feed] ?? 0)
             }
         }
         var buffer: [UInt8] = []
@@ -100,7 +100,8 @@ package final class TwfeedMetrics: Sendable {
         return buffer
     }
 
-    /// What a scrape reads from the store and the status snapshot.
+    /// What a scrape reads from the store and the status snapshot (the reader fills it
+    /// from `twfeed status`'s report).
     package struct StoredCounts: Sendable {
         package var tweets: [Feed: Int] = [:]
         package var outbox: [OutboxState: Int] = [:]
@@ -114,19 +115,6 @@ package final class TwfeedMetrics: Sendable {
         package var spend: SpendCounts?
 
         package init() {}
-
-        package init(report: StatusReport, up: Bool) {
-            for feed in report.feeds {
-                tweets[feed.feed] = feed.stats.tweets
-                sync[feed.feed] = feed.sync
-            }
-            outbox = report.outbox
-            imageFiles = report.imageFiles
-            imageBytes = report.imageBytes
-            databaseBytes = report.databaseBytes
-            spend = report.spend
-            self.up = up
-        }
     }
 
     private func counter(_ label: String, _ dimensions: (String, String)...) -> CoreMetrics.Counter {

@@ -1,7 +1,7 @@
 /// One read the store runs. Every SELECT the store's read methods run is one of these,
-/// listed in `ReaderQueries.all`, so the query-plan test runs EXPLAIN QUERY PLAN on each
+/// listed in `StoreQueries.all`, so the query-plan test runs EXPLAIN QUERY PLAN on each
 /// against a populated database: a new read cannot escape it.
-struct ReaderQuery: Sendable {
+struct StoreQuery: Sendable {
     let name: String
     let sql: String
     /// Why this query may walk a whole table or sort, or nil: it must cost O(limit) or
@@ -23,9 +23,9 @@ struct ReaderQuery: Sendable {
     }
 }
 
-/// The store's reads, in one place (see `ReaderQuery`). Named arguments where a value is
+/// The store's reads, in one place (see `StoreQuery`). Named arguments where a value is
 /// used twice; ids are INTEGER, times Unix seconds (docs/SCHEMA.md).
-enum ReaderQueries {
+enum StoreQueries {
     /// A feed, newest first, from below `:before` (Int64.max for the top): walks the
     /// (feed, tweetId) primary key backwards and stops after `:limit` rows. The per-row
     /// feed list reads the (tweetId, feed) index. Ordering by `t.id` instead would sort
@@ -36,7 +36,7 @@ enum ReaderQueries {
     /// each, in SQLite, rather than a query per tweet. The other feeds a tweet is in come
     /// from `feedTagsBelow`, walked alongside (`OtherFeedTags`): a probe of the
     /// (tweetId, feed) index per row was a fifth of a full dump's time.
-    static let feedItems = ReaderQuery(
+    static let feedItems = StoreQuery(
         "feedItems",
         """
         SELECT \(AppDatabase.feedTweetColumns), \(AppDatabase.graphColumns)
@@ -49,15 +49,15 @@ enum ReaderQueries {
         """
     )
     /// A feed's tags below an id, newest first: the primary key walked backwards.
-    static let feedTagsBelow = ReaderQuery(
+    static let feedTagsBelow = StoreQuery(
         "feedTagsBelow",
         "SELECT tweetId FROM feedMembership WHERE account = ? AND feed = ? AND tweetId < ? ORDER BY tweetId DESC"
     )
-    static let authorByID = ReaderQuery("authorByID", "SELECT username, name, profileImageURL FROM user WHERE id = ?")
+    static let authorByID = StoreQuery("authorByID", "SELECT username, name, profileImageURL FROM user WHERE id = ?")
 
     /// `status`: the count the triggers keep (feedCount), the newest id from the primary
     /// key's last entry, its time by the tweet's primary key.
-    static let feedStats = ReaderQuery(
+    static let feedStats = StoreQuery(
         "feedStats",
         """
         SELECT (SELECT tweets FROM feedCount WHERE account = :account AND feed = :feed) AS tweets,
@@ -67,11 +67,11 @@ enum ReaderQueries {
         """
     )
 
-    static let memberIDs = ReaderQuery("memberIDs", "SELECT tweetId FROM feedMembership WHERE account = ? AND feed = ? ORDER BY tweetId DESC")
+    static let memberIDs = StoreQuery("memberIDs", "SELECT tweetId FROM feedMembership WHERE account = ? AND feed = ? ORDER BY tweetId DESC")
 
     /// The syncer's per-page check; `count` placeholders after the account and the feed.
-    static func knownIDs(count: Int) -> ReaderQuery {
-        ReaderQuery(
+    static func knownIDs(count: Int) -> StoreQuery {
+        StoreQuery(
             "knownIDs",
             "SELECT tweetId FROM feedMembership WHERE account = ? AND feed = ? AND tweetId IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
         )
@@ -79,19 +79,19 @@ enum ReaderQueries {
 
     /// The syncer's author check; `count` placeholders after the freshness bound: which of
     /// these users are stored and were refreshed since then (the rest must be looked up).
-    static func freshUsers(count: Int) -> ReaderQuery {
-        ReaderQuery(
+    static func freshUsers(count: Int) -> StoreQuery {
+        StoreQuery(
             "freshUsers",
             "SELECT id FROM user WHERE updatedAt >= ? AND id IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
         )
     }
 
-    static let syncState = ReaderQuery("syncState", "SELECT * FROM syncState WHERE account = ? AND feed = ?")
-    static let account = ReaderQuery("account", "SELECT key, value FROM account")
+    static let syncState = StoreQuery("syncState", "SELECT * FROM syncState WHERE account = ? AND feed = ?")
+    static let account = StoreQuery("account", "SELECT key, value FROM account")
     /// The signed-in account's user id, which scopes feed tags, counts and positions.
-    static let currentAccount = ReaderQuery("currentAccount", "SELECT \(AppDatabase.currentAccountSQL)")
+    static let currentAccount = StoreQuery("currentAccount", "SELECT \(AppDatabase.currentAccountSQL)")
 
-    static let outboxAll = ReaderQuery(
+    static let outboxAll = StoreQuery(
         "outboxAll",
         "SELECT * FROM outbox ORDER BY id",
         allowance: .init(
@@ -101,24 +101,24 @@ enum ReaderQueries {
         )
     )
     /// The flusher's per-pass reads: by the (state, id) index, oldest first.
-    static let outboxInState = ReaderQuery("outboxInState", "SELECT * FROM outbox WHERE state = ? ORDER BY id LIMIT ?")
-    static let outboxItem = ReaderQuery("outboxItem", "SELECT * FROM outbox WHERE id = ?")
+    static let outboxInState = StoreQuery("outboxInState", "SELECT * FROM outbox WHERE state = ? ORDER BY id LIMIT ?")
+    static let outboxItem = StoreQuery("outboxItem", "SELECT * FROM outbox WHERE id = ?")
     /// The reader's outbox page: newest first from below `?`, down the primary key.
-    static let outboxNewest = ReaderQuery("outboxNewest", "SELECT * FROM outbox WHERE id < ? ORDER BY id DESC LIMIT ?")
+    static let outboxNewest = StoreQuery("outboxNewest", "SELECT * FROM outbox WHERE id < ? ORDER BY id DESC LIMIT ?")
     /// Counts the triggers keep (outboxCount: one row per state).
-    static let outboxCounts = ReaderQuery("outboxCounts", "SELECT state, statuses FROM outboxCount WHERE statuses > 0")
-    static let outboxOldestWaiting = ReaderQuery(
+    static let outboxCounts = StoreQuery("outboxCounts", "SELECT state, statuses FROM outboxCount WHERE statuses > 0")
+    static let outboxOldestWaiting = StoreQuery(
         "outboxOldestWaiting",
         "SELECT min(queuedAt) FROM outbox WHERE state IN ('pending', 'sending', 'uncertain')"
     )
     /// Settling an uncertain status: is this tweet already another status's? (v6's
     /// partial index on sentTweetId.)
-    static let outboxSentTweet = ReaderQuery("outboxSentTweet", "SELECT id FROM outbox WHERE sentTweetId = ? LIMIT 1")
+    static let outboxSentTweet = StoreQuery("outboxSentTweet", "SELECT id FROM outbox WHERE sentTweetId = ? LIMIT 1")
     /// Before each post: the newest id twfeed knows, the settling's lower bound (the
     /// rowid's max, one step down the primary key).
-    static let newestTweetID = ReaderQuery("newestTweetID", "SELECT max(id) FROM tweet")
+    static let newestTweetID = StoreQuery("newestTweetID", "SELECT max(id) FROM tweet")
 
-    static let imageCandidates = ReaderQuery(
+    static let imageCandidates = StoreQuery(
         "imageCandidates",
         """
         SELECT u.id AS uid, u.profileImageURL AS currentURL, u.updatedAt AS usedAt, p.*
@@ -141,7 +141,7 @@ enum ReaderQueries {
         )
     )
     /// By the two partial indexes: the earliest revalidation and the earliest retry.
-    static let nextImageDue = ReaderQuery(
+    static let nextImageDue = StoreQuery(
         "nextImageDue",
         """
         SELECT min(t) FROM (
@@ -150,8 +150,8 @@ enum ReaderQueries {
             UNION ALL SELECT min(retryAt) FROM profileImage WHERE retryAt IS NOT NULL AND rejectedReason IS NULL)
         """
     )
-    static let profileImage = ReaderQuery("profileImage", "SELECT * FROM profileImage WHERE authorId = ?")
-    static let profileImages = ReaderQuery(
+    static let profileImage = StoreQuery("profileImage", "SELECT * FROM profileImage WHERE authorId = ?")
+    static let profileImages = StoreQuery(
         "profileImages",
         "SELECT * FROM profileImage ORDER BY authorId",
         allowance: .init(
@@ -160,7 +160,7 @@ enum ReaderQueries {
             why: "every row, for tests and diagnostics; in key order"
         )
     )
-    static let imageFileRows = ReaderQuery(
+    static let imageFileRows = StoreQuery(
         "imageFileRows",
         """
         SELECT file, lastUsedAt FROM profileImage WHERE file IS NOT NULL
@@ -174,7 +174,7 @@ enum ReaderQueries {
     )
     /// The photo fetcher's questions (migration "v15: photos"): each reads a partial
     /// index that holds only the rows it is about, so a million evicted photos cost nothing.
-    static let photosWanted = ReaderQuery(
+    static let photosWanted = StoreQuery(
         "photosWanted",
         """
         SELECT url, failures FROM photo
@@ -188,7 +188,7 @@ enum ReaderQueries {
             why: "the partial index photo_wanted holds only the pictures still wanted, newest use first"
         )
     )
-    static let photosRefusedUnderOldPolicy = ReaderQuery(
+    static let photosRefusedUnderOldPolicy = StoreQuery(
         "photosRefusedUnderOldPolicy",
         "SELECT url, failures FROM photo WHERE rejectedReason IS NOT NULL AND rejectedPolicy IS NOT :policy LIMIT :limit",
         allowance: .init(
@@ -197,22 +197,22 @@ enum ReaderQueries {
             why: "the partial index photo_rejected holds only the refused pictures"
         )
     )
-    static let nextPhotoDue = ReaderQuery(
+    static let nextPhotoDue = StoreQuery(
         "nextPhotoDue",
         "SELECT min(retryAt) FROM photo WHERE file IS NULL AND retryAt IS NOT NULL"
     )
-    static let photo = ReaderQuery("photo", "SELECT * FROM photo WHERE url = ?")
-    static let photoFileOf = ReaderQuery("photoFileOf", "SELECT file FROM photo WHERE url = ?")
+    static let photo = StoreQuery("photo", "SELECT * FROM photo WHERE url = ?")
+    static let photoFileOf = StoreQuery("photoFileOf", "SELECT file FROM photo WHERE url = ?")
 
     /// Kept by triggers (migration "v10: image cache counts"): one row, whatever the
     /// cache holds.
-    static let imageCacheTotals = ReaderQuery("imageCacheTotals", "SELECT files, bytes FROM imageCacheCount WHERE id = 1")
+    static let imageCacheTotals = StoreQuery("imageCacheTotals", "SELECT files, bytes FROM imageCacheCount WHERE id = 1")
     /// How many rows (avatars and photos: the v10 and v15 triggers count both) name a file.
-    static let imageFileUsers = ReaderQuery("imageFileUsers", "SELECT users FROM imageFile WHERE file = ?")
-    static let imageFileOf = ReaderQuery("imageFileOf", "SELECT file FROM profileImage WHERE authorId = ?")
+    static let imageFileUsers = StoreQuery("imageFileUsers", "SELECT users FROM imageFile WHERE file = ?")
+    static let imageFileOf = StoreQuery("imageFileOf", "SELECT file FROM profileImage WHERE authorId = ?")
 
     /// The benchmark's and diagnostics' whole-table counts (`AppDatabase+Diagnostics`).
-    static let tweetCount = ReaderQuery(
+    static let tweetCount = StoreQuery(
         "tweetCount",
         "SELECT count(*) FROM tweet",
         allowance: .init(
@@ -221,7 +221,7 @@ enum ReaderQueries {
             why: "a whole-table count for the benchmark; no page or service runs it"
         )
     )
-    static let authorsWithPicture = ReaderQuery(
+    static let authorsWithPicture = StoreQuery(
         "authorsWithPicture",
         "SELECT count(*) FROM user WHERE profileImageURL IS NOT NULL",
         allowance: .init(
@@ -232,29 +232,29 @@ enum ReaderQueries {
     )
 
     /// The views' common questions (docs/SCHEMA.md), so the views stay instant too.
-    static let timelineView = ReaderQuery(
+    static let timelineView = StoreQuery(
         "timelineView",
         "SELECT * FROM timeline WHERE feed = 'home' ORDER BY tweet_id DESC LIMIT 20"
     )
-    static let feedCountsView = ReaderQuery("feedCountsView", "SELECT * FROM feed_counts")
-    static let postsView = ReaderQuery("postsView", "SELECT * FROM posts WHERE state = 'pending' ORDER BY id")
+    static let feedCountsView = StoreQuery("feedCountsView", "SELECT * FROM feed_counts")
+    static let postsView = StoreQuery("postsView", "SELECT * FROM posts WHERE state = 'pending' ORDER BY id")
 
     /// What a tweet points at (AppDatabase+Graph): a post by its primary key, a post's
     /// media by the (tweetId, position) key, the replies to a post through the partial
     /// `tweet_inReplyTo` index.
-    static let tweetByID = ReaderQuery("tweetByID", "SELECT \(AppDatabase.feedTweetColumns) FROM tweet t WHERE t.id = ?")
-    static let mediaOfTweet = ReaderQuery(
+    static let tweetByID = StoreQuery("tweetByID", "SELECT \(AppDatabase.feedTweetColumns) FROM tweet t WHERE t.id = ?")
+    static let mediaOfTweet = StoreQuery(
         "mediaOfTweet",
         """
         SELECT m.mediaKey, m.kind, m.imageURL, m.width, m.height, m.altText, p.file
         FROM media m LEFT JOIN photo p ON p.url = m.imageURL WHERE m.tweetId = ? ORDER BY m.position
         """
     )
-    static let repliesTo = ReaderQuery("repliesTo", "SELECT id FROM tweet WHERE inReplyToId = ? ORDER BY id LIMIT ?")
+    static let repliesTo = StoreQuery("repliesTo", "SELECT id FROM tweet WHERE inReplyToId = ? ORDER BY id LIMIT ?")
 
     /// The fetcher's next posts: the queue is small (what someone looked at, what the
     /// newest pages lack), so it is read whole and sorted, looks first.
-    static let pendingFetches = ReaderQuery(
+    static let pendingFetches = StoreQuery(
         "pendingFetches",
         """
         SELECT r.tweetId, r.reason FROM fetchRequest r
@@ -263,9 +263,9 @@ enum ReaderQueries {
         """,
         allowance: .init(scans: ["r"], sorts: true, why: "the fetch queue holds what was looked at lately, not the archive")
     )
-    static let unavailableTweet = ReaderQuery("unavailableTweet", "SELECT reason FROM unavailableTweet WHERE tweetId = ?")
+    static let unavailableTweet = StoreQuery("unavailableTweet", "SELECT reason FROM unavailableTweet WHERE tweetId = ?")
 
-    static let all: [ReaderQuery] = [
+    static let all: [StoreQuery] = [
         feedItems, feedTagsBelow, feedStats, memberIDs, knownIDs(count: 3), freshUsers(count: 3), syncState, account, currentAccount,
         outboxAll, outboxInState, outboxItem, outboxNewest, outboxCounts, outboxOldestWaiting, outboxSentTweet, newestTweetID,
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals, tweetCount, authorsWithPicture,
@@ -278,28 +278,28 @@ enum ReaderQueries {
     ]
 
     /// The billing status: one row by its key.
-    static let billingState = ReaderQuery("billingState", "SELECT * FROM billingState WHERE id = 1")
+    static let billingState = StoreQuery("billingState", "SELECT * FROM billingState WHERE id = 1")
     /// The endpoints refused to the account: at most one row per source.
-    static let endpointRefusals = ReaderQuery(
+    static let endpointRefusals = StoreQuery(
         "endpointRefusals",
         "SELECT * FROM endpointRefusal",
         allowance: .init(scans: ["endpointRefusal"], sorts: false, why: "one row per billing source at most (seven)")
     )
     /// A feed's gaps newest first: a range of `gap_feed`, walked backwards.
-    static let gapsInFeed = ReaderQuery(
+    static let gapsInFeed = StoreQuery(
         "gapsInFeed",
         "SELECT * FROM gap WHERE account = ? AND feed = ? ORDER BY olderThanId DESC"
     )
     /// Every feed's gaps, by feed and newest first: `gap_feed` walked backwards.
-    static let gapsAll = ReaderQuery("gapsAll", "SELECT * FROM gap WHERE account = ? ORDER BY feed DESC, olderThanId DESC")
+    static let gapsAll = StoreQuery("gapsAll", "SELECT * FROM gap WHERE account = ? ORDER BY feed DESC, olderThanId DESC")
     /// Gaps per feed: counted along `gap_feed`.
-    static let gapCounts = ReaderQuery("gapCounts", "SELECT feed, count(*) FROM gap WHERE account = ? GROUP BY feed")
+    static let gapCounts = StoreQuery("gapCounts", "SELECT feed, count(*) FROM gap WHERE account = ? GROUP BY feed")
     /// What `twfeed fill` asked for a feed.
-    static let fillRequest = ReaderQuery("fillRequest", "SELECT maxMicros FROM fillRequest WHERE feed = ?")
+    static let fillRequest = StoreQuery("fillRequest", "SELECT maxMicros FROM fillRequest WHERE feed = ?")
 
     /// `twfeed usage`: the ledger's days from `?` on, a range of the primary key walked
     /// backwards (newest first, no sort).
-    static let spendSince = ReaderQuery(
+    static let spendSince = StoreQuery(
         "spendSince",
         """
         SELECT day, source, kind, resources, micros, repeats FROM spend WHERE day >= ?
@@ -307,9 +307,9 @@ enum ReaderQueries {
         """
     )
     /// A cycle's or a day's spend: a range of the primary key.
-    static let spendBetween = ReaderQuery("spendBetween", "SELECT sum(micros) FROM spend WHERE day >= ? AND day < ?")
+    static let spendBetween = StoreQuery("spendBetween", "SELECT sum(micros) FROM spend WHERE day >= ? AND day < ?")
     /// The metrics' counters: every ledger row, grouped.
-    static let spendTotals = ReaderQuery(
+    static let spendTotals = StoreQuery(
         "spendTotals",
         """
         SELECT source, kind, sum(resources) AS resources, sum(micros) AS micros, sum(repeats) AS repeats FROM spend
@@ -324,13 +324,13 @@ enum ReaderQueries {
 
     /// `twfeed search`: the SQL sits beside the code that builds its MATCH
     /// (Store/AppDatabase+Search.swift); listed here so the plan test checks it too.
-    static let search = ReaderQuery("search", AppDatabase.searchSQL)
-    static let searchInFeed = ReaderQuery("searchInFeed", AppDatabase.searchInFeedSQL)
-    static let usersMatching = ReaderQuery("usersMatching", AppDatabase.usersMatchingSQL)
-    static let usersNamed = ReaderQuery("usersNamed", AppDatabase.usersNamedSQL)
-    static let feedItemByID = ReaderQuery("feedItemByID", AppDatabase.feedItemByIDSQL)
+    static let search = StoreQuery("search", AppDatabase.searchSQL)
+    static let searchInFeed = StoreQuery("searchInFeed", AppDatabase.searchInFeedSQL)
+    static let usersMatching = StoreQuery("usersMatching", AppDatabase.usersMatchingSQL)
+    static let usersNamed = StoreQuery("usersNamed", AppDatabase.usersNamedSQL)
+    static let feedItemByID = StoreQuery("feedItemByID", AppDatabase.feedItemByIDSQL)
     /// The web reader's links: the API's object of one tweet shown on a page.
-    static let tweetRawJSON = ReaderQuery("tweetRawJSON", "SELECT raw FROM tweet WHERE id = ?")
+    static let tweetRawJSON = StoreQuery("tweetRawJSON", "SELECT raw FROM tweet WHERE id = ?")
     /// A stored post's conversation, when storing its replies (`settleConversations`).
-    static let conversationOf = ReaderQuery("conversationOf", "SELECT conversationId FROM tweet WHERE id = ?")
+    static let conversationOf = StoreQuery("conversationOf", "SELECT conversationId FROM tweet WHERE id = ?")
 }

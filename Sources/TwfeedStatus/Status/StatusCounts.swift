@@ -17,7 +17,7 @@ extension StatusSnapshot.Counts {
         var feeds = previous?.feeds ?? [:]
         if full {
             for feed in Feed.allCases {
-                feeds[feed.rawValue] = StatusSnapshot.FeedCounts(
+                feeds[feed] = StatusSnapshot.FeedCounts(
                     enabled: config.feeds[feed]?.enabled ?? false,
                     stats: try database.feedStats(feed),
                     sync: try database.syncState(feed)
@@ -47,7 +47,7 @@ extension StatusSnapshot.Counts {
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
-    static func directorySize(_ path: String) -> (Int, Int64) {
+    package static func directorySize(_ path: String) -> (Int, Int64) {
         guard let enumerator = FileManager.default.enumerator(atPath: path) else { return (0, 0) }
         var files = 0
         var bytes: Int64 = 0

@@ -1,6 +1,7 @@
 extension AppDatabase {
     /// Migration "v4: reader indexes and counts": what makes every read cost O(limit) or
-    /// O(log n) at a million tweets (docs/SCHEMA.md explains each piece).
+    /// O(log n) at a million tweets (docs/SCHEMA.md explains each piece). Its identifier
+    /// is shipped and stays; "reader" there means the store's reads, not the web reader.
     ///
     /// - `feedMembership_tweet`: the feeds of one tweet (the per-row list in `feed`), and
     ///   the cascade when a tweet is deleted, without scanning the whole table.
@@ -10,7 +11,7 @@ extension AppDatabase {
     ///   feed or a state nobody counted before gets its row.
     /// - Two partial indexes give the image fetcher its next due time by min() on an index.
     /// - Views for people who query by hand, with ISO 8601 times and ids as text.
-    static let readerIndexesAndCounts = """
+    static let indexesAndCounts = """
         CREATE INDEX feedMembership_tweet ON feedMembership(tweetId, feed);
 
         \(counter("feedCount", counting: "tweets", of: "feedMembership", per: "feed"))

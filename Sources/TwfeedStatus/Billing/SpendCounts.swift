@@ -15,20 +15,20 @@ package struct SpendCounts: Codable, Sendable, Equatable {
     package var cycleEnd: String
     /// `api.budget.monthlyUSD`; nil without a budget.
     package var budgetMicros: Int64?
-    /// Everything spent, per `BillingSource` raw value.
-    package var bySourceMicros: [String: Int64]
-    /// Every resource charged, per `BillableKind` raw value.
-    package var byKindResources: [String: Int]
+    /// Everything spent, per source.
+    @ByName package var bySourceMicros: [BillingSource: Int64]
+    /// Every resource charged, per kind.
+    @ByName package var byKindResources: [BillableKind: Int]
     /// The account's billing state (`BillingState` raw value) and its times; absent in
     /// a snapshot written before twfeed knew refusals (read as `ok`).
     package var state: String?
     package var since: Date?
     package var until: Date?
     package var detail: String?
-    /// The endpoints the API refuses, per `BillingSource` raw value.
-    package var refusals: [String: Refusal]?
+    /// The endpoints the API refuses.
+    @ByName package var refusals: [BillingSource: Refusal]
     /// Recorded gaps per feed.
-    package var gaps: [String: Int]?
+    @ByName package var gaps: [Feed: Int]
     /// True when the API is the emulator (`api.billsRealMoney` false): the amounts are
     /// play money and say so. Absent in older snapshots (real).
     package var emulated: Bool?
@@ -44,7 +44,7 @@ package struct SpendCounts: Codable, Sendable, Equatable {
     package var billingState: BillingState { state.flatMap(BillingState.init(rawValue:)) ?? .ok }
 
     /// The refusal of a feed's endpoint, nil when it is permitted.
-    package func refusal(of feed: Feed) -> Refusal? { refusals?[feed.rawValue] }
+    package func refusal(of feed: Feed) -> Refusal? { refusals[BillingSource(feed)] }
 
     package var today: MicroUSD { MicroUSD(micros: todayMicros) }
     package var cycle: MicroUSD { MicroUSD(micros: cycleMicros) }
@@ -58,37 +58,37 @@ package struct SpendCounts: Codable, Sendable, Equatable {
         let today = CivilDate(now)
         let cycleStart = BillingCycle.utcDay(of: interval.start)
         let cycleEnd = BillingCycle.utcDay(of: interval.end)
-        var bySource: [String: Int64] = [:]
-        var byKind: [String: Int] = [:]
-        for source in BillingSource.allCases { bySource[source.rawValue] = 0 }
-        for kind in BillableKind.allCases { byKind[kind.rawValue] = 0 }
-        for row in try database.spendTotals() {
-            bySource[row.source.rawValue, default: 0] += row.cost.micros
-            byKind[row.kind.rawValue, default: 0] += row.resources
-        }
-        let status = try database.billingStatus()
-        var refusals: [String: Refusal] = [:]
-        for refusal in try database.endpointRefusals() {
-            refusals[refusal.source.rawValue] = Refusal(reason: refusal.reason.rawValue, detail: refusal.detail, since: refusal.since)
-        }
-        var gaps: [String: Int] = [:]
-        for (feed, count) in try database.gapCounts() { gaps[feed.rawValue] = count }
-        return SpendCounts(
+        var counts = SpendCounts(
             todayMicros: try database.spent(from: today.description, before: today.adding(days: 1).description).micros,
             cycleMicros: try database.spent(from: cycleStart, before: cycleEnd).micros,
             cycleStart: cycleStart,
             cycleEnd: cycleEnd,
             budgetMicros: config.api.budget.monthlyUSD?.micros,
-            bySourceMicros: bySource,
-            byKindResources: byKind,
-            state: status?.state.rawValue,
-            since: status?.since,
-            until: status?.until,
-            detail: status?.detail,
-            refusals: refusals,
-            gaps: gaps,
+            bySourceMicros: [:],
+            byKindResources: [:],
+            refusals: [:],
+            gaps: try database.gapCounts(),
             emulated: config.api.billsRealMoney ? nil : true
         )
+        var bySource: [BillingSource: Int64] = [:]
+        var byKind: [BillableKind: Int] = [:]
+        for source in BillingSource.allCases { bySource[source] = 0 }
+        for kind in BillableKind.allCases { byKind[kind] = 0 }
+        for row in try database.spendTotals() {
+            bySource[row.source, default: 0] += row.cost.micros
+            byKind[row.kind, default: 0] += row.resources
+        }
+        counts.bySourceMicros = bySource
+        counts.byKindResources = byKind
+        if let status = try database.billingStatus() {
+            (counts.state, counts.since, counts.until, counts.detail) = (status.state.rawValue, status.since, status.until, status.detail)
+        }
+        var refusals: [BillingSource: Refusal] = [:]
+        for refusal in try database.endpointRefusals() {
+            refusals[refusal.source] = Refusal(reason: refusal.reason.rawValue, detail: refusal.detail, since: refusal.since)
+        }
+        counts.refusals = refusals
+        return counts
     }
 
     /// `status --json`'s and `usage --json`'s `"billing"`.
