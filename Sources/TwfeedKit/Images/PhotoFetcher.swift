@@ -22,17 +22,11 @@ package struct PhotoFetcher: Service {
     /// pass after takes the rest.
     package static let batch = 200
 
-    let store: ImageStore
-    let policy: ImagePolicy
-    let database: AppDatabase
-    let clock: any WallClock
-    let downloader: ImageDownloader
-    let logger: Logger
-    let concurrency: Int
-    let capBytes: Int64
+    let core: ImageFetchCore
+    var database: AppDatabase { core.database }
+    var clock: any WallClock { core.clock }
+    var logger: Logger { core.logger }
     package let doorbell: Doorbell
-    /// Rung when the cache has grown past its cap.
-    let janitorBell: Doorbell?
 
     package init(
         config: TwfeedConfig,
@@ -44,16 +38,9 @@ package struct PhotoFetcher: Service {
         janitorBell: Doorbell? = nil,
         logger: Logger
     ) {
-        self.store = store
-        policy = ImagePolicy(config.images)
-        self.database = database
-        self.clock = clock
-        downloader = ImageDownloader(policy: policy, transport: transport, timeoutSeconds: config.images.timeoutSeconds)
-        self.logger = logger
-        concurrency = max(1, config.images.concurrency)
-        capBytes = Int64(config.images.maxCacheMB) << 20
+        core = ImageFetchCore(config: config, database: database, store: store, clock: clock, transport: transport,
+                              janitorBell: janitorBell, logger: logger)
         self.doorbell = doorbell
-        self.janitorBell = janitorBell
     }
 
     /// What one pass did.
@@ -99,22 +86,20 @@ package struct PhotoFetcher: Service {
     @discardableResult
     package func fetchDue() async throws -> Cycle {
         let now = clock.now()
-        let candidates = try await database.photoCandidates(policy: policy.key, now: now, limit: Self.batch)
+        let candidates = try await database.photoCandidates(policy: core.policy.key, now: now, limit: Self.batch)
         var cycle = Cycle()
         guard !candidates.isEmpty else { return cycle }
         cycle.candidates = candidates.count
-        try await forEachBounded(candidates, limit: concurrency, into: &cycle, add: { $0.add($1) }) { try await process($0) }
+        try await forEachBounded(candidates, limit: core.concurrency, into: &cycle, add: { $0.add($1) }) { try await process($0) }
         logger.info(
             "photo.cycle",
             metadata: [
                 "candidates": "\(cycle.candidates)", "fetched": "\(cycle.fetched)", "rejected": "\(cycle.rejected)",
                 "failed": "\(cycle.failed)", "requests": "\(cycle.requests)", "bytes": "\(cycle.bytes)",
-                "ms": "\(Int(clock.now().timeIntervalSince(now) * 1000))",
+                "ms": "\(core.milliseconds(since: now))",
             ]
         )
-        if cycle.written > 0, let janitorBell, try await database.imageCacheTotals().bytes > capBytes {
-            janitorBell.ring()
-        }
+        try await core.ringJanitorIfFull(written: cycle.written)
         return cycle
     }
 
@@ -122,30 +107,13 @@ package struct PhotoFetcher: Service {
         try Task.checkCancellation()
         var cycle = Cycle()
         let outcome: ImageDownloader.Outcome
-        switch policy.check(candidate.url) {
-        case .failure(let violation):
-            outcome = .rejected(violation.rawValue, candidate.url)
-        case .success(let checked):
-            (outcome, cycle.requests) = try await downloader.download(checked, validators: nil)
-        }
+        (outcome, cycle.requests) = try await core.download(candidate.url, validators: nil)
         let now = clock.now()
         switch outcome {
         case .fetched(let body, let format, _, _):
-            let staged = try await store.stage(body, format: format)
-            let written = try await store.withLock {
-                let written: Bool
-                do {
-                    written = try store.install(staged)
-                } catch {
-                    store.discard(staged)
-                    throw error
-                }
-                if let orphan = try await database.recordPhotoFetched(url: candidate.url, file: staged.file, bytes: body.count, now: now) {
-                    store.remove(orphan)
-                }
-                return written
+            let written = try await core.install(body, format: format) { file in
+                try await database.recordPhotoFetched(url: candidate.url, file: file, bytes: body.count, now: now)
             }
-            if written { await store.syncFolder(of: staged.file) }
             cycle.fetched = 1
             cycle.bytes = body.count
             cycle.written = written ? 1 : 0
@@ -154,7 +122,7 @@ package struct PhotoFetcher: Service {
             try await recordFailure(candidate, reason: "unexpected_304", detail: "304 to an unconditional request", now: now)
             cycle.failed = 1
         case .rejected(let reason, let detail):
-            try await database.recordPhotoRejected(url: candidate.url, reason: reason, policy: policy.key)
+            try await database.recordPhotoRejected(url: candidate.url, reason: reason, policy: core.policy.key)
             cycle.rejected = 1
             logger.warning(
                 "photo.rejected",

@@ -26,15 +26,15 @@ struct AtomFeed {
     var htmlHref: String
     var entries: [Entry]
 
-    init(feed: Feed, account: String?, items: [FeedItem], links: [TweetID: [TweetLink]], origin: String, now: Date) {
+    init(feed: Feed, account: String?, items: [FeedItem], links: [TweetID: [TweetLink]], origin: String, now: Date) throws {
         id = "tag:twfeed.invalid,2026:\(account.map { "account/\($0)/" } ?? "")\(feed.rawValue)"
         title = "twfeed: \(feed.rawValue)"
         updated = Timestamp.iso8601(items.first?.tweet.createdAt ?? now)
         selfHref = "\(origin)/feeds/\(feed.rawValue).atom"
         htmlHref = "\(origin)/\(feed.rawValue)"
-        entries = items.map { item in
+        entries = try items.map { item in
             let model = TweetModel(item, links: links, now: now)
-            let html = PageTemplates.library.render(model, withTemplate: "atomContent") ?? ""
+            let html = try PageTemplates.render(model, withTemplate: "atomContent")
             let oneLine = item.shown.tweet.text.split(whereSeparator: \.isNewline).joined(separator: " ")
             return Entry(
                 id: "tag:twitter.com,2006:status/\(item.tweet.id)",
@@ -49,8 +49,8 @@ struct AtomFeed {
         }
     }
 
-    func render() -> String {
-        PageTemplates.library.render(self, withTemplate: "atom") ?? ""
+    func render() throws -> String {
+        try PageTemplates.render(self, withTemplate: "atom")
     }
 
     /// XML 1.0 forbids most control characters even escaped: a tweet carrying one
