@@ -43,7 +43,8 @@ package struct GoldenFile: Sendable {
         guard expected != actual else { return nil }
         let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        let line = zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(expectedLines.count, actualLines.count)
+        let line =
+            zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(expectedLines.count, actualLines.count)
         func at(_ lines: [Substring]) -> String { line < lines.count ? String(lines[line]) : "(no line)" }
         return """
             Tests/Golden/\(name) differs at line \(line + 1):

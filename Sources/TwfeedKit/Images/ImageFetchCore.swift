@@ -7,7 +7,7 @@ import TwfeedStore
 /// downloader, the content-addressed cache written together with its row, and the
 /// janitor's bell when the cache has grown past `images.maxCacheMB`. Each fetcher keeps
 /// its own candidates, rows and log events.
-struct ImageFetchCore: Sendable {
+package struct ImageFetchCore: Sendable {
     let store: ImageStore
     let policy: ImagePolicy
     let database: AppDatabase
@@ -18,10 +18,18 @@ struct ImageFetchCore: Sendable {
     let capBytes: Int64
     /// Rung when the cache has grown past its cap.
     let janitorBell: Doorbell?
+    /// `images.revalidateDays` in seconds: the avatars' (a photo's URL names its bytes for good).
+    let revalidateSeconds: Double
 
-    init(config: TwfeedConfig, database: AppDatabase, store: ImageStore, clock: any WallClock, transport: any APITransport,
-         janitorBell: Doorbell?, logger: Logger)
-    {
+    package init(
+        config: TwfeedConfig,
+        database: AppDatabase,
+        store: ImageStore,
+        clock: any WallClock,
+        transport: any APITransport = CurlTransport(),
+        janitorBell: Doorbell? = nil,
+        logger: Logger
+    ) {
         self.store = store
         policy = ImagePolicy(config.images)
         self.database = database
@@ -30,6 +38,7 @@ struct ImageFetchCore: Sendable {
         self.logger = logger
         concurrency = max(1, config.images.concurrency)
         capBytes = Int64(config.images.maxCacheMB) << 20
+        revalidateSeconds = config.images.revalidateDays * 86_400
         self.janitorBell = janitorBell
     }
 

@@ -35,40 +35,20 @@ package struct ImageFetcher: Service {
     var database: AppDatabase { core.database }
     var clock: any WallClock { core.clock }
     var logger: Logger { core.logger }
-    let revalidateSeconds: Double
+    /// `images.revalidateDays`, in seconds: when a cached avatar is asked for again.
+    var revalidateSeconds: Double { core.revalidateSeconds }
     /// Rung when a page stores authors, and by the janitor after it lost track of files.
     package let doorbell: Doorbell
 
-    package init(
-        config: TwfeedConfig,
-        database: AppDatabase,
-        store: ImageStore,
-        clock: any WallClock,
-        transport: any APITransport = CurlTransport(),
-        doorbell: Doorbell = Doorbell(),
-        janitorBell: Doorbell? = nil,
-        logger: Logger
-    ) {
-        core = ImageFetchCore(config: config, database: database, store: store, clock: clock, transport: transport,
-                              janitorBell: janitorBell, logger: logger)
-        revalidateSeconds = config.images.revalidateDays * 86_400
+    /// On `core`'s transport, policy and cache: a transport of its own, so a slow image
+    /// host never holds up an API request.
+    package init(_ core: ImageFetchCore, doorbell: Doorbell = Doorbell()) {
+        self.core = core
         self.doorbell = doorbell
     }
 
     /// What one pass did.
-    package struct Cycle: Sendable, Equatable {
-        package var candidates = 0
-        package var fetched = 0
-        package var notModified = 0
-        package var rejected = 0
-        package var failed = 0
-        /// HTTP requests sent, redirects included.
-        package var requests = 0
-        /// Image bytes downloaded (bodies of 200 answers).
-        package var bytes = 0
-        /// Files written (a picture another author already had is not written again).
-        package var written = 0
-    }
+    package typealias Cycle = ImageFetchCycle
 
     package func run() async throws {
         let observation = database.observeAuthorChanges { [doorbell] in doorbell.ring() }
@@ -210,18 +190,5 @@ package struct ImageFetcher: Service {
                 "detail": "\(ImageDownloader.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
             ]
         )
-    }
-}
-
-extension ImageFetcher.Cycle {
-    mutating func add(_ other: Self) {
-        candidates += other.candidates
-        fetched += other.fetched
-        notModified += other.notModified
-        rejected += other.rejected
-        failed += other.failed
-        requests += other.requests
-        bytes += other.bytes
-        written += other.written
     }
 }

@@ -19,20 +19,7 @@ package enum ImageServices {
         // Its own transport: its own easy handles and threads, so a slow image host never
         // holds up an API request.
         let fetcher = ImageFetcher(
-            config: config,
-            database: database,
-            store: store,
-            clock: clock,
-            transport: transport ?? CurlTransport(userAgent: "twfeed/1.0 (images)"),
-            doorbell: fetcherBell,
-            janitorBell: janitorBell,
-            logger: logger
-        )
-        // Beside the avatars, on a transport of its own: a page of photos never holds up
-        // the avatars of the next page's authors.
-        let photos =
-            config.images.photos
-            ? PhotoFetcher(
+            ImageFetchCore(
                 config: config,
                 database: database,
                 store: store,
@@ -40,6 +27,23 @@ package enum ImageServices {
                 transport: transport ?? CurlTransport(userAgent: "twfeed/1.0 (images)"),
                 janitorBell: janitorBell,
                 logger: logger
+            ),
+            doorbell: fetcherBell
+        )
+        // Beside the avatars, on a transport of its own: a page of photos never holds up
+        // the avatars of the next page's authors.
+        let photos =
+            config.images.photos
+            ? PhotoFetcher(
+                ImageFetchCore(
+                    config: config,
+                    database: database,
+                    store: store,
+                    clock: clock,
+                    transport: transport ?? CurlTransport(userAgent: "twfeed/1.0 (images)"),
+                    janitorBell: janitorBell,
+                    logger: logger
+                )
             ) : nil
         let janitor = ImageJanitor(
             store: store,

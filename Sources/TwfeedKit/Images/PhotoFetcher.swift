@@ -28,35 +28,15 @@ package struct PhotoFetcher: Service {
     var logger: Logger { core.logger }
     package let doorbell: Doorbell
 
-    package init(
-        config: TwfeedConfig,
-        database: AppDatabase,
-        store: ImageStore,
-        clock: any WallClock,
-        transport: any APITransport = CurlTransport(),
-        doorbell: Doorbell = Doorbell(),
-        janitorBell: Doorbell? = nil,
-        logger: Logger
-    ) {
-        core = ImageFetchCore(config: config, database: database, store: store, clock: clock, transport: transport,
-                              janitorBell: janitorBell, logger: logger)
-        self.doorbell = doorbell
+    /// On `core`'s transport, policy and cache; pass it a transport of its own, so a page
+    /// of photos never holds up the avatars of the next page's authors.
+    package init(_ core: ImageFetchCore) {
+        self.core = core
+        doorbell = Doorbell()
     }
 
-    /// What one pass did.
-    package struct Cycle: Sendable, Equatable {
-        package var candidates = 0
-        package var fetched = 0
-        package var rejected = 0
-        package var failed = 0
-        /// HTTP requests sent, redirects included.
-        package var requests = 0
-        package var bytes = 0
-        /// Files written (a picture already in the cache, an avatar's too, is not written again).
-        package var written = 0
-
-        package init() {}
-    }
+    /// What one pass did (`notModified` stays 0: a photo is never revalidated).
+    package typealias Cycle = ImageFetchCycle
 
     package func run() async throws {
         let observation = database.observePostChanges { [doorbell] in doorbell.ring() }
@@ -154,17 +134,5 @@ package struct PhotoFetcher: Service {
                 "detail": "\(ImageDownloader.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
             ]
         )
-    }
-}
-
-extension PhotoFetcher.Cycle {
-    mutating func add(_ other: Self) {
-        candidates += other.candidates
-        fetched += other.fetched
-        rejected += other.rejected
-        failed += other.failed
-        requests += other.requests
-        bytes += other.bytes
-        written += other.written
     }
 }

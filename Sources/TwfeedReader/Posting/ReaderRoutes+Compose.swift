@@ -15,7 +15,7 @@ extension ReaderRoutes {
     static func composePage(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
         let replyTo = try tweetID(FormQuery(request.uri.query)["reply_to"], name: "reply_to")
         var model = try composeModel(replyTo: replyTo, text: "", context, source)
-        if let username = model.replying?.tweet.username, !username.isEmpty, model.replying?.tweet.name != "unknown author" {
+        if let username = model.replying?.tweet.post.username, !username.isEmpty, model.replying?.tweet.post.name != "unknown author" {
             model.text = "@\(username) "
         }
         return try html(PageTemplates.render(model, withTemplate: "compose"))

@@ -38,11 +38,11 @@ struct AtomFeed {
             let oneLine = item.shown.tweet.text.split(whereSeparator: \.isNewline).joined(separator: " ")
             return Entry(
                 id: "tag:twitter.com,2006:status/\(item.tweet.id)",
-                title: Self.xmlSafe("@\(model.username): " + (oneLine.count > 80 ? oneLine.prefix(79) + "…" : oneLine)),
-                updated: model.time.iso,
-                authorName: Self.xmlSafe("\(model.name) (@\(model.username))"),
-                authorHref: item.shown.author == nil ? nil : model.profileHref,
-                statusHref: model.statusHref,
+                title: Self.xmlSafe("@\(model.post.username): " + (oneLine.count > 80 ? oneLine.prefix(79) + "…" : oneLine)),
+                updated: model.post.time.iso,
+                authorName: Self.xmlSafe("\(model.post.name) (@\(model.post.username))"),
+                authorHref: item.shown.author == nil ? nil : model.post.profileHref,
+                statusHref: model.post.statusHref,
                 feeds: model.feeds,
                 contentHTML: Self.xmlSafe(html)
             )

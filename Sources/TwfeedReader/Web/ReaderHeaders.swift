@@ -34,7 +34,10 @@ struct ReaderHeaders<Context: RequestContext>: RouterMiddleware {
                 response = Self.plain(error.status, (error.body ?? error.status.reasonPhrase) + "\n")
             } catch let failure as RenderFailure {
                 // A bug, not the store: one line naming the template, never an empty 200.
-                logger.error("http.render_failed", metadata: ["path": "\(request.uri.path)", "template": "\(failure.template)", "error": "\(failure.code.rawValue)"])
+                logger.error(
+                    "http.render_failed",
+                    metadata: ["path": "\(request.uri.path)", "template": "\(failure.template)", "error": "\(failure.code.rawValue)"]
+                )
                 response = Self.plain(.internalServerError, "the reader cannot show this page: \(failure.message)\n")
             } catch {
                 // The store failed (an I/O error, a database from a newer twfeed): one
