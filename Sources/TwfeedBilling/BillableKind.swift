@@ -2,6 +2,7 @@
 ///
 /// The raw values are what `/metrics` (`twfeed_api_resources_total{kind}`) and the JSON
 /// output say, so they are part of the contract: renaming a case must not change them.
+/// Kept apart from the emulator's `EmulatorResourceKind` on purpose: two readings of the API's billing, so one's mistake shows.
 package enum BillableKind: String, CaseIterable, Sendable, Hashable {
     /// A post returned by a read (timelines, lookups, `includes.tweets`).
     case postRead = "post_read"

@@ -32,6 +32,7 @@ package struct Prices: Hashable, Sendable {
     }
 
     /// The price of one resource of `kind`.
+    /// Kept apart from the emulator's `EmulatorPrices` on purpose: two readings of the price list, so one's mistake shows.
     package func price(of kind: BillableKind) -> MicroUSD {
         self[kind]
     }

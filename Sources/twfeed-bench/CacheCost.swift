@@ -90,16 +90,7 @@ enum CacheCost {
             if !manager.fileExists(atPath: shard) { try manager.createDirectory(atPath: shard, withIntermediateDirectories: false) }
             try bytes.write(to: URL(fileURLWithPath: "\(shard)/\(name).png"))
         }
-        let port = try LoopbackSocket.freePort()
-        let config = "\(folder)/config.json"
-        try Data(
-            """
-            {"credentials": "\(folder)/credentials.json",
-             "storage": {"database": "\(folder)/twfeed.sqlite", "imageCache": "\(folder)/images"},
-             "http": {"listen": "127.0.0.1:\(port)"}}
-            """.utf8
-        ).write(to: URL(fileURLWithPath: config))
-        return (config, port)
+        return try ReaderConfig.write(folder: folder)
     }
 
     static func waitForReader(port: Int) async throws {

@@ -293,15 +293,7 @@ enum GraphPages {
         try? manager.removeItem(atPath: folder)
         try manager.createDirectory(atPath: "\(folder)/images", withIntermediateDirectories: true)
         try manager.createSymbolicLink(atPath: "\(folder)/twfeed.sqlite", withDestinationPath: archive)
-        let port = try LoopbackSocket.freePort()
-        let config = "\(folder)/config.json"
-        try Data(
-            """
-            {"credentials": "\(folder)/credentials.json",
-             "storage": {"database": "\(folder)/twfeed.sqlite", "imageCache": "\(folder)/images"},
-             "http": {"listen": "127.0.0.1:\(port)"}}
-            """.utf8
-        ).write(to: URL(fileURLWithPath: config))
+        let (config, port) = try ReaderConfig.write(folder: folder)
         return Server(size: size, variant: variant, config: config, port: port)
     }
 

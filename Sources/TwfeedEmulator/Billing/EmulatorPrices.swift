@@ -29,6 +29,7 @@ public struct EmulatorPrices: Sendable, Equatable {
     }
 
     /// The price of one resource of `kind`, in dollars.
+    /// Kept apart from TwfeedBilling's `Prices` on purpose: two readings of the price list, so one's mistake shows.
     public subscript(kind: EmulatorResourceKind) -> Double {
         get {
             switch kind {

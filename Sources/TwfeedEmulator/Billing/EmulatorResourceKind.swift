@@ -1,5 +1,6 @@
 /// What the pay-per-use API charges for: a resource read or a post created. The raw
 /// values are the names in `GET /_emulator/bill` (and twfeed's `kind` label).
+/// Kept apart from TwfeedBilling's `BillableKind` on purpose: two readings of the API's billing, so one's mistake shows.
 public enum EmulatorResourceKind: String, Sendable, CaseIterable {
     /// A post returned by any read (home, reposts_of_me, lookups, includes, embedded statuses).
     case postRead = "post_read"

@@ -103,11 +103,26 @@ final class AvatarServer: Sendable {
         let etag = Self.etag(userID: user.id, version: version, size: size, revision: revision?.number ?? 0)
         let lastModified = revision?.lastModified ?? user.createdAt
         let contentType = revision?.custom?.contentType ?? "image/png"
+        return Self.picture(request, etag: etag, lastModified: lastModified, contentType: contentType, slow: bad) {
+            currentBytes(for: user, size: size)
+        }
+    }
+
+    /// A picture's answer with its validators: 304 without a body when the request's
+    /// match (If-None-Match wins over If-Modified-Since, RFC 9110 13.2.2), else the
+    /// bytes, stalled mid-body under a `slow` bad answer.
+    static func picture(
+        _ request: EmulatorRequest,
+        etag: String,
+        lastModified: Date,
+        contentType: String,
+        slow bad: BadImage?,
+        body: () -> [UInt8]
+    ) -> EmulatorResponse {
         let headers: [(name: String, value: String)] = [
             ("Content-Type", contentType), ("ETag", etag), ("Cache-Control", "max-age=604800"),
             ("Last-Modified", EmulatorResponse.httpDate(lastModified)),
         ]
-        // If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2).
         let notModified: Bool
         if let match = request.header("if-none-match") {
             notModified = match.split(separator: ",").contains {
@@ -121,7 +136,7 @@ final class AvatarServer: Sendable {
         if notModified {
             return EmulatorResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
         }
-        var response = EmulatorResponse(status: 200, headers: headers, body: currentBytes(for: user, size: size))
+        var response = EmulatorResponse(status: 200, headers: headers, body: body())
         if case .slow(let seconds) = bad { response.delivery = .stallMidBody(seconds: seconds) }
         return response
     }
@@ -150,26 +165,7 @@ final class AvatarServer: Sendable {
         if let bad, let response = Self.badAnswer(bad, request: request) { return response }
         let etag = "\"m\(media.id)\""
         let lastModified = Date(timeIntervalSince1970: 1_700_000_000)
-        let headers: [(name: String, value: String)] = [
-            ("Content-Type", "image/png"), ("ETag", etag), ("Cache-Control", "max-age=604800"),
-            ("Last-Modified", EmulatorResponse.httpDate(lastModified)),
-        ]
-        let notModified: Bool
-        if let match = request.header("if-none-match") {
-            notModified = match.split(separator: ",").contains {
-                $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-            }
-        } else if let since = request.header("if-modified-since").flatMap(EmulatorResponse.parseHTTPDate) {
-            notModified = lastModified.timeIntervalSince1970 <= since.timeIntervalSince1970
-        } else {
-            notModified = false
-        }
-        if notModified {
-            return EmulatorResponse(status: 304, headers: headers.filter { $0.name != "Content-Type" })
-        }
-        var response = EmulatorResponse(status: 200, headers: headers, body: mediaBytes(media))
-        if case .slow(let seconds) = bad { response.delivery = .stallMidBody(seconds: seconds) }
-        return response
+        return Self.picture(request, etag: etag, lastModified: lastModified, contentType: "image/png", slow: bad) { mediaBytes(media) }
     }
 
     /// The picture of `media`: a PNG of its width and height.

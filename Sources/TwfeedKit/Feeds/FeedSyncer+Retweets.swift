@@ -153,8 +153,8 @@ extension FeedSyncer {
         outcome: inout PollProgress,
         onProgress: () -> Void
     ) async throws {
-        var token: String?
         var top: TweetID?
+        var token: String?
         while true {
             if rateLimitWait(state, now: clock.now()) != nil || outcome.pages >= maxPagesPerPoll { return }
             let page = try await timelinePage(TimelineQuery(pageToken: token), userID: userID)

@@ -201,12 +201,11 @@ private func curlReceive(
     }
 }
 
-private func curlWriteBody(
-    _ data: UnsafeMutablePointer<CChar>?,
-    _ size: Int,
-    _ count: Int,
-    _ context: UnsafeMutableRawPointer?
-) -> Int {
+/// libcurl's write callbacks (`CURLOPT_WRITEFUNCTION`, `CURLOPT_HEADERFUNCTION`): the
+/// bytes, their size and count, the context pointer.
+private typealias CurlWrite = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+
+private let curlWriteBody: CurlWrite = { data, size, count, context in
     curlReceive(data, size, count, context) { transfer, bytes in
         if transfer.body.count + bytes.count > transfer.request.maxResponseBytes {
             transfer.tooLarge = true
@@ -217,12 +216,7 @@ private func curlWriteBody(
     }
 }
 
-private func curlWriteHeader(
-    _ data: UnsafeMutablePointer<CChar>?,
-    _ size: Int,
-    _ count: Int,
-    _ context: UnsafeMutableRawPointer?
-) -> Int {
+private let curlWriteHeader: CurlWrite = { data, size, count, context in
     curlReceive(data, size, count, context) { transfer, bytes in
         transfer.answered = true
         let line = String(decoding: bytes, as: UTF8.self)

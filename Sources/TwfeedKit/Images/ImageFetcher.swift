@@ -29,57 +29,26 @@ package struct ImageFetcher: Service {
     /// Transient failures retry after 5 minutes, doubling to 6 hours.
     package static let retry = Backoff(base: 300, cap: 6 * 3600)
 
-    package let store: ImageStore
-    package let policy: ImagePolicy
-    let database: AppDatabase
-    let clock: any WallClock
-    let downloader: ImageDownloader
-    let logger: Logger
-    let concurrency: Int
-    let revalidateSeconds: Double
-    let capBytes: Int64
+    let core: ImageFetchCore
+    package var store: ImageStore { core.store }
+    package var policy: ImagePolicy { core.policy }
+    var database: AppDatabase { core.database }
+    var clock: any WallClock { core.clock }
+    var logger: Logger { core.logger }
+    /// `images.revalidateDays`, in seconds: when a cached avatar is asked for again.
+    var revalidateSeconds: Double { core.revalidateSeconds }
     /// Rung when a page stores authors, and by the janitor after it lost track of files.
     package let doorbell: Doorbell
-    /// Rung when the cache has grown past its cap.
-    let janitorBell: Doorbell?
 
-    package init(
-        config: TwfeedConfig,
-        database: AppDatabase,
-        store: ImageStore,
-        clock: any WallClock,
-        transport: any APITransport = CurlTransport(),
-        doorbell: Doorbell = Doorbell(),
-        janitorBell: Doorbell? = nil,
-        logger: Logger
-    ) {
-        self.store = store
-        policy = ImagePolicy(config.images)
-        self.database = database
-        self.clock = clock
-        downloader = ImageDownloader(policy: policy, transport: transport, timeoutSeconds: config.images.timeoutSeconds)
-        self.logger = logger
-        concurrency = max(1, config.images.concurrency)
-        revalidateSeconds = config.images.revalidateDays * 86_400
-        capBytes = Int64(config.images.maxCacheMB) << 20
+    /// On `core`'s transport, policy and cache: a transport of its own, so a slow image
+    /// host never holds up an API request.
+    package init(_ core: ImageFetchCore, doorbell: Doorbell = Doorbell()) {
+        self.core = core
         self.doorbell = doorbell
-        self.janitorBell = janitorBell
     }
 
     /// What one pass did.
-    package struct Cycle: Sendable, Equatable {
-        package var candidates = 0
-        package var fetched = 0
-        package var notModified = 0
-        package var rejected = 0
-        package var failed = 0
-        /// HTTP requests sent, redirects included.
-        package var requests = 0
-        /// Image bytes downloaded (bodies of 200 answers).
-        package var bytes = 0
-        /// Files written (a picture another author already had is not written again).
-        package var written = 0
-    }
+    package typealias Cycle = ImageFetchCycle
 
     package func run() async throws {
         let observation = database.observeAuthorChanges { [doorbell] in doorbell.ring() }
@@ -117,18 +86,16 @@ package struct ImageFetcher: Service {
         var cycle = Cycle()
         guard !candidates.isEmpty else { return cycle }
         cycle.candidates = candidates.count
-        try await forEachBounded(candidates, limit: concurrency, into: &cycle, add: { $0.add($1) }) { try await process($0) }
+        try await forEachBounded(candidates, limit: core.concurrency, into: &cycle, add: { $0.add($1) }) { try await process($0) }
         logger.info(
             "image.cycle",
             metadata: [
                 "candidates": "\(cycle.candidates)", "fetched": "\(cycle.fetched)", "not_modified": "\(cycle.notModified)",
                 "rejected": "\(cycle.rejected)", "failed": "\(cycle.failed)", "requests": "\(cycle.requests)",
-                "bytes": "\(cycle.bytes)", "ms": "\(Int(clock.now().timeIntervalSince(now) * 1000))",
+                "bytes": "\(cycle.bytes)", "ms": "\(core.milliseconds(since: now))",
             ]
         )
-        if cycle.written > 0, let janitorBell, try await database.imageCacheTotals().bytes > capBytes {
-            janitorBell.ring()
-        }
+        try await core.ringJanitorIfFull(written: cycle.written)
         return cycle
     }
 
@@ -155,40 +122,14 @@ package struct ImageFetcher: Service {
             validators = (record.etag, record.lastModified)
         }
         let outcome: ImageDownloader.Outcome
-        switch policy.check(url) {
-        case .failure(let violation):
-            outcome = .rejected(violation.rawValue, url)
-        case .success(let checked):
-            (outcome, cycle.requests) = try await downloader.download(checked, validators: validators)
-        }
-        let ms = Int(clock.now().timeIntervalSince(started) * 1000)
+        (outcome, cycle.requests) = try await core.download(url, validators: validators)
+        let ms = core.milliseconds(since: started)
         let now = clock.now()
         switch outcome {
         case .fetched(let body, let format, let etag, let lastModified):
-            // Written and fsynced first, outside the lock; then renamed into place and
-            // named by its row together, so the janitor never sees one without the other.
-            let staged = try await store.stage(body, format: format)
-            let written = try await store.withLock {
-                let written: Bool
-                do {
-                    written = try store.install(staged)
-                } catch {
-                    store.discard(staged)
-                    throw error
-                }
-                if let orphan = try await database.recordImageFetched(
-                    subject,
-                    file: staged.file,
-                    bytes: body.count,
-                    etag: etag,
-                    lastModified: lastModified,
-                    now: now
-                ) {
-                    store.remove(orphan)
-                }
-                return written
+            let written = try await core.install(body, format: format) { file in
+                try await database.recordImageFetched(subject, file: file, bytes: body.count, etag: etag, lastModified: lastModified, now: now)
             }
-            if written { await store.syncFolder(of: staged.file) }
             cycle.fetched = 1
             cycle.bytes = body.count
             cycle.written = written ? 1 : 0
@@ -207,11 +148,7 @@ package struct ImageFetcher: Service {
             try await recordFailure(candidate, subject, reason: "unexpected_304", detail: "304 to an unconditional request", now: now)
             cycle.failed = 1
         case .rejected(let reason, let detail):
-            try await store.withLock {
-                if let orphan = try await database.recordImageRejected(subject, reason: reason, policy: policy.key, now: now) {
-                    store.remove(orphan)
-                }
-            }
+            try await core.record { try await database.recordImageRejected(subject, reason: reason, policy: policy.key, now: now) }
             cycle.rejected = 1
             logger.warning(
                 "image.rejected",
@@ -237,16 +174,14 @@ package struct ImageFetcher: Service {
         let previous = candidate.record.flatMap { $0.url == subject.url && $0.sourceURL == subject.sourceURL ? $0.failures : nil } ?? 0
         let failures = previous + 1
         let delay = Self.retry.delay(afterFailures: failures)
-        try await store.withLock {
-            if let orphan = try await database.recordImageFailed(
+        try await core.record {
+            try await database.recordImageFailed(
                 subject,
                 error: "\(reason): \(detail)",
                 failures: failures,
                 retryAt: now.addingTimeInterval(delay),
                 now: now
-            ) {
-                store.remove(orphan)
-            }
+            )
         }
         logger.warning(
             "image.failed",
@@ -255,18 +190,5 @@ package struct ImageFetcher: Service {
                 "detail": "\(ImageDownloader.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
             ]
         )
-    }
-}
-
-extension ImageFetcher.Cycle {
-    mutating func add(_ other: Self) {
-        candidates += other.candidates
-        fetched += other.fetched
-        notModified += other.notModified
-        rejected += other.rejected
-        failed += other.failed
-        requests += other.requests
-        bytes += other.bytes
-        written += other.written
     }
 }

@@ -16,23 +16,11 @@ package enum ImageServices {
         let store = ImageStore(root: config.storage.imageCache)
         let fetcherBell = Doorbell()
         let janitorBell = Doorbell()
-        // Its own transport: its own easy handles and threads, so a slow image host never
-        // holds up an API request.
-        let fetcher = ImageFetcher(
-            config: config,
-            database: database,
-            store: store,
-            clock: clock,
-            transport: transport ?? CurlTransport(userAgent: "twfeed/1.0 (images)"),
-            doorbell: fetcherBell,
-            janitorBell: janitorBell,
-            logger: logger
-        )
-        // Beside the avatars, on a transport of its own: a page of photos never holds up
+        // Each fetcher on a transport of its own (its own easy handles and threads): a slow
+        // image host never holds up an API request, and a page of photos never holds up
         // the avatars of the next page's authors.
-        let photos =
-            config.images.photos
-            ? PhotoFetcher(
+        func core() -> ImageFetchCore {
+            ImageFetchCore(
                 config: config,
                 database: database,
                 store: store,
@@ -40,7 +28,10 @@ package enum ImageServices {
                 transport: transport ?? CurlTransport(userAgent: "twfeed/1.0 (images)"),
                 janitorBell: janitorBell,
                 logger: logger
-            ) : nil
+            )
+        }
+        let fetcher = ImageFetcher(core(), doorbell: fetcherBell)
+        let photos = config.images.photos ? PhotoFetcher(core()) : nil
         let janitor = ImageJanitor(
             store: store,
             database: database,

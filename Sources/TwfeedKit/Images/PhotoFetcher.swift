@@ -22,54 +22,21 @@ package struct PhotoFetcher: Service {
     /// pass after takes the rest.
     package static let batch = 200
 
-    let store: ImageStore
-    let policy: ImagePolicy
-    let database: AppDatabase
-    let clock: any WallClock
-    let downloader: ImageDownloader
-    let logger: Logger
-    let concurrency: Int
-    let capBytes: Int64
+    let core: ImageFetchCore
+    var database: AppDatabase { core.database }
+    var clock: any WallClock { core.clock }
+    var logger: Logger { core.logger }
     package let doorbell: Doorbell
-    /// Rung when the cache has grown past its cap.
-    let janitorBell: Doorbell?
 
-    package init(
-        config: TwfeedConfig,
-        database: AppDatabase,
-        store: ImageStore,
-        clock: any WallClock,
-        transport: any APITransport = CurlTransport(),
-        doorbell: Doorbell = Doorbell(),
-        janitorBell: Doorbell? = nil,
-        logger: Logger
-    ) {
-        self.store = store
-        policy = ImagePolicy(config.images)
-        self.database = database
-        self.clock = clock
-        downloader = ImageDownloader(policy: policy, transport: transport, timeoutSeconds: config.images.timeoutSeconds)
-        self.logger = logger
-        concurrency = max(1, config.images.concurrency)
-        capBytes = Int64(config.images.maxCacheMB) << 20
-        self.doorbell = doorbell
-        self.janitorBell = janitorBell
+    /// On `core`'s transport, policy and cache; pass it a transport of its own, so a page
+    /// of photos never holds up the avatars of the next page's authors.
+    package init(_ core: ImageFetchCore) {
+        self.core = core
+        doorbell = Doorbell()
     }
 
-    /// What one pass did.
-    package struct Cycle: Sendable, Equatable {
-        package var candidates = 0
-        package var fetched = 0
-        package var rejected = 0
-        package var failed = 0
-        /// HTTP requests sent, redirects included.
-        package var requests = 0
-        package var bytes = 0
-        /// Files written (a picture already in the cache, an avatar's too, is not written again).
-        package var written = 0
-
-        package init() {}
-    }
+    /// What one pass did (`notModified` stays 0: a photo is never revalidated).
+    package typealias Cycle = ImageFetchCycle
 
     package func run() async throws {
         let observation = database.observePostChanges { [doorbell] in doorbell.ring() }
@@ -99,22 +66,20 @@ package struct PhotoFetcher: Service {
     @discardableResult
     package func fetchDue() async throws -> Cycle {
         let now = clock.now()
-        let candidates = try await database.photoCandidates(policy: policy.key, now: now, limit: Self.batch)
+        let candidates = try await database.photoCandidates(policy: core.policy.key, now: now, limit: Self.batch)
         var cycle = Cycle()
         guard !candidates.isEmpty else { return cycle }
         cycle.candidates = candidates.count
-        try await forEachBounded(candidates, limit: concurrency, into: &cycle, add: { $0.add($1) }) { try await process($0) }
+        try await forEachBounded(candidates, limit: core.concurrency, into: &cycle, add: { $0.add($1) }) { try await process($0) }
         logger.info(
             "photo.cycle",
             metadata: [
                 "candidates": "\(cycle.candidates)", "fetched": "\(cycle.fetched)", "rejected": "\(cycle.rejected)",
                 "failed": "\(cycle.failed)", "requests": "\(cycle.requests)", "bytes": "\(cycle.bytes)",
-                "ms": "\(Int(clock.now().timeIntervalSince(now) * 1000))",
+                "ms": "\(core.milliseconds(since: now))",
             ]
         )
-        if cycle.written > 0, let janitorBell, try await database.imageCacheTotals().bytes > capBytes {
-            janitorBell.ring()
-        }
+        try await core.ringJanitorIfFull(written: cycle.written)
         return cycle
     }
 
@@ -122,30 +87,13 @@ package struct PhotoFetcher: Service {
         try Task.checkCancellation()
         var cycle = Cycle()
         let outcome: ImageDownloader.Outcome
-        switch policy.check(candidate.url) {
-        case .failure(let violation):
-            outcome = .rejected(violation.rawValue, candidate.url)
-        case .success(let checked):
-            (outcome, cycle.requests) = try await downloader.download(checked, validators: nil)
-        }
+        (outcome, cycle.requests) = try await core.download(candidate.url, validators: nil)
         let now = clock.now()
         switch outcome {
         case .fetched(let body, let format, _, _):
-            let staged = try await store.stage(body, format: format)
-            let written = try await store.withLock {
-                let written: Bool
-                do {
-                    written = try store.install(staged)
-                } catch {
-                    store.discard(staged)
-                    throw error
-                }
-                if let orphan = try await database.recordPhotoFetched(url: candidate.url, file: staged.file, bytes: body.count, now: now) {
-                    store.remove(orphan)
-                }
-                return written
+            let written = try await core.install(body, format: format) { file in
+                try await database.recordPhotoFetched(url: candidate.url, file: file, bytes: body.count, now: now)
             }
-            if written { await store.syncFolder(of: staged.file) }
             cycle.fetched = 1
             cycle.bytes = body.count
             cycle.written = written ? 1 : 0
@@ -154,7 +102,7 @@ package struct PhotoFetcher: Service {
             try await recordFailure(candidate, reason: "unexpected_304", detail: "304 to an unconditional request", now: now)
             cycle.failed = 1
         case .rejected(let reason, let detail):
-            try await database.recordPhotoRejected(url: candidate.url, reason: reason, policy: policy.key)
+            try await database.recordPhotoRejected(url: candidate.url, reason: reason, policy: core.policy.key)
             cycle.rejected = 1
             logger.warning(
                 "photo.rejected",
@@ -186,17 +134,5 @@ package struct PhotoFetcher: Service {
                 "detail": "\(ImageDownloader.shorten(detail))", "failures": "\(failures)", "retry_in_s": "\(Int(delay))",
             ]
         )
-    }
-}
-
-extension PhotoFetcher.Cycle {
-    mutating func add(_ other: Self) {
-        candidates += other.candidates
-        fetched += other.fetched
-        rejected += other.rejected
-        failed += other.failed
-        requests += other.requests
-        bytes += other.bytes
-        written += other.written
     }
 }

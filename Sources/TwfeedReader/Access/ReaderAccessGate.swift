@@ -16,7 +16,7 @@ struct ReaderAccessGate: RouterMiddleware {
         var context = context
         context.visitor = access.visitor(of: request, now: clock.now())
         guard access.admits(request, context: context) else {
-            return ReaderRoutes.signInPage(status: .unauthorized, message: "This reader is private.")
+            return try ReaderRoutes.signInPage(status: .unauthorized, message: "This reader is private.")
         }
         do {
             if request.method == .post, !ReaderAccess.isSameOrigin(request) {

@@ -8,15 +8,15 @@ extension ReaderRoutes {
     /// `GET /login?token=`: a good, unused token from `twfeed open` becomes a session
     /// cookie, and the browser goes on to `/home`, so the token is not left in the
     /// address bar, the history of the page shown, or a bookmark.
-    static func login(_ request: Request, _ source: ReaderSource) -> Response {
+    static func login(_ request: Request, _ source: ReaderSource) throws -> Response {
         let home = Response(status: .seeOther, headers: [.location: "/home", .cacheControl: "no-store"])
         if source.access.mode == .none { return home }
         let now = source.clock.now()
         guard let token = FormQuery(request.uri.query)["token"] else {
-            return signInPage(status: .unauthorized, message: "This reader is private.")
+            return try signInPage(status: .unauthorized, message: "This reader is private.")
         }
         guard source.access.useLogin(token, now: now) else {
-            return signInPage(status: .unauthorized, message: "This sign-in link is wrong, expired or already used.")
+            return try signInPage(status: .unauthorized, message: "This sign-in link is wrong, expired or already used.")
         }
         var response = home
         response.headers[.setCookie] = source.access.newSessionCookie(now: now)
@@ -32,7 +32,7 @@ extension ReaderRoutes {
     }
 
     /// The page a visitor without a session gets (401), saying how to sign in.
-    static func signInPage(status: HTTPResponse.Status, message: String) -> Response {
+    static func signInPage(status: HTTPResponse.Status, message: String) throws -> Response {
         struct Model: MustacheParent {
             var message: String
             func child(named name: String) -> Any? {
@@ -43,7 +43,7 @@ extension ReaderRoutes {
                 }
             }
         }
-        var response = html(PageTemplates.library.render(Model(message: message), withTemplate: "signIn") ?? "", status: status)
+        var response = try html(PageTemplates.render(Model(message: message), withTemplate: "signIn"), status: status)
         response.headers[.wwwAuthenticate] = "Bearer realm=\"twfeed\""
         response.headers[.cacheControl] = "no-store"
         return response

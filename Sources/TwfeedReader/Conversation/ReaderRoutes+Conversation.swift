@@ -33,6 +33,6 @@ extension ReaderRoutes {
             replies: conversation.replies.map { RenderedTweet(TweetModel($0, links: links, now: now)) },
             message: conversation.ancestors.count == Conversation.maxDepth ? "Only the nearest \(Conversation.maxDepth) posts above are shown." : nil
         )
-        return html(PageTemplates.library.render(model, withTemplate: "conversation") ?? "")
+        return try html(PageTemplates.render(model, withTemplate: "conversation"))
     }
 }

@@ -15,10 +15,10 @@ extension ReaderRoutes {
     static func composePage(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
         let replyTo = try tweetID(FormQuery(request.uri.query)["reply_to"], name: "reply_to")
         var model = try composeModel(replyTo: replyTo, text: "", context, source)
-        if let username = model.replying?.tweet.username, !username.isEmpty, model.replying?.tweet.name != "unknown author" {
+        if let username = model.replying?.tweet.post.username, !username.isEmpty, model.replying?.tweet.post.name != "unknown author" {
             model.text = "@\(username) "
         }
-        return html(PageTemplates.library.render(model, withTemplate: "compose") ?? "")
+        return try html(PageTemplates.render(model, withTemplate: "compose"))
     }
 
     /// `POST /compose` with `text`, `reply_to`, `csrf` and `action`: `check` shows the
@@ -52,9 +52,9 @@ extension ReaderRoutes {
                 return Response(status: .seeOther, headers: [.location: "/outbox", .cacheControl: "no-store"])
             }
             model.message = "Not queued: \(problem!)."
-            return html(PageTemplates.library.render(model, withTemplate: "compose") ?? "", status: .unprocessableContent)
+            return try html(PageTemplates.render(model, withTemplate: "compose"), status: .unprocessableContent)
         }
-        return html(PageTemplates.library.render(model, withTemplate: "compose") ?? "")
+        return try html(PageTemplates.render(model, withTemplate: "compose"))
     }
 
     /// The page around the box: the post answered (when stored) and whether X may refuse

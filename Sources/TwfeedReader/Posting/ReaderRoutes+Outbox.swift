@@ -17,7 +17,7 @@ extension ReaderRoutes {
             return id
         }
         let model = try outboxModel(before: before, message: nil, context, source)
-        return html(PageTemplates.library.render(model, withTemplate: "outbox") ?? "")
+        return try html(PageTemplates.render(model, withTemplate: "outbox"))
     }
 
     /// `POST /outbox/ID/cancel` and `POST /outbox/ID/retry` with `csrf`: 303 back to the
@@ -37,7 +37,7 @@ extension ReaderRoutes {
             }
         } catch let error as TwfeedError where error.code == .invalidData {
             let model = try outboxModel(before: nil, message: error.message, context, source)
-            return html(PageTemplates.library.render(model, withTemplate: "outbox") ?? "", status: .conflict)
+            return try html(PageTemplates.render(model, withTemplate: "outbox"), status: .conflict)
         }
         return Response(status: .seeOther, headers: [.location: "/outbox", .cacheControl: "no-store"])
     }

@@ -26,31 +26,31 @@ struct AtomFeed {
     var htmlHref: String
     var entries: [Entry]
 
-    init(feed: Feed, account: String?, items: [FeedItem], links: [TweetID: [TweetLink]], origin: String, now: Date) {
+    init(feed: Feed, account: String?, items: [FeedItem], links: [TweetID: [TweetLink]], origin: String, now: Date) throws {
         id = "tag:twfeed.invalid,2026:\(account.map { "account/\($0)/" } ?? "")\(feed.rawValue)"
         title = "twfeed: \(feed.rawValue)"
         updated = Timestamp.iso8601(items.first?.tweet.createdAt ?? now)
         selfHref = "\(origin)/feeds/\(feed.rawValue).atom"
         htmlHref = "\(origin)/\(feed.rawValue)"
-        entries = items.map { item in
+        entries = try items.map { item in
             let model = TweetModel(item, links: links, now: now)
-            let html = PageTemplates.library.render(model, withTemplate: "atomContent") ?? ""
+            let html = try PageTemplates.render(model, withTemplate: "atomContent")
             let oneLine = item.shown.tweet.text.split(whereSeparator: \.isNewline).joined(separator: " ")
             return Entry(
                 id: "tag:twitter.com,2006:status/\(item.tweet.id)",
-                title: Self.xmlSafe("@\(model.username): " + (oneLine.count > 80 ? oneLine.prefix(79) + "…" : oneLine)),
-                updated: model.time.iso,
-                authorName: Self.xmlSafe("\(model.name) (@\(model.username))"),
-                authorHref: item.shown.author == nil ? nil : model.profileHref,
-                statusHref: model.statusHref,
+                title: Self.xmlSafe("@\(model.post.username): " + (oneLine.count > 80 ? oneLine.prefix(79) + "…" : oneLine)),
+                updated: model.post.time.iso,
+                authorName: Self.xmlSafe("\(model.post.name) (@\(model.post.username))"),
+                authorHref: item.shown.author == nil ? nil : model.post.profileHref,
+                statusHref: model.post.statusHref,
                 feeds: model.feeds,
                 contentHTML: Self.xmlSafe(html)
             )
         }
     }
 
-    func render() -> String {
-        PageTemplates.library.render(self, withTemplate: "atom") ?? ""
+    func render() throws -> String {
+        try PageTemplates.render(self, withTemplate: "atom")
     }
 
     /// XML 1.0 forbids most control characters even escaped: a tweet carrying one

@@ -75,26 +75,15 @@ extension TimeModel: MustacheParent {
     }
 }
 
+/// Only what the Atom feed's `atomContent` and `tweetText` templates use: the pages'
+/// tweets are written by `TweetHTML`.
 extension TweetModel: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "id": id
-        case "replyID": replyID
-        case "avatar": avatar
-        case "name": self.name
-        case "username": username
-        case "profileHref": profileHref
-        case "statusHref": statusHref
-        case "conversationHref": conversationHref
-        case "time": time
-        case "feeds": feeds
-        case "retweet": repostedBy != nil
         case "repostedBy": repostedBy
         case "context": context
         case "replyExcerpt": replyExcerpt
-        case "segments": segments
-        case "hasMedia": !media.isEmpty
-        case "media": media
+        case "segments": post.segments
         case "quoted": quoted
         case "quotedMissing": quotedMissing
         default: nil
@@ -113,37 +102,14 @@ extension TweetModel.Context: MustacheParent {
     }
 }
 
-/// A card answers every name the tweet's partials use, so none falls through to the
-/// tweet around it (its media would show twice).
+/// A quoted post in an Atom entry: it answers every name the entry's quote uses, so
+/// none falls through to the tweet around it.
 extension TweetModel.Card: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "quotedID": id
         case "name": self.name
         case "username": username
-        case "profileHref": profileHref
-        case "statusHref": statusHref
-        case "conversationHref": conversationHref
-        case "time": time
         case "segments": segments
-        case "hasMedia": !media.isEmpty
-        case "media": media
-        default: nil
-        }
-    }
-}
-
-extension TweetModel.MediaModel: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "src": src
-        case "width": width
-        case "height": height
-        case "alt": alt
-        case "caption": caption
-        case "kind": kind
-        case "label": label
-        case "playHref": playHref
         default: nil
         }
     }

@@ -32,6 +32,13 @@ struct ReaderHeaders<Context: RequestContext>: RouterMiddleware {
                 response = try await next(request, context)
             } catch let error as HTTPError {
                 response = Self.plain(error.status, (error.body ?? error.status.reasonPhrase) + "\n")
+            } catch let failure as RenderFailure {
+                // A bug, not the store: one line naming the template, never an empty 200.
+                logger.error(
+                    "http.render_failed",
+                    metadata: ["path": "\(request.uri.path)", "template": "\(failure.template)", "error": "\(failure.code.rawValue)"]
+                )
+                response = Self.plain(.internalServerError, "the reader cannot show this page: \(failure.message)\n")
             } catch {
                 // The store failed (an I/O error, a database from a newer twfeed): one
                 // line in the log, and the same line, without a trace, in the answer.

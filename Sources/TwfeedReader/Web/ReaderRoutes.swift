@@ -33,7 +33,7 @@ enum ReaderRoutes {
         router.get("/static/avatar.svg") { _, _ in asset(StaticAssets.avatarSVG, type: "image/svg+xml") }
         router.get("/healthz") { _, _ in try healthz(source) }
         router.get("/metrics") { _, _ in try metrics(source) }
-        router.get("/login") { request, _ in login(request, source) }
+        router.get("/login") { request, _ in try login(request, source) }
         router.post("/signout") { request, context in try await signOut(request, context, source) }
         router.get("/compose") { request, context in try composePage(request, context, source) }
         router.post("/compose") { request, context in try await compose(request, context, source) }
@@ -78,7 +78,7 @@ enum ReaderRoutes {
         if items.isEmpty {
             model.message = before == nil ? "No tweets stored in this feed yet." : "No older tweets stored."
         }
-        return html(PageTemplates.library.render(model, withTemplate: "page") ?? "")
+        return try html(PageTemplates.render(model, withTemplate: "page"))
     }
 
     static let headings: [Feed: String] = [.home: "Home", .mentions: "Mentions", .retweets: "Your tweets, retweeted"]
@@ -116,7 +116,7 @@ enum ReaderRoutes {
         model.header.query = text
         await source.fetches.request(items.flatMap(\.faults))
         model.message = message
-        return html(PageTemplates.library.render(model, withTemplate: "page") ?? "")
+        return try html(PageTemplates.render(model, withTemplate: "page"))
     }
 
     static func page(
@@ -192,11 +192,11 @@ enum ReaderRoutes {
         let links = try source.database.tweetLinks(FeedItem.linkIDs(items))
         let account = try source.database.account()?.userID.description
         let host = request.head.authority ?? source.config.http.listen?.description ?? "localhost"
-        let document = AtomFeed(feed: feed, account: account, items: items, links: links, origin: "http://\(host)", now: source.clock.now())
+        let document = try AtomFeed(feed: feed, account: account, items: items, links: links, origin: "http://\(host)", now: source.clock.now())
         return Response(
             status: .ok,
             headers: [.contentType: "application/atom+xml; charset=utf-8", .cacheControl: "no-cache"],
-            body: .init(byteBuffer: ByteBuffer(string: document.render()))
+            body: .init(byteBuffer: ByteBuffer(string: try document.render()))
         )
     }
 

@@ -1,10 +1,8 @@
 import Mustache
 
-/// A tweet's markup, written by code: exactly what the `tweet` template (with its
-/// `tweetText` and `media` partials) renders for the same `TweetModel`, and every value
-/// escaped by `PageEscaping`, as `{{name}}` escapes it. The templates remain the
-/// markup's reference (TweetHTMLTests renders both and compares them): change one,
-/// change the other.
+/// A tweet's markup, written by code, its one writer: every value escaped by
+/// `PageEscaping`, as a template's `{{name}}` escapes it. Tests/Golden/tweets.html holds
+/// its bytes for every shape a tweet takes (TweetHTMLTests).
 ///
 /// Why: swift-mustache finds each value by name at run time, with several dynamic casts
 /// per `{{name}}` (about a microsecond each), so a tweet cost 80-90 µs to render. The
@@ -35,15 +33,15 @@ enum TweetHTML {
             out += "</p>"
         }
         out += #"<p class="meta"><span class="name">"#
-        text(tweet.name)
+        text(tweet.post.name)
         out += #"</span> <a class="username" href=""#
-        text(tweet.profileHref)
+        text(tweet.post.profileHref)
         out += #"">@"#
-        text(tweet.username)
+        text(tweet.post.username)
         out += #"</a> · <a class="permalink" href=""#
-        text(tweet.statusHref)
+        text(tweet.post.statusHref)
         out += #"">"#
-        time(tweet.time, to: &out)
+        time(tweet.post.time, to: &out)
         out += "</a>"
         for feed in tweet.feeds {
             out += #" <span class="feed-tag feed-"#
@@ -55,7 +53,7 @@ enum TweetHTML {
         out += #" · <a class="reply" href="/compose?reply_to="#
         text(tweet.replyID)
         out += #"">Reply</a> · <a class="thread" href=""#
-        text(tweet.conversationHref)
+        text(tweet.post.conversationHref)
         out += #"">Conversation</a></p>"#
         if let context = tweet.context {
             out += #"<p class="context">"#
@@ -68,9 +66,9 @@ enum TweetHTML {
             out += "</p>"
         }
         out += #"<p class="text">"#
-        segments(tweet.segments, to: &out)
+        segments(tweet.post.segments, to: &out)
         out += "</p>"
-        media(tweet.media, to: &out)
+        media(tweet.post.media, to: &out)
         if let quoted = tweet.quoted {
             out += #"<blockquote class="quoted" data-id=""#
             text(quoted.id)
@@ -118,7 +116,7 @@ enum TweetHTML {
         out += "</time>"
     }
 
-    /// The `tweetText` partial.
+    /// A post's text with its links (what the Atom feed's `tweetText` partial writes too).
     static func segments(_ segments: [TweetText.Segment], to out: inout String) {
         for segment in segments {
             if let href = segment.href {
@@ -133,7 +131,8 @@ enum TweetHTML {
         }
     }
 
-    /// The `media` partial.
+    /// A post's photos (from the cache, at their size, with their alt text) and videos'
+    /// and GIFs' stills inside a link to the post on x.com, where they play.
     static func media(_ media: [TweetModel.MediaModel], to out: inout String) {
         guard !media.isEmpty else { return }
         out += #"<div class="media">"#

@@ -14,7 +14,8 @@ struct TweetModel {
         var linkText: String
     }
 
-    /// A post shown inside this one (the quoted post).
+    /// A post as a page shows it, with its author, time, text and media: the tweet's own
+    /// (a repost's original), and a quoted one inside it.
     struct Card {
         var id: String
         var name: String
@@ -46,23 +47,17 @@ struct TweetModel {
     }
 
     var id: String
+    /// The post shown: a repost's original, else this one.
+    var post: Card
     /// The post a reply from the page answers: a repost's original, else this one.
-    var replyID: String
+    var replyID: String { post.id }
     var avatar: String
-    var name: String
-    var username: String
-    var profileHref: String
-    var statusHref: String
-    var conversationHref: String
-    var time: TimeModel
     var feeds: [String]
     /// "reposted by NAME" above a repost shown as its original.
     var repostedBy: Context?
     /// "replying to @user" (and a line of the parent), or a fault.
     var context: Context?
     var replyExcerpt: String?
-    var segments: [TweetText.Segment]
-    var media: [MediaModel]
     var quoted: Card?
     /// A quoted post that is not stored: its id and why.
     var quotedMissing: String?
@@ -74,17 +69,9 @@ struct TweetModel {
         let shown = item.shown
         let tweet = shown.tweet
         id = item.tweet.id.description
-        replyID = tweet.id.description
+        post = Card(tweet, author: shown.author, media: shown.media, links: links, now: now)
         avatar = shown.avatarPath ?? Self.placeholderAvatar
-        name = shown.author?.name ?? "unknown author"
-        username = shown.author?.username ?? tweet.authorID.description
-        profileHref = Self.profileHref(shown.author, tweet.authorID)
-        statusHref = "https://x.com/\(Self.pathSafe(username))/status/\(tweet.id)"
-        conversationHref = "/tweet/\(tweet.id)"
-        time = TimeModel(tweet.createdAt, now: now)
         feeds = item.feeds.map(\.rawValue)
-        segments = TweetText.segments(tweet.text, links: links[tweet.id] ?? [])
-        media = shown.media.map { Self.media($0, statusHref: "https://x.com/i/web/status/\(tweet.id)") }
         if item.retweetOf != nil {
             let reposter = item.author?.name ?? item.author?.username ?? item.tweet.authorID.description
             repostedBy = Context(label: "reposted by", href: Self.profileHref(item.author, item.tweet.authorID), linkText: reposter)
@@ -100,18 +87,7 @@ struct TweetModel {
             }
         }
         if let quoted = item.quoted {
-            let quotedName = quoted.author?.username ?? quoted.tweet.authorID.description
-            self.quoted = Card(
-                id: quoted.tweet.id.description,
-                name: quoted.author?.name ?? "unknown author",
-                username: quotedName,
-                profileHref: Self.profileHref(quoted.author, quoted.tweet.authorID),
-                statusHref: "https://x.com/\(Self.pathSafe(quotedName))/status/\(quoted.tweet.id)",
-                conversationHref: "/tweet/\(quoted.tweet.id)",
-                time: TimeModel(quoted.tweet.createdAt, now: now),
-                segments: TweetText.segments(quoted.tweet.text, links: links[quoted.tweet.id] ?? []),
-                media: quoted.media.map { Self.media($0, statusHref: "https://x.com/i/web/status/\(quoted.tweet.id)") }
-            )
+            self.quoted = Card(quoted.tweet, author: quoted.author, media: quoted.media, links: links, now: now)
         } else if let missing = tweet.quotedID {
             quotedMissing = Self.fault(missing, item)
         }
@@ -165,5 +141,19 @@ struct TweetModel {
             true
         default: false
         }
+    }
+}
+
+extension TweetModel.Card {
+    init(_ tweet: Tweet, author: Author?, media: [MediaItem], links: [TweetID: [TweetLink]], now: Date) {
+        id = tweet.id.description
+        name = author?.name ?? "unknown author"
+        username = author?.username ?? tweet.authorID.description
+        profileHref = TweetModel.profileHref(author, tweet.authorID)
+        statusHref = "https://x.com/\(TweetModel.pathSafe(username))/status/\(tweet.id)"
+        conversationHref = "/tweet/\(tweet.id)"
+        time = TimeModel(tweet.createdAt, now: now)
+        segments = TweetText.segments(tweet.text, links: links[tweet.id] ?? [])
+        self.media = media.map { TweetModel.media($0, statusHref: "https://x.com/i/web/status/\(tweet.id)") }
     }
 }

@@ -11,6 +11,7 @@ extension AppDatabase {
     ///   feed or a state nobody counted before gets its row.
     /// - Two partial indexes give the image fetcher its next due time by min() on an index.
     /// - Views for people who query by hand, with ISO 8601 times and ids as text.
+    /// Frozen SQL: a shipped migration is never edited, so it repeats earlier tables on purpose (exempt from `duplicates`).
     static let indexesAndCounts = """
         CREATE INDEX feedMembership_tweet ON feedMembership(tweetId, feed);
 

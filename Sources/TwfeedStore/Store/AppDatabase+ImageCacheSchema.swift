@@ -8,6 +8,7 @@ extension AppDatabase {
     /// `imageFile` counts each file's users (the `profileImage` rows naming it), and the
     /// one row of `imageCacheCount` adds up the distinct files. Triggers keep both, so
     /// every writer (the fetcher, the janitor's evictions, retention's deletes) does.
+    /// Frozen SQL: a shipped migration is never edited, so it repeats earlier tables on purpose (exempt from `duplicates`).
     static let imageCacheCounts = """
         CREATE TABLE imageFile (
             file TEXT PRIMARY KEY,

@@ -15,6 +15,7 @@ extension AppDatabase {
     ///   waiting for a retry, the refused ones. An archive of a million posts whose photos
     ///   are mostly evicted costs the fetcher nothing per pass.
     /// - `media.file` (v14) is dropped: the file is the photo's, found through the URL.
+    /// Frozen SQL: a shipped migration is never edited, so it repeats earlier tables on purpose (exempt from `duplicates`).
     static let photoSchema = """
         ALTER TABLE media DROP COLUMN file;
         CREATE INDEX media_imageURL ON media(imageURL) WHERE imageURL IS NOT NULL;

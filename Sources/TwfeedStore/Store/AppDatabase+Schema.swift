@@ -5,6 +5,7 @@ extension AppDatabase {
     /// Every migration this build knows, in order: the whole schema in one place.
     /// Writers run the missing ones on open; readers only compare (`openReader`).
     /// An identifier, once shipped, never changes: databases record it.
+    /// Frozen SQL: a shipped migration is never edited, so it repeats earlier tables on purpose (exempt from `duplicates`).
     static let migrations: [(identifier: String, sql: String)] = [
         (
             "v1: users, tweets, feeds, sync state",

@@ -2,47 +2,11 @@ import Foundation
 import TwfeedBase
 import TwfeedCore
 
-/// The `feed --json` object of a tweet (docs/INTERFACE.md, "JSON output"): what `feed`,
-/// `search` and any other reader print, so they agree byte for byte.
+/// The `feed --json` object of a tweet (docs/INTERFACE.md, "JSON output"), its one
+/// writer: what `feed`, `search`, `show` and `/api/feed` print, so they agree byte for byte.
 extension FeedItem {
-    package var json: JSONValue {
-        func id(_ value: (some SnowflakeID)?) -> JSONValue { value.map { .string($0.description) } ?? .null }
-        let author: JSONValue = .object([
-            "id": .string(tweet.authorID.description),
-            "username": author.map { .string($0.username) } ?? .null,
-            "name": author.map { .string($0.name) } ?? .null,
-            "avatarPath": avatarPath.map { .string($0) } ?? .null,
-        ])
-        return .object([
-            "id": .string(tweet.id.description),
-            "createdAt": .string(Timestamp.iso8601(tweet.createdAt)),
-            "text": .string(tweet.text),
-            "feeds": .array(feeds.map { .string($0.rawValue) }),
-            "author": author,
-            "inReplyToId": id(tweet.inReplyToID),
-            "retweetOfId": id(tweet.retweetOfID),
-            "quotedId": id(tweet.quotedID),
-            "conversationId": id(tweet.conversationID),
-            "inReplyTo": replyJSON(for: tweet),
-            "media": Self.mediaJSON(media),
-            "retweetOf": retweetOf.map { embeddedJSON($0, quoted: quoted) } ?? .null,
-            "quoted": retweetOf == nil ? quoted.map { embeddedJSON($0, quoted: nil) } ?? .null : .null,
-        ])
-    }
-
-    /// `{"id", "username"}` of the post `tweet` replies to (the username when it is stored).
-    func replyJSON(for tweet: Tweet) -> JSONValue {
-        guard let parent = tweet.inReplyToID else { return .null }
-        let username = inReplyTo?.id == parent ? inReplyTo?.username : nil
-        return .object(["id": .string(parent.description), "username": username.map { .string($0) } ?? .null])
-    }
-
     /// A reposted original or a quoted post, in the shape of a feed item (no feeds: it is
     /// in none as itself); a reposted original carries its own quote and parent.
-    func embeddedJSON(_ embedded: EmbeddedTweet, quoted: EmbeddedTweet?) -> JSONValue {
-        embeddedItem(embedded, quoted: quoted).json
-    }
-
     func embeddedItem(_ embedded: EmbeddedTweet, quoted: EmbeddedTweet?) -> FeedItem {
         var item = FeedItem(tweet: embedded.tweet, feeds: [], author: embedded.author, avatarPath: embedded.avatarPath)
         item.media = embedded.media
@@ -51,26 +15,12 @@ extension FeedItem {
         return item
     }
 
-    static func mediaJSON(_ media: [MediaItem]) -> JSONValue {
-        .array(
-            media.map { item in
-                .object([
-                    "type": .string(item.media.kind.rawValue),
-                    "width": item.media.width.map { .number(String($0)) } ?? .null,
-                    "height": item.media.height.map { .number(String($0)) } ?? .null,
-                    "altText": item.media.altText.map { .string($0) } ?? .null,
-                    "path": item.path.map { .string($0) } ?? .null,
-                ])
-            }
-        )
-    }
-
-    /// `json.serialized`'s bytes, written straight into `out`: the same keys in the same
-    /// (sorted) order, without building the dictionary and sorting its keys per tweet,
-    /// which a full dump of a large feed would do hundreds of thousands of times; the
-    /// reposted original, the quoted post, the parent and the media too. What lies
+    /// The object, written straight into `out` with its keys in sorted order, as every
+    /// object of twfeed's JSON: without building a dictionary and sorting its keys per
+    /// tweet, which a full dump of a large feed would do hundreds of thousands of times;
+    /// the reposted original, the quoted post, the parent and the media too. What lies
     /// between two values never changes, so it is written as one constant run; ids are
-    /// written digit by digit. A test checks the two agree.
+    /// written digit by digit. Tests/Golden/feed-items.jsonl holds its bytes.
     package func appendJSON(to out: inout [UInt8]) {
         func raw(_ text: StaticString) {
             text.withUTF8Buffer { out.append(contentsOf: $0) }

@@ -48,7 +48,10 @@ struct ShowCommand: AsyncParsableCommand {
             let faults = missing + ([conversation.tweet] + conversation.replies).flatMap(\.faults)
             if !faults.isEmpty { Self.askDaemon(for: faults, config: config) }
             if json {
-                emit(Self.json(conversation).serialized)
+                // Each post as `feed --json` writes it (INTERFACE.md, "Conversations, photos, long posts").
+                var out: [UInt8] = []
+                conversation.appendJSON(to: &out)
+                emit(String(decoding: out, as: UTF8.self))
             } else {
                 // Links show where they lead, as in the reader and in a reply's excerpt.
                 let stored = conversation.ancestors.compactMap { if case .stored(let item) = $0 { item } else { nil } }
@@ -79,26 +82,5 @@ struct ShowCommand: AsyncParsableCommand {
         guard WakeSocket.send(to: path) else { return false }
         guard (try? AppDatabase.open(path: config.storage.database).requestFetch(ids, reason: .asked, now: Date())) != nil else { return false }
         return WakeSocket.send(to: path)
-    }
-
-    /// INTERFACE.md, "Conversations, photos, long posts": ancestors from the parent up to
-    /// the root; one not stored is `{"id", "missing": true, "unavailable": null}`.
-    static func json(_ conversation: Conversation) -> JSONValue {
-        .object([
-            "tweet": conversation.tweet.json,
-            "ancestors": .array(
-                conversation.ancestors.map { ancestor in
-                    switch ancestor {
-                    case .stored(let item): item.json
-                    case .missing(let id, let unavailable):
-                        .object([
-                            "id": .string(id.description), "missing": .bool(true),
-                            "unavailable": unavailable.map { .string($0) } ?? .null,
-                        ])
-                    }
-                }
-            ),
-            "replies": .array(conversation.replies.map(\.json)),
-        ])
     }
 }

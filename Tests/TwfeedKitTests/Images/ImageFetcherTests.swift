@@ -11,8 +11,8 @@ struct ImageFetcherTests {
     init() throws { fixture = try ImageFixture() }
 
     func fetcher(janitorBell: Doorbell? = nil, _ edit: (inout TwfeedConfig.Images) -> Void = { _ in }) -> ImageFetcher {
-        ImageFetcher(config: fixture.config(edit), database: fixture.database, store: fixture.store, clock: fixture.clock,
-                     transport: host, janitorBell: janitorBell, logger: fixture.logger)
+        ImageFetcher(ImageFetchCore(config: fixture.config(edit), database: fixture.database, store: fixture.store, clock: fixture.clock,
+                                    transport: host, janitorBell: janitorBell, logger: fixture.logger))
     }
 
     static func url(_ id: Int64, version: Int = 1) -> String { "https://pbs.twimg.com/profile_images/\(id)/\(version)_normal.png" }

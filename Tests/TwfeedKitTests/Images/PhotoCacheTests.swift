@@ -32,8 +32,8 @@ struct PhotoCacheTests {
     }
 
     func fetcher(_ edit: (inout TwfeedConfig.Images) -> Void = { _ in }) -> PhotoFetcher {
-        PhotoFetcher(config: fixture.config(edit), database: fixture.database, store: fixture.store, clock: fixture.clock,
-                     transport: host, logger: fixture.logger)
+        PhotoFetcher(ImageFetchCore(config: fixture.config(edit), database: fixture.database, store: fixture.store, clock: fixture.clock,
+                                    transport: host, logger: fixture.logger))
     }
 
     func photoRows() throws -> [String] {

@@ -41,7 +41,9 @@ import TwfeedTesting
         try await Self.store([Self.v11(10)], in: database)
         #expect(try Self.conversations(database) == [10: 10, 11: 10, 12: 10, 13: 10, 14: 10], "every post names the root")
         let item = try #require(try database.feedItems(.home, limit: 10).first { $0.tweet.id == TweetID(14) })
-        #expect(item.json["conversationId"] == .string("10"), "feed --json says it")
+        var json: [UInt8] = []
+        item.appendJSON(to: &json)
+        #expect(try JSONValue.parse(json)["conversationId"] == .string("10"), "feed --json says it")
     }
 
     @Test func aPageWithItsChainTopDownAgreesAtOnce() async throws {

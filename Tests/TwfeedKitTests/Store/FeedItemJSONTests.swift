@@ -4,9 +4,11 @@ import TwfeedBase
 @testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedStore
+import TwfeedTesting
 
-/// `feed --json` prints `FeedItem.appendJSON`, written byte by byte for speed; the
-/// contract's object is `FeedItem.json`. They must never differ.
+/// `feed --json`, `/api/feed` and `show --json` print `FeedItem.appendJSON`, written
+/// byte by byte for speed; Tests/Golden holds what it writes for every shape a post
+/// takes, byte for byte (`GoldenFile` says how to rewrite them).
 @Suite struct FeedItemJSONTests {
     static let items: [FeedItem] = [
         FeedItem(tweet: Tweet(id: TweetID(1_500_000_000_000_000_001), authorID: UserID(42),
@@ -61,9 +63,15 @@ import TwfeedBase
         return item
     }
 
+    static func text(_ item: FeedItem) -> String {
+        var bytes: [UInt8] = []
+        item.appendJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The contract's shape (INTERFACE.md, "Conversations, photos, long posts").
     @Test func aRepostCarriesItsOriginalWithTheQuoteParentAndMedia() throws {
-        let object = try JSONValue.parse(Data(Self.graphItem.json.serialized.utf8))
+        let object = try JSONValue.parse(Self.text(Self.graphItem))
         #expect(object["id"] == .string("30") && object["retweetOfId"] == .string("20") && object["conversationId"] == .string("30"))
         let original = try #require(object["retweetOf"])
         #expect(original["id"] == .string("20") && original["author"]?["username"] == .string("ada"))
@@ -78,14 +86,37 @@ import TwfeedBase
         #expect(first["altText"] == .string("a \"quoted\" cat"))
     }
 
-    @Test(arguments: items) func bytesMatchTheObject(_ item: FeedItem) throws {
+    /// Every shape, one object a line, as `feed --json` prints them.
+    @Test func theItemsAreTheGoldenFile() throws {
+        let lines = Self.items.map(Self.text)
+        let mismatch = GoldenFile("feed-items.jsonl").mismatch(lines.joined(separator: "\n") + "\n")
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+        for (item, line) in zip(Self.items, lines) {
+            // JSON a standard parser reads back to the same text.
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["text"] as? String == item.tweet.text)
+        }
+    }
+
+    /// `show --json`: stored ancestors, one not fetched yet and one the API called
+    /// gone, and the replies, each post as `feed --json` writes it.
+    static let conversation = Conversation(
+        tweet: items[4],
+        ancestors: [.stored(items[0]), .missing(TweetID(45), unavailable: nil),
+                    .missing(TweetID(44), unavailable: "Not Found Error: \"gone\" \\ [44]")],
+        replies: [items[1], items[3]]
+    )
+
+    @Test func aConversationIsTheGoldenFile() throws {
         var bytes: [UInt8] = []
-        item.appendJSON(to: &bytes)
+        Self.conversation.appendJSON(to: &bytes)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text == item.json.serialized)
-        // And it is JSON a standard parser reads back to the same text.
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
-        #expect(object["text"] as? String == item.tweet.text)
+        let mismatch = GoldenFile("show.json").mismatch(text + "\n")
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+        let object = try JSONValue.parse(text)
+        #expect(object["ancestors"]?.array?.map { $0["id"] } == [.string("1500000000000000001"), .string("45"), .string("44")])
+        #expect(object["ancestors"]?.array?[1] == .object(["id": .string("45"), "missing": .bool(true), "unavailable": .null]))
+        #expect(object["replies"]?.array?.count == 2 && object["tweet"]?["id"] == .string("50"))
     }
 
     @Test func feedsComeInTheContractsOrderEachOnce() {

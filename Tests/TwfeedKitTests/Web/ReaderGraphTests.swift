@@ -140,7 +140,7 @@ struct ReaderGraphTests {
             media("7_3", .video, alt: nil, path: "/media/c.png"), media("3_4", .photo, alt: nil, path: nil),
             media("16_5", .animatedGIF, alt: nil, path: nil), media("3_6", .photo, alt: "a <b>cat</b>", path: nil),
         ]
-        let html = try #require(PageTemplates.library.render(TweetModel(item, links: [:], now: Date()), withTemplate: "tweet"))
+        let html = TweetHTML.render(TweetModel(item, links: [:], now: Date()))
         #expect(html.contains(#"<img class="photo media-photo" src="/media/a.png" width="640" height="480" alt="photo (no description)">"#))
         #expect(html.contains(#"src="/media/b.png" width="640" height="480" alt="photo (no description)">"#), "a blank description is none")
         #expect(html.contains(#"<a class="play" href="https://x.com/i/web/status/40" rel="noopener noreferrer"><img class="photo media-video" src="/media/c.png" width="640" height="480" alt="still of a video"></a>"#))

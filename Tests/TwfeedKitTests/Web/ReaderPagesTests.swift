@@ -107,7 +107,13 @@ struct ReaderPagesTests {
             let images = ImageStore(root: world.config.storage.imageCache)
             let expected = try world.database.feedItems(.home, limit: 3, before: TweetID(1050),
                                                         avatarPath: images.cachedPath)
-            #expect(objects == expected.map(\.json))
+            // The objects `feed --json` prints, one a line, in a JSON array.
+            var lines: [UInt8] = []
+            for item in expected {
+                item.appendJSON(to: &lines)
+                lines.append(UInt8(ascii: "\n"))
+            }
+            #expect(objects == (try String(decoding: lines, as: UTF8.self).split(separator: "\n").map { try JSONValue.parse(String($0)) }))
             #expect(objects.first?["author"]?["avatarPath"]?.string == images.path(of: world.aliceAvatarFile))
             let all = try await RawHTTP.request(port: port, "/api/feed/home")
             guard case .array(let page) = try JSONValue.parse(all.body) else { Issue.record("not an array"); return }

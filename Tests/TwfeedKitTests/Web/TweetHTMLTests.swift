@@ -1,13 +1,20 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
 import Mustache
 import Testing
+import TwfeedBilling
 @testable import TwfeedCore
+@testable import TwfeedKit
 @testable import TwfeedReader
 @testable import TwfeedStore
+import TwfeedTesting
 
-/// The pages write each tweet with `TweetHTML`, by code; the `tweet` template is its
-/// reference. For every shape a tweet takes (a repost, a quote, a reply, media of each
-/// kind, faults, links, hostile text), both must give the same bytes.
+/// The pages write each tweet with `TweetHTML`, by code. For every shape a tweet takes
+/// (a repost, a quote, a reply, media of each kind, faults, links, hostile text), its
+/// markup is Tests/Golden/tweets.html byte for byte, and a page and an Atom feed around
+/// them are page.html and home.atom (`GoldenFile` says how to rewrite them).
 @Suite struct TweetHTMLTests {
     static let now = Date(timeIntervalSince1970: 1_790_100_000)
     static let hostile = #"<script>alert("x")</script> & 'single' <\#u{301}b>"#
@@ -54,11 +61,74 @@ import Testing
         TweetID(1): [TweetLink(url: "https://t.co/abc", expandedURL: "https://example.com/a?b=1&c=\"2\"", displayURL: "example.com/a…")]
     ]
 
-    @Test(arguments: items) func theWriterGivesTheTemplatesBytes(_ item: FeedItem) throws {
-        let model = TweetModel(item, links: Self.links, now: Self.now)
-        let template = try #require(PageTemplates.library.render(model, withTemplate: "tweet"))
-        #expect(TweetHTML.render(model) == template)
-        #expect(!TweetHTML.render(model).contains("<script") && !TweetHTML.render(model).contains("<b>Mal"))
+    @Test func theMarkupIsTheGoldenFile() throws {
+        let html = Self.items.map { TweetHTML.render(TweetModel($0, links: Self.links, now: Self.now)) }
+        let mismatch = GoldenFile("tweets.html").mismatch(html.joined(separator: "\n") + "\n")
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+        #expect(html.allSatisfy { !$0.contains("<script") && !$0.contains("<b>Mal") })
+    }
+
+    /// The header of a signed-in page: the account, health, spend, polls.
+    static let header = HeaderModel(
+        nav: ReaderRoutes.navigation.map { .init(href: $0.0, label: $0.1, current: $0.0 == "/home") },
+        query: #"from:ada "a <phrase>""#, account: "@me", signedOutText: nil, accessNote: nil, canSignOut: true, csrf: "token&1",
+        healthName: "degraded", healthText: "daemon degraded", healthDetail: "last heartbeat 75 s ago",
+        spendText: "API spend: $0.42 today · $3.10 this cycle of $10.00",
+        polls: [.init(feed: "home", tweets: 7, lastPoll: TimeModel(Self.now.addingTimeInterval(-90), now: Self.now), error: nil),
+                .init(feed: "mentions", tweets: 0, lastPoll: nil, error: "HTTP 503: <over capacity>")]
+    )
+
+    /// A feed's page: the header (the account, health, spend, polls), the tweets with a
+    /// gap between them and one below, paging.
+    @Test func aPageIsTheGoldenFile() throws {
+        var tweets = Self.items.map { RenderedTweet(TweetModel($0, links: Self.links, now: Self.now)) }
+        let gap = { (newer: Int64, older: Int64) in
+            GapMarker(FeedGap(feed: .home, newerThanID: TweetID(newer), olderThanID: TweetID(older), reason: .budget, recordedAt: Self.now),
+                      prices: .published, ownsApp: false)
+        }
+        tweets[3].gapsBefore = [gap(3, 4)]
+        var model = PageModel(title: "home", heading: "Home", header: Self.header, message: "A <message>", tweets: tweets)
+        model.atomHref = "/feeds/home.atom"
+        model.olderHref = "/home?before=7"
+        model.trailingGaps = [gap(0, 1)]
+        let mismatch = GoldenFile("page.html").mismatch(try PageTemplates.render(model, withTemplate: "page"))
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+    }
+
+    @Test func theAtomFeedIsTheGoldenFile() throws {
+        let feed = try AtomFeed(feed: .home, account: "99", items: Self.items, links: Self.links, origin: "http://localhost:8765", now: Self.now)
+        let mismatch = GoldenFile("home.atom").mismatch(try feed.render())
+        #expect(mismatch == nil, "\(mismatch ?? "")")
+    }
+
+    /// A context as the reader's middleware sees one, without a socket.
+    struct PlainContext: RequestContext {
+        struct Source: RequestContextSource { let logger: Logger }
+        var coreContext: CoreRequestContextStorage
+        init(source: Source) { coreContext = .init(source: source) }
+    }
+
+    /// A page whose template does not render is a 500 naming it, and one line in the
+    /// log: never an empty page with status 200.
+    @Test func aTemplateThatDoesNotRenderIsA500AndOneLogLine() async throws {
+        let sink = MemorySink()
+        let logger = Logger(label: "web") { _ in EventLogHandler(level: .debug, format: .logfmt, sink: sink) }
+        let headers = ReaderHeaders<PlainContext>(loopbackOnly: true, logger: logger)
+        let request = Request(head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/home"),
+                              body: .init(buffer: ByteBuffer()))
+        let response = try await headers.handle(request, context: PlainContext(source: .init(logger: logger))) { _, _ in
+            try ReaderRoutes.html(PageTemplates.render(PageModel(title: "home", heading: "Home", header: Self.header, tweets: []),
+                                                       withTemplate: "no-such-page"))
+        }
+        #expect(response.status == .internalServerError)
+        #expect(response.headers[.contentType] == "text/plain; charset=utf-8")
+        #expect(sink.lines.count == 1)
+        let line = try #require(sink.events("http.render_failed").first)
+        #expect(line.contains("path=/home") && line.contains("template=no-such-page") && line.contains("error=no-such-template"), "\(line)")
+        // The error says which template, with a code.
+        #expect(throws: RenderFailure(.noSuchTemplate, template: "no-such-page")) {
+            try PageTemplates.render(PageModel(title: "home", heading: "Home", header: Self.header, tweets: []), withTemplate: "no-such-page")
+        }
     }
 
     /// What the pages print for a tweet is the writer's markup, as it is.

@@ -91,14 +91,7 @@ enum V11Routes {
             }
             replyTo = id
         }
-        if let rejection = state.store.validatePost(
-            text: text,
-            replyTo: replyTo,
-            now: context.now,
-            duplicateWindow: state.duplicateWindowSeconds,
-            repliesRequireSummons: state.billing.repliesRequireSummons,
-            longPosts: state.longPostsAllowed
-        ) {
+        if let rejection = state.rejection(ofPost: text, replyTo: replyTo, now: context.now) {
             switch rejection {
             case .replyNotPermitted: return ErrorBody.v11(403, code: 433, message: ErrorBody.replyNotPermittedDetail)
             case .empty: return ErrorBody.v11(403, code: 170, message: "Missing required parameter: status.")
@@ -112,17 +105,7 @@ enum V11Routes {
             case .duplicate: return ErrorBody.v11(403, code: 187, message: "Status is a duplicate.")
             }
         }
-        let kind = PostPricing.kind(text: text, replyTo: replyTo, store: state.store)
-        let tweet = state.store.post(text: text, replyTo: replyTo, now: context.now)
-        state.posted.append(
-            PostedStatus(
-                id: String(tweet.id),
-                text: text,
-                inReplyToID: replyTo.map { String($0) },
-                dialect: .v1_1,
-                createdAt: tweet.createdAt
-            )
-        )
+        let (tweet, kind) = state.accept(post: text, replyTo: replyTo, dialect: .v1_1, now: context.now)
         let options = PayloadV11.Options(context.parameters)
         // The created status comes back as a status object, but a post is billed as one
         // create, not as the reads of what its answer holds.
@@ -165,13 +148,7 @@ enum V11Routes {
             found.append(
                 (
                     id,
-                    PayloadV11.status(
-                        tweet,
-                        store: store,
-                        options: options,
-                        imageBase: context.imageBase,
-                        served: &served
-                    )
+                    PayloadV11.status(tweet, store: store, options: options, imageBase: context.imageBase, served: &served)
                 )
             )
         }
@@ -201,13 +178,7 @@ enum V11Routes {
         let options = PayloadV11.Options(context.parameters)
         var response = EmulatorResponse.json(
             200,
-            PayloadV11.status(
-                tweet,
-                store: store,
-                options: options,
-                imageBase: context.imageBase,
-                served: &served
-            )
+            PayloadV11.status(tweet, store: store, options: options, imageBase: context.imageBase, served: &served)
         )
         response.served = served
         return response
