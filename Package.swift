@@ -19,6 +19,8 @@ let package = Package(
         // No traits: neither swift-configuration nor the full-Foundation extras are used.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        // Only for NIOEmbedded's testing channel, which TwfeedTesting's in-process reader client needs.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
@@ -154,6 +156,8 @@ let package = Package(
                 "TwfeedReader",
                 "TwfeedKit",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -189,6 +193,22 @@ let package = Package(
         .testTarget(
             name: "TwfeedBaseTests",
             dependencies: ["TwfeedBase"]
+        ),
+        /// A test target per library, each depending on what its tests need.
+        .testTarget(
+            name: "TwfeedCoreTests",
+            dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore"]
+        ),
+        .testTarget(
+            name: "TwfeedStoreTests",
+            dependencies: ["TwfeedBase", "TwfeedCore", "TwfeedStore", "TwfeedTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        /// The reader's pages are asked in process (TwfeedTesting's `ReaderClient`) through
+        /// the doors the daemon gives it (TwfeedKit's durable outbox and fetch requester).
+        .testTarget(
+            name: "TwfeedReaderTests",
+            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
+                           .product(name: "Mustache", package: "swift-mustache")]
         ),
         .testTarget(
             name: "TwfeedKitTests",

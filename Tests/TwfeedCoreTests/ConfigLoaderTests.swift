@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import TwfeedKit
 @testable import TwfeedCore
 
 struct ConfigLoaderTests {

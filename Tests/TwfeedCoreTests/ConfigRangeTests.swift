@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import TwfeedKit
 @testable import TwfeedCore
 
 /// Every numeric key has a range (docs/INTERFACE.md, "Config ranges"); nothing traps.

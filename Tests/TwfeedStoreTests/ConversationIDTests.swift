@@ -3,7 +3,6 @@ import GRDB
 import Testing
 @testable import TwfeedCore
 @testable import TwfeedStore
-import TwfeedTesting
 
 /// `conversationId` is never null for a stored post (docs/INTERFACE.md): a post that
 /// replies to nothing is its own conversation; a v1.1 reply (no `conversation_id` in
@@ -30,7 +29,7 @@ import TwfeedTesting
     }
 
     @Test func aThreadStoredFromTheBottomUpConvergesOnItsRootAsItsPostsCome() async throws {
-        let database = try RecordedAnswerTests.fresh()
+        let database = try AppDatabase.inMemory()
         // 10 <- 11 <- 12 <- 13, and 14 replies to 12; stored 13 and 14 first, then 12, 11, 10.
         try await Self.store([Self.v11(13, replyTo: 12), Self.v11(14, replyTo: 12)], in: database)
         #expect(try Self.conversations(database) == [13: 12, 14: 12], "the parent's id while the parent is not stored")
@@ -47,14 +46,14 @@ import TwfeedTesting
     }
 
     @Test func aPageWithItsChainTopDownAgreesAtOnce() async throws {
-        let database = try RecordedAnswerTests.fresh()
+        let database = try AppDatabase.inMemory()
         // The page lists newest first; the parents come along as referenced posts.
         try await Self.store([Self.v11(22, replyTo: 21), Self.v11(23)], referenced: [Self.v11(21, replyTo: 20), Self.v11(20)], in: database)
         #expect(try Self.conversations(database) == [20: 20, 21: 20, 22: 20, 23: 23])
     }
 
     @Test func whatV2SaidIsKeptWhenV11ReadsThePostAgain() async throws {
-        let database = try RecordedAnswerTests.fresh()
+        let database = try AppDatabase.inMemory()
         var fromV2 = Self.v11(31, replyTo: 30)
         fromV2.conversationID = TweetID(5)
         try await Self.store([fromV2], in: database)

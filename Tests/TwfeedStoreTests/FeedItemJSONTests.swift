@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TwfeedBase
-@testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedStore
 import TwfeedTesting

@@ -1,5 +1,4 @@
 import Foundation
-@testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedStore
 

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Testing
-@testable import TwfeedKit
 @testable import TwfeedStore
 
 /// Every read the store runs (`StoreQueries.all`) must cost O(limit) or O(log n): no

@@ -5,9 +5,9 @@ import Testing
 /// every target that does not import it, and these checks keep the imports where they
 /// belong, so the seal cannot be undone by one stray `import GRDB`.
 struct StoreSealTests {
-    /// The package's root, from this file's path (Tests/TwfeedKitTests/Store/…).
+    /// The package's root, from this file's path (Tests/TwfeedStoreTests/…).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
+        .deletingLastPathComponent().path
 
     static func swiftFiles(under folder: String) -> [String] {
         let base = "\(root)/\(folder)"

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Testing
-@testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedStore
 

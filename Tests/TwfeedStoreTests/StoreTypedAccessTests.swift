@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedStore
 

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TwfeedKit
 import TwfeedCore
 
 /// Config files the config fuzzer (`scripts/fuzz config`, docs/FUZZING.md) found trapping

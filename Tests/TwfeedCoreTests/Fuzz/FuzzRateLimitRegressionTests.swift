@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TwfeedBase
-import TwfeedKit
 import TwfeedCore
 
 /// `x-rate-limit-reset` values the rate-limit fuzzer (`scripts/fuzz rate-limit`,

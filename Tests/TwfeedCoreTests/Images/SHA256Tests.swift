@@ -1,5 +1,4 @@
 import Testing
-@testable import TwfeedKit
 @testable import TwfeedCore
 
 /// FIPS 180-4 / NIST CSRC example vectors, plus lengths around the padding boundary

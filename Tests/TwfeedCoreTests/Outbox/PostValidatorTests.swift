@@ -1,5 +1,4 @@
 import Testing
-import TwfeedKit
 import TwfeedCore
 
 /// The outbox's own rules on top of twitter-text, and the messages `twfeed post` prints.

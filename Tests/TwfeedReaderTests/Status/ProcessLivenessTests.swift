@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TwfeedTesting
-@testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedReader
 @testable import TwfeedStatus

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Testing
-@testable import TwfeedKit
 @testable import TwfeedStore
 
 /// Defect 4: `twfeed post` reports a status queued only once the row survives a power

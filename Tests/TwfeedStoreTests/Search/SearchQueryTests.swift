@@ -1,5 +1,4 @@
 import Testing
-@testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedStore
 
