@@ -10,12 +10,12 @@ import TwfeedStore
 /// The reader's routes (INTERFACE.md, "The reader on the web, and metrics"). Every
 /// route reads through `ReaderSource`: the store's paged, O(limit) reads and its
 /// search, the image cache, the status report.
-enum ReaderRoutes {
+package enum ReaderRoutes {
     /// A page's tweets, and the most `/api/feed` gives at once.
     static let pageSize = 50
     static let maxLimit = 200
 
-    static func router(_ source: ReaderSource, logger: Logger) -> Router<ReaderContext> {
+    package static func router(_ source: ReaderSource, logger: Logger) -> Router<ReaderContext> {
         let router = Router(context: ReaderContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ReaderHeaders(loopbackOnly: !source.config.http.allowRemote, logger: logger))
         router.add(middleware: ReaderAccessGate(access: source.access, clock: source.clock, logger: logger))

@@ -16,21 +16,21 @@ struct ReaderAccessTests {
 
     @Test func withoutASessionEveryProtectedRouteIs401AndSaysHowToSignIn() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer(signedIn: false) { port in
+        try await world.withReader(signedIn: false) { reader in
             for path in Self.protected + ["/avatars/\(world.aliceAvatarFile)"] {
-                let answer = try await RawHTTP.request(port: port, path)
+                let answer = try await reader.request(path)
                 #expect(answer.status == 401, "\(path)")
                 #expect(answer.text.contains("twfeed open"), "\(path)")
                 #expect(!answer.text.contains("Plain tweet") && !answer.text.contains("coffee"), "\(path) shows a tweet")
                 #expect(answer.headers["www-authenticate"] == "Bearer realm=\"twfeed\"")
             }
             // A wrong bearer is no bearer.
-            let wrong = try await RawHTTP.request(port: port, "/home", headers: ["Authorization": "Bearer " + String(repeating: "0", count: 64)])
+            let wrong = try await reader.request("/home", headers: ["Authorization": "Bearer " + String(repeating: "0", count: 64)])
             #expect(wrong.status == 401)
             // Open to anyone: health, the stylesheet, and metrics to a peer on this machine.
-            #expect([200, 503].contains(try await RawHTTP.request(port: port, "/healthz").status))
-            #expect(try await RawHTTP.request(port: port, "/static/style.css").status == 200)
-            let metrics = try await RawHTTP.request(port: port, "/metrics")
+            #expect([200, 503].contains(try await reader.request("/healthz").status))
+            #expect(try await reader.request("/static/style.css").status == 200)
+            let metrics = try await reader.request("/metrics")
             #expect(metrics.status == 200 && metrics.text.contains("twfeed_up"))
         }
     }
@@ -38,15 +38,15 @@ struct ReaderAccessTests {
     @Test func theLoginLinkSignsInOnceAndTheTokenLeavesTheAddress() async throws {
         let world = try await ReaderHarness()
         let keys = ReaderKeys(secret: ReaderSecret(value: try world.secret))
-        try await world.withServer(signedIn: false) { port in
+        try await world.withReader(signedIn: false) { reader in
             let token = keys.loginToken(now: Date())
-            let login = try await RawHTTP.request(port: port, "/login?token=\(token)")
+            let login = try await reader.request("/login?token=\(token)")
             #expect(login.status == 303)
             #expect(login.headers["location"] == "/home", "the token stays out of the next address")
             let cookie = try #require(login.headers["set-cookie"])
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
             let session = try #require(cookie.split(separator: ";").first.map(String.init))
-            let home = try await RawHTTP.request(port: port, "/home", headers: ["Cookie": session])
+            let home = try await reader.request("/home", headers: ["Cookie": session])
             #expect(home.status == 200 && home.text.contains("Plain tweet number 1060"))
             #expect(home.text.contains("@me"), "the header names the account")
             #expect(!home.text.contains(token))
@@ -54,24 +54,24 @@ struct ReaderAccessTests {
             #expect(world.sink.events("http.signed_in").count == 1)
             #expect(!world.sink.lines.joined().contains(token), "the token is never logged")
             // The same link again, a forged one, an expired one: refused, no cookie.
-            let replay = try await RawHTTP.request(port: port, "/login?token=\(token)")
+            let replay = try await reader.request("/login?token=\(token)")
             #expect(replay.status == 401 && replay.headers["set-cookie"] == nil)
             let parts = token.split(separator: ".")
             let forged = "\(parts[0]).\(Int(parts[1])! + 3600).\(parts[2])"
-            #expect(try await RawHTTP.request(port: port, "/login?token=\(forged)").status == 401)
+            #expect(try await reader.request("/login?token=\(forged)").status == 401)
             let old = keys.loginToken(now: Date().addingTimeInterval(-ReaderKeys.loginLifetime - 5))
-            #expect(try await RawHTTP.request(port: port, "/login?token=\(old)").status == 401)
-            #expect(try await RawHTTP.request(port: port, "/login").status == 401)
+            #expect(try await reader.request("/login?token=\(old)").status == 401)
+            #expect(try await reader.request("/login").status == 401)
             // A cookie made with another secret is no session.
             let stranger = ReaderKeys(secret: ReaderSecret(value: String(repeating: "ab", count: 32))).session(now: Date())
-            #expect(try await RawHTTP.request(port: port, "/home", headers: ["Cookie": "\(ReaderAccess.cookieName)=\(stranger)"]).status == 401)
+            #expect(try await reader.request("/home", headers: ["Cookie": "\(ReaderAccess.cookieName)=\(stranger)"]).status == 401)
 
             // Signing out ends the session in this browser.
             let page = home.text
             let csrf = try #require(ReaderPage.csrf(in: page))
-            let out = try await RawHTTP.request(
-                port: port, "/signout", method: "POST",
-                headers: ["Cookie": session, "Origin": "http://127.0.0.1:\(port)", "Content-Type": "application/x-www-form-urlencoded"],
+            let out = try await reader.request(
+                "/signout", method: "POST",
+                headers: ["Cookie": session, "Origin": "http://127.0.0.1:\(reader.port)", "Content-Type": "application/x-www-form-urlencoded"],
                 body: "csrf=\(csrf)"
             )
             #expect(out.status == 303 && out.headers["set-cookie"]?.contains("Max-Age=0") == true)
@@ -81,8 +81,8 @@ struct ReaderAccessTests {
     @Test func aBearerWithTheSecretLetsAScriptIn() async throws {
         let world = try await ReaderHarness()
         let secret = try world.secret
-        try await world.withServer(signedIn: false) { port in
-            let api = try await RawHTTP.request(port: port, "/api/feed/home?limit=2", headers: ["Authorization": "Bearer \(secret)"])
+        try await world.withReader(signedIn: false) { reader in
+            let api = try await reader.request("/api/feed/home?limit=2", headers: ["Authorization": "Bearer \(secret)"])
             #expect(api.status == 200 && api.text.hasPrefix("["))
         }
         // The secret is the owner's alone.
@@ -93,13 +93,13 @@ struct ReaderAccessTests {
     @Test func anAtomKeyOpensItsOwnFeedAndNothingElse() async throws {
         let world = try await ReaderHarness()
         let keys = ReaderKeys(secret: ReaderSecret(value: try world.secret))
-        try await world.withServer(signedIn: false) { port in
+        try await world.withReader(signedIn: false) { reader in
             let key = keys.atomKey(.home)
-            let feed = try await RawHTTP.request(port: port, "/feeds/home.atom?key=\(key)")
+            let feed = try await reader.request("/feeds/home.atom?key=\(key)")
             #expect(feed.status == 200 && feed.text.contains("<feed"))
             for path in ["/feeds/mentions.atom?key=\(key)", "/feeds/retweets.atom?key=\(key)", "/home?key=\(key)",
                          "/api/feed/home?key=\(key)", "/feeds/home.atom?key=\(keys.atomKey(.mentions))", "/feeds/home.atom?key="] {
-                #expect(try await RawHTTP.request(port: port, path).status == 401, "\(path)")
+                #expect(try await reader.request(path).status == 401, "\(path)")
             }
         }
     }
@@ -107,13 +107,13 @@ struct ReaderAccessTests {
     @Test func noneLetsEveryoneReadAndSaysSo() async throws {
         let world = try await ReaderHarness()
         world.config.http.auth = .none
-        try await world.withServer(signedIn: false) { port in
-            let home = try await RawHTTP.request(port: port, "/home")
+        try await world.withReader(signedIn: false) { reader in
+            let home = try await reader.request("/home")
             #expect(home.status == 200 && home.text.contains("no sign-in"))
             // Posting still needs the page's token and the reader's origin.
-            let refused = try await RawHTTP.request(
-                port: port, "/compose", method: "POST",
-                headers: ["Origin": "http://127.0.0.1:\(port)", "Content-Type": "application/x-www-form-urlencoded"],
+            let refused = try await reader.request(
+                "/compose", method: "POST",
+                headers: ["Origin": "http://127.0.0.1:\(reader.port)", "Content-Type": "application/x-www-form-urlencoded"],
                 body: "text=hi&action=queue"
             )
             #expect(refused.status == 403)

@@ -12,21 +12,21 @@ struct ReaderComposeTests {
     /// A browser signed in by the login link: its cookie, the page's form token, and
     /// the headers its forms send.
     struct Browser {
-        var port: Int
+        var reader: ReaderClient
         var cookie: String
         var csrf: String
 
         var formHeaders: [String: String] {
-            ["Cookie": cookie, "Origin": "http://127.0.0.1:\(port)", "Content-Type": "application/x-www-form-urlencoded"]
+            ["Cookie": cookie, "Origin": "http://127.0.0.1:\(reader.port)", "Content-Type": "application/x-www-form-urlencoded"]
         }
 
         func get(_ path: String) async throws -> RawHTTP.Response {
-            try await RawHTTP.request(port: port, path, headers: ["Cookie": cookie])
+            try await reader.request(path, headers: ["Cookie": cookie])
         }
 
         func post(_ path: String, _ fields: [(String, String)], headers: [String: String]? = nil) async throws -> RawHTTP.Response {
             let body = fields.map { "\($0.0)=\(Self.encode($0.1))" }.joined(separator: "&")
-            return try await RawHTTP.request(port: port, path, method: "POST", headers: headers ?? formHeaders, body: body)
+            return try await reader.request(path, method: "POST", headers: headers ?? formHeaders, body: body)
         }
 
         static func encode(_ text: String) -> String {
@@ -35,19 +35,19 @@ struct ReaderComposeTests {
             return text.addingPercentEncoding(withAllowedCharacters: allowed)!.replacingOccurrences(of: "%20", with: "+")
         }
 
-        static func signIn(_ world: ReaderHarness, port: Int) async throws -> Browser {
+        static func signIn(_ world: ReaderHarness, reader: ReaderClient) async throws -> Browser {
             let keys = ReaderKeys(secret: ReaderSecret(value: try world.secret))
-            let login = try await RawHTTP.request(port: port, "/login?token=\(keys.loginToken(now: Date()))")
+            let login = try await reader.request("/login?token=\(keys.loginToken(now: Date()))")
             let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
-            let page = try await RawHTTP.request(port: port, "/compose", headers: ["Cookie": cookie])
-            return Browser(port: port, cookie: cookie, csrf: try #require(ReaderPage.csrf(in: page.text)))
+            let page = try await reader.request("/compose", headers: ["Cookie": cookie])
+            return Browser(reader: reader, cookie: cookie, csrf: try #require(ReaderPage.csrf(in: page.text)))
         }
     }
 
     @Test func checkShowsTheLengthTheVerdictAndThePrice() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer(signedIn: false) { port in
-            let browser = try await Browser.signIn(world, port: port)
+        try await world.withReader(signedIn: false) { reader in
+            let browser = try await Browser.signIn(world, reader: reader)
             let page = try await browser.get("/compose")
             #expect(page.status == 200 && page.text.contains(#"<textarea id="text" name="text""#))
             #expect(page.text.contains(#"value="check""#) && page.text.contains(#"value="queue""#))
@@ -66,8 +66,8 @@ struct ReaderComposeTests {
 
     @Test func queueGoesToTheOutboxAndInvalidTextComesBackWithTheReason() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer(signedIn: false) { port in
-            let browser = try await Browser.signIn(world, port: port)
+        try await world.withReader(signedIn: false) { reader in
+            let browser = try await Browser.signIn(world, reader: reader)
             // Line breaks come from a browser as CRLF; the status keeps the user's LF.
             let queued = try await browser.post("/compose", [("text", "two\r\nlines"), ("action", "queue"), ("csrf", browser.csrf)])
             #expect(queued.status == 303 && queued.headers["location"] == "/outbox")
@@ -91,10 +91,10 @@ struct ReaderComposeTests {
 
     @Test func noFormChangesAnythingWithoutItsTokenFromTheReadersOwnOrigin() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer(signedIn: false) { port in
-            let browser = try await Browser.signIn(world, port: port)
-            let other = try await Browser.signIn(world, port: port)
-            let own = "http://127.0.0.1:\(port)"
+        try await world.withReader(signedIn: false) { reader in
+            let browser = try await Browser.signIn(world, reader: reader)
+            let other = try await Browser.signIn(world, reader: reader)
+            let own = "http://127.0.0.1:\(reader.port)"
             let attempts: [(String, [(String, String)], [String: String])] = [
                 ("no token", [("text", "a"), ("action", "queue")], browser.formHeaders),
                 ("another session's token", [("text", "b"), ("action", "queue"), ("csrf", other.csrf)], browser.formHeaders),
@@ -105,7 +105,7 @@ struct ReaderComposeTests {
                 ("no Origin nor Referer", [("text", "e"), ("action", "queue"), ("csrf", browser.csrf)],
                  ["Cookie": browser.cookie, "Content-Type": "application/x-www-form-urlencoded"]),
                 ("a foreign Referer", [("text", "f"), ("action", "queue"), ("csrf", browser.csrf)],
-                 ["Cookie": browser.cookie, "Referer": "http://127.0.0.1:\(port).evil.example/x", "Content-Type": "application/x-www-form-urlencoded"]),
+                 ["Cookie": browser.cookie, "Referer": "http://127.0.0.1:\(reader.port).evil.example/x", "Content-Type": "application/x-www-form-urlencoded"]),
                 ("another port", [("text", "g"), ("action", "queue"), ("csrf", browser.csrf)],
                  ["Cookie": browser.cookie, "Origin": "http://127.0.0.1:1", "Content-Type": "application/x-www-form-urlencoded"]),
             ]
@@ -131,8 +131,8 @@ struct ReaderComposeTests {
 
     @Test func aReplyShowsThePostStartsWithTheNameAndWarnsWhenNotSummoned() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer(signedIn: false) { port in
-            let browser = try await Browser.signIn(world, port: port)
+        try await world.withReader(signedIn: false) { reader in
+            let browser = try await Browser.signIn(world, reader: reader)
             // 1001 is in the mentions: a summoned reply, no warning.
             let summoned = try await browser.get("/compose?reply_to=1001")
             #expect(summoned.status == 200 && summoned.text.contains("Plain tweet number 1001 about coffee"))
@@ -160,8 +160,8 @@ struct ReaderComposeTests {
         try await world.database.transitionOutbox(failed.id, from: [.pending], to: .failed, changes: [.lastError("403 Forbidden: not allowed")])
         let sent = try world.database.enqueue(text: "gone", replyTo: nil, now: Date())
         try await world.database.transitionOutbox(sent.id, from: [.pending], to: .sent, changes: [.sentTweetID(TweetID(777))])
-        try await world.withServer(signedIn: false) { port in
-            let browser = try await Browser.signIn(world, port: port)
+        try await world.withReader(signedIn: false) { reader in
+            let browser = try await Browser.signIn(world, reader: reader)
             let page = try await browser.get("/outbox").text
             #expect(page.contains("403 Forbidden: not allowed") && page.contains(#"href="https://x.com/i/web/status/777""#))
             #expect(page.contains(#"action="/outbox/\#(pending.id)/cancel""#) && !page.contains(#"action="/outbox/\#(sent.id)/cancel""#))

@@ -3,7 +3,6 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import TwfeedKit
 import TwfeedTesting
 
 /// Atom for feed readers and Prometheus text for scrapers, each read back with a parser.
@@ -49,15 +48,15 @@ struct ReaderFeedsTests {
 
     @Test func eachFeedIsValidAtomWithStableTagIDsAndEscapedContent() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
-            let answer = try await RawHTTP.request(port: port, "/feeds/home.atom")
+        try await world.withReader { reader in
+            let answer = try await reader.request("/feeds/home.atom")
             #expect(answer.status == 200 && answer.headers["content-type"] == "application/atom+xml; charset=utf-8")
             let feed = try Tree.parse(answer.body)
             #expect(feed.name == "feed")
             #expect(feed.first("id")?.text == "tag:twfeed.invalid,2026:account/99/home")
             #expect(feed.first("title")?.text == "twfeed: home")
             #expect(feed.first("updated")?.text == "2026-09-21T15:36:42Z", "the newest entry's time")
-            #expect(feed.all("link").contains { $0.attributes["rel"] == "self" && $0.attributes["href"] == "http://127.0.0.1:\(port)/feeds/home.atom" })
+            #expect(feed.all("link").contains { $0.attributes["rel"] == "self" && $0.attributes["href"] == "http://127.0.0.1:\(reader.port)/feeds/home.atom" })
             let entries = feed.all("entry")
             #expect(entries.count == 50)
             for entry in entries {
@@ -75,15 +74,15 @@ struct ReaderFeedsTests {
                     "a control character XML forbids does not break the feed")
             let links = try #require(entries.first { $0.first("id")?.text == "tag:twitter.com,2006:status/\(ReaderHarness.linkID)" })
             #expect(links.first("content")?.text.contains(#"<a href="https://example.com/a?b=1&amp;c=2" rel="nofollow noopener noreferrer">"#) == true)
-            let mentions = try Tree.parse(try await RawHTTP.request(port: port, "/feeds/mentions.atom").body)
+            let mentions = try Tree.parse(try await reader.request("/feeds/mentions.atom").body)
             #expect(mentions.all("entry").count == 1)
         }
     }
 
     @Test func metricsParseAsPrometheusTextWithTheStoredCounts() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
-            let answer = try await RawHTTP.request(port: port, "/metrics")
+        try await world.withReader { reader in
+            let answer = try await reader.request("/metrics")
             #expect(answer.status == 200 && answer.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
             let metrics = try PrometheusText(parsing: answer.text)
             #expect(metrics.value("twfeed_tweets", ["feed": "home"]) == 63)

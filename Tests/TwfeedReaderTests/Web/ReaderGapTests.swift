@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TwfeedBilling
-@testable import TwfeedKit
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedReader
@@ -23,8 +22,8 @@ struct ReaderGapTests {
         _ = try await world.database.recordGap(
             FeedGap(feed: .home, newerThanID: FeedGap.noLowerEnd, olderThanID: TweetID(1001), reason: .budget, recordedAt: now),
             closing: state)
-        try await world.withServer { port in
-            let first = try await RawHTTP.request(port: port, "/home").text
+        try await world.withReader { reader in
+            let first = try await reader.request("/home").text
             let marker = try #require(first.range(of: #"<li class="gap" data-newer-than="1020" data-older-than="1021">"#))
             let next = try #require(first[marker.upperBound...].range(of: "<li class=\"tweet\""))
             #expect(first[next.upperBound...].hasPrefix(#" id="t1020""#), "just above the first post below it")
@@ -32,12 +31,12 @@ struct ReaderGapTests {
             #expect(first.contains("<code>twfeed fill home --max-usd X</code> reads them."))
             #expect(!first.contains(#"data-older-than="1001""#), "the backfill's gap lies below this page")
 
-            let last = try await RawHTTP.request(port: port, "/home?before=1014").text
+            let last = try await reader.request("/home?before=1014").text
             let tail = try #require(last.range(of: #"<li class="gap" data-older-than="1001">"#))
             #expect(!last[tail.upperBound...].contains("<li class=\"tweet\""), "after the feed's last post")
             #expect(last.contains("Older posts not read: budget."))
             #expect(!last.contains(#"data-older-than="1021""#))
-            let mentions = try await RawHTTP.request(port: port, "/mentions").text
+            let mentions = try await reader.request("/mentions").text
             #expect(!mentions.contains("class=\"gap\""), "another feed's gaps are not shown")
         }
     }

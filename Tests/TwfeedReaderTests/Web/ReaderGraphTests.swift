@@ -41,8 +41,8 @@ struct ReaderGraphTests {
     @Test func aRepostAQuoteAndAReplyShowWhatTheyPointAt() async throws {
         let world = try await ReaderHarness()
         try await Self.addGraph(world)
-        try await world.withServer { port in
-            let page = try await RawHTTP.request(port: port, "/home").text
+        try await world.withReader { reader in
+            let page = try await reader.request("/home").text
             let repost = try #require(Self.li(page, 3004))
             #expect(repost.contains(#"<p class="reposted">reposted by"#))
             #expect(repost.contains("<p class=\"text\">the answer</p>"), "the original's text, not the RT line")
@@ -72,8 +72,8 @@ struct ReaderGraphTests {
         _ = try await world.database.storePage(
             TimelinePage(tweets: [reply], referencedTweets: [parent], authors: [Self.carol], nextPageToken: nil),
             feed: .home, state: SyncState(feed: .home), now: Date())
-        try await world.withServer { port in
-            let page = try await RawHTTP.request(port: port, "/tweet/3102").text
+        try await world.withReader { reader in
+            let page = try await reader.request("/tweet/3102").text
             #expect(page.contains(#"<span class="excerpt">Read example.com/article now</span>"#))
             let shownParent = try #require(Self.li(page, 3101))
             #expect(shownParent.contains(#">example.com/article</a> now</p>"#), "the parent shows it so")
@@ -84,8 +84,8 @@ struct ReaderGraphTests {
     @Test func theConversationPageShowsTheRootFirstAndTheReplies() async throws {
         let world = try await ReaderHarness()
         try await Self.addGraph(world)
-        try await world.withServer { port in
-            let page = try await RawHTTP.request(port: port, "/tweet/3002")
+        try await world.withReader { reader in
+            let page = try await reader.request("/tweet/3002")
             #expect(page.status == 200)
             let root = try #require(page.text.range(of: #"data-id="3001""#))
             let focus = try #require(page.text.range(of: #"data-id="3002""#))
@@ -93,11 +93,11 @@ struct ReaderGraphTests {
             #expect(root.lowerBound < focus.lowerBound && focus.lowerBound < answer.lowerBound)
             #expect(page.text.contains(#"<ol class="timeline focus">"#) && page.text.contains("<h2>Replies</h2>"))
 
-            let orphan = try await RawHTTP.request(port: port, "/tweet/3006").text
+            let orphan = try await reader.request("/tweet/3006").text
             #expect(orphan.contains(#"<li class="tweet missing" data-id="3000"><p class="fault">Post 3000: not fetched yet</p></li>"#))
-            #expect(try await RawHTTP.request(port: port, "/tweet/3000").status == 404)
-            #expect(try await RawHTTP.request(port: port, "/tweet/x").status == 400)
-            #expect(try await RawHTTP.request(port: port, "/tweet/3002", headers: ["Authorization": "Bearer no"]).status == 401)
+            #expect(try await reader.request("/tweet/3000").status == 404)
+            #expect(try await reader.request("/tweet/x").status == 400)
+            #expect(try await reader.request("/tweet/3002", headers: ["Authorization": "Bearer no"]).status == 401)
         }
     }
 
@@ -105,22 +105,22 @@ struct ReaderGraphTests {
     @Test func aLookRecordsTheFaultsForTheFetcher() async throws {
         let world = try await ReaderHarness()
         try await Self.addGraph(world)
-        try await world.withServer { port in
+        try await world.withReader { reader in
             #expect(try await world.database.pendingFetches(limit: 10, now: Date()).map(\.id).isEmpty)
-            _ = try await RawHTTP.request(port: port, "/home")
+            _ = try await reader.request("/home")
             #expect(try await world.database.pendingFetches(limit: 10, now: Date()).map(\.id) == [TweetID(3000)])
-            #expect(try await RawHTTP.request(port: port, "/tweet/2999").status == 404)
+            #expect(try await reader.request("/tweet/2999").status == 404)
             #expect(Set(try await world.database.pendingFetches(limit: 10, now: Date()).map(\.id)) == [TweetID(3000), TweetID(2999)])
         }
         // What the API called gone is shown with its reason and not asked for again.
         try await world.database.storeLookup(found: TimelinePage(tweets: [], authors: [], nextPageToken: nil),
                                              unavailable: [TweetID(3000): "Not Found Error: Could not find tweet with id: [3000]."],
                                              asked: [TweetID(3000)], now: Date(), bill: BillableAnswer(source: .lookups), prices: .published)
-        try await world.withServer { port in
-            let page = try await RawHTTP.request(port: port, "/tweet/3006").text
+        try await world.withReader { reader in
+            let page = try await reader.request("/tweet/3006").text
             #expect(page.contains("Post 3000: unavailable (Not Found Error: Could not find tweet with id: [3000].)"))
             #expect(try await world.database.pendingFetches(limit: 10, now: Date()).map(\.id) == [TweetID(2999)])
-            #expect(try await RawHTTP.request(port: port, "/home").text.contains("post 3000, unavailable (Not Found Error"))
+            #expect(try await reader.request("/home").text.contains("post 3000, unavailable (Not Found Error"))
         }
     }
 

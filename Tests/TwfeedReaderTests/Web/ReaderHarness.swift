@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import ServiceLifecycle
 import Synchronization
 @testable import TwfeedKit
 import TwfeedTesting
@@ -10,7 +9,7 @@ import TwfeedTesting
 @testable import TwfeedStatus
 
 /// A database with a known timeline, an image cache with real pictures, and the web
-/// reader serving them on a free loopback port, as `twfeed serve` runs it.
+/// reader serving them, as `twfeed serve` runs it.
 final class ReaderHarness: @unchecked Sendable {
     let folder: String
     let database: AppDatabase
@@ -79,36 +78,23 @@ final class ReaderHarness: @unchecked Sendable {
     /// How many times the compose and outbox pages rang the outbox.
     let rings = Mutex(0)
 
-    /// Runs the reader (read-only, as `twfeed serve` opens the store) for the body's
-    /// length; hands the body the bound port. Its requests send the secret as a bearer
-    /// unless `signedIn` is false.
-    func withServer(metrics: TwfeedMetrics = TwfeedMetrics(), signedIn: Bool = true, clock: any WallClock = SystemClock(),
-                    _ body: (Int) async throws -> Void) async throws {
-        let port = Mutex<Int?>(nil)
-        let source = ReaderSource(database: try StoreReader.open(path: config.storage.database), config: config,
-                                  statusPath: "\(folder)/status.json", metrics: metrics,
-                                  access: try ReaderAccess(config: config),
-                                  outbox: DurableOutbox(path: config.storage.database, wake: { [self] in rings.withLock { $0 += 1 } }),
-                                  fetches: FetchRequester(path: config.storage.database, clock: clock, logger: logger, wake: {}),
-                                  clock: clock)
-        let server = ReaderServer(source: source, address: config.http.listen!, logger: logger) { address in
-            port.withLock { $0 = address.port }
-        }
-        let group = ServiceGroup(configuration: .init(services: [.init(service: server)], logger: Logger(label: "quiet") { _ in SwiftLogNoOpLogHandler() }))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            let deadline = Date().addingTimeInterval(20)
-            while port.withLock({ $0 }) == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            guard let bound = port.withLock({ $0 }) else { throw RawHTTP.Failure(description: "the reader did not start") }
-            do {
-                try await RawHTTP.$bearer.withValue(signedIn ? try secret : nil) { try await body(bound) }
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
+    /// The reader's source as `twfeed serve` makes it (the store opened read-only), with
+    /// the daemon's doors to the outbox and the fetcher.
+    func source(metrics: TwfeedMetrics = TwfeedMetrics(), clock: any WallClock = SystemClock()) throws -> ReaderSource {
+        ReaderSource(database: try StoreReader.open(path: config.storage.database), config: config,
+                     statusPath: "\(folder)/status.json", metrics: metrics,
+                     access: try ReaderAccess(config: config),
+                     outbox: DurableOutbox(path: config.storage.database, wake: { [self] in rings.withLock { $0 += 1 } }),
+                     fetches: FetchRequester(path: config.storage.database, clock: clock, logger: logger, wake: {}),
+                     clock: clock)
+    }
+
+    /// Hands the body a client that asks the reader's router in process (no socket).
+    /// Its requests send the secret as a bearer unless `signedIn` is false.
+    func withReader(metrics: TwfeedMetrics = TwfeedMetrics(), signedIn: Bool = true, clock: any WallClock = SystemClock(),
+                    _ body: (ReaderClient) async throws -> Void) async throws {
+        let reader = try ReaderClient(source: try source(metrics: metrics, clock: clock), logger: logger)
+        try await RawHTTP.$bearer.withValue(signedIn ? try secret : nil) { try await body(reader) }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TwfeedBilling
-@testable import TwfeedKit
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedReader
@@ -19,8 +18,8 @@ struct ReaderPagesTests {
 
     @Test func homeShowsTheNewest50WithAvatarNameTimeAndFeedTags() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
-            let answer = try await RawHTTP.request(port: port, "/home")
+        try await world.withReader { reader in
+            let answer = try await reader.request("/home")
             #expect(answer.status == 200)
             #expect(answer.headers["content-type"] == "text/html; charset=utf-8")
             let ids = Self.ids(answer.text)
@@ -33,7 +32,7 @@ struct ReaderPagesTests {
                     "the newest 50 do not include the one tweet also in mentions")
             #expect(answer.text.contains(#"<time datetime="2026-09-21T"#))
             #expect(answer.text.contains(#"<a rel="next" class="older" href="/home?before=1014">Older</a>"#))
-            let mentions = try await RawHTTP.request(port: port, "/mentions")
+            let mentions = try await reader.request("/mentions")
             #expect(mentions.text.contains(#"<span class="feed-tag feed-home">home</span> <span class="feed-tag feed-mentions">mentions</span>"#))
             #expect(!mentions.text.contains(#"rel="next""#), "one tweet: no older page")
         }
@@ -41,21 +40,21 @@ struct ReaderPagesTests {
 
     @Test func pagingBackWithBeforeShowsTheRestAndThenNothing() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
-            let older = try await RawHTTP.request(port: port, "/home?before=1014")
+        try await world.withReader { reader in
+            let older = try await reader.request("/home?before=1014")
             #expect(Self.ids(older.text) == (1001 ... 1013).reversed().map(Int64.init))
             #expect(!older.text.contains(#"rel="next""#))
-            let none = try await RawHTTP.request(port: port, "/home?before=1001")
+            let none = try await reader.request("/home?before=1001")
             #expect(Self.ids(none.text).isEmpty && none.text.contains("No older tweets stored."))
-            let bad = try await RawHTTP.request(port: port, "/home?before=x%27")
+            let bad = try await reader.request("/home?before=x%27")
             #expect(bad.status == 400 && bad.text == "before: x' is not a tweet id\n")
         }
     }
 
     @Test func tweetTextNamesAndLinksAreShownAsTextNeverAsMarkup() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
-            let page = try await RawHTTP.request(port: port, "/home").text
+        try await world.withReader { reader in
+            let page = try await reader.request("/home").text
             #expect(page.contains(#"<p class="text">&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;</p>"#))
             #expect(!page.contains("<script"), "the pages carry no script at all")
             #expect(!page.contains("<img src=x"))
@@ -82,26 +81,26 @@ struct ReaderPagesTests {
 
     @Test func searchFromTheBoxFindsWordsAndSaysWhatIsWrongWithAQuery() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
+        try await world.withReader { reader in
             // A form sends spaces as `+`.
-            let found = try await RawHTTP.request(port: port, "/search?q=number+1042+coffee")
+            let found = try await reader.request("/search?q=number+1042+coffee")
             #expect(Self.ids(found.text) == [1042])
             #expect(found.text.contains(#"value="number 1042 coffee""#), "the box keeps the query")
-            let from = try await RawHTTP.request(port: port, "/search?q=from%3Amallory")
+            let from = try await reader.request("/search?q=from%3Amallory")
             #expect(Self.ids(from.text) == [ReaderHarness.controlID, ReaderHarness.linkID, ReaderHarness.hostileID])
-            let hostile = try await RawHTTP.request(port: port, "/search?q=%3Cscript%3E%22")
+            let hostile = try await reader.request("/search?q=%3Cscript%3E%22")
             #expect(hostile.status == 200 && !hostile.text.contains("<script>"))
-            let none = try await RawHTTP.request(port: port, "/search?q=zebra")
+            let none = try await reader.request("/search?q=zebra")
             #expect(Self.ids(none.text).isEmpty && none.text.contains("No cached tweet matches."))
-            let feedOnly = try await RawHTTP.request(port: port, "/search?q=coffee&feed=mentions")
+            let feedOnly = try await reader.request("/search?q=coffee&feed=mentions")
             #expect(Self.ids(feedOnly.text) == [1001])
         }
     }
 
     @Test func theJSONAPIGivesTheFeedCommandsObjectsWithPaging() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
-            let answer = try await RawHTTP.request(port: port, "/api/feed/home?limit=3&before=1050")
+        try await world.withReader { reader in
+            let answer = try await reader.request("/api/feed/home?limit=3&before=1050")
             #expect(answer.status == 200 && answer.headers["content-type"] == "application/json")
             guard case .array(let objects) = try JSONValue.parse(answer.body) else { Issue.record("not an array"); return }
             let images = ImageStore(root: world.config.storage.imageCache)
@@ -115,11 +114,11 @@ struct ReaderPagesTests {
             }
             #expect(objects == (try String(decoding: lines, as: UTF8.self).split(separator: "\n").map { try JSONValue.parse(String($0)) }))
             #expect(objects.first?["author"]?["avatarPath"]?.string == images.path(of: world.aliceAvatarFile))
-            let all = try await RawHTTP.request(port: port, "/api/feed/home")
+            let all = try await reader.request("/api/feed/home")
             guard case .array(let page) = try JSONValue.parse(all.body) else { Issue.record("not an array"); return }
             #expect(page.count == 50)
             for bad in ["limit=0", "limit=201", "limit=ten"] {
-                let refused = try await RawHTTP.request(port: port, "/api/feed/home?\(bad)")
+                let refused = try await reader.request("/api/feed/home?\(bad)")
                 #expect(refused.status == 400 && refused.text.hasPrefix("limit: ") && refused.text.split(separator: "\n").count == 1)
             }
         }
@@ -127,8 +126,8 @@ struct ReaderPagesTests {
 
     @Test func healthzIs503WithTheStatusObjectWhenNoDaemonRuns() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
-            let answer = try await RawHTTP.request(port: port, "/healthz")
+        try await world.withReader { reader in
+            let answer = try await reader.request("/healthz")
             #expect(answer.status == 503)
             let status = try JSONValue.parse(answer.body)
             #expect(status["daemon"]?["running"] == .bool(false))
@@ -140,10 +139,10 @@ struct ReaderPagesTests {
     /// that very name.
     @Test func theHeaderShowsNoDaemonInTheColourOfTrouble() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
-            let page = try await RawHTTP.request(port: port, "/home").text
+        try await world.withReader { reader in
+            let page = try await reader.request("/home").text
             #expect(page.contains(#"<p class="health health-not-running" title="no heartbeat">daemon not running: showing what is stored</p>"#))
-            let css = try await RawHTTP.request(port: port, "/static/style.css").text
+            let css = try await reader.request("/static/style.css").text
             #expect(css.contains(".health-not-running { color: var(--bad); }"))
         }
     }
@@ -157,16 +156,16 @@ struct ReaderPagesTests {
         bill.created = [.postCreateWithURL]
         try await world.database.recordSpend(bill, prices: .published, now: now)
         try await world.database.saveBillingStatus(BillingStatus(state: .outOfCredits, since: now, detail: "no credits"))
-        try await world.withServer { port in
-            let page = try await RawHTTP.request(port: port, "/home").text
+        try await world.withReader { reader in
+            let page = try await reader.request("/home").text
             #expect(page.contains(#"<p class="spend">API spend: $0.200 today · $0.200 this cycle · out_of_credits</p>"#))
         }
     }
 
     @Test func theRootRedirectsHome() async throws {
         let world = try await ReaderHarness()
-        try await world.withServer { port in
-            let answer = try await RawHTTP.request(port: port, "/")
+        try await world.withReader { reader in
+            let answer = try await reader.request("/")
             #expect(answer.status == 303 && answer.headers["location"] == "/home")
         }
     }
