@@ -3,6 +3,7 @@ import Testing
 
 /// `--account NAME` on the real binary: every command takes it, before or after its
 /// name, and means `$CONFIGURATION_DIRECTORY/NAME.json`.
+@Suite(.tags(.integration))
 struct AccountCommandTests {
     /// Every command that reads a config, with the arguments it needs to get that far
     /// (`post --dry-run` is left out: it measures with the defaults when no config loads).

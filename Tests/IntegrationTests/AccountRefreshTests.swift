@@ -12,7 +12,7 @@ import TwfeedTesting
 /// v1.1 `verify_credentials`, one user read, charged to `account`), however rarely its
 /// own posts come by: across a UTC midnight the daemon asks once more and stores the new
 /// name and picture URL; not twice the same day.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct AccountRefreshTests {
     @Test(arguments: ["v2", "v1.1"])
     func theAccountsOwnFaceIsRefreshedOnceAUTCDay(dialect: String) async throws {

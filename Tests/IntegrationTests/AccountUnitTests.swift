@@ -8,6 +8,7 @@ import Testing
 /// `systemd/twfeed@.service` against the single unit it copies and the `--account` paths
 /// a shell uses: the instance must be hardened the same, and `twfeed --account alice
 /// status` run by root must find the files `twfeed@alice` writes.
+@Suite(.tags(.integration))
 struct AccountUnitTests {
     static let systemdFolder = URL(fileURLWithPath: SystemdUnitTests.unitPath).deletingLastPathComponent()
     static let templatePath = systemdFolder.appendingPathComponent("twfeed@.service").path

@@ -7,7 +7,7 @@ import TwfeedSandbox
 
 /// The daemon against the emulator over loopback: what it stores must be exactly the
 /// emulator's ground truth, in both dialects.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct BackfillTests {
     @Test(arguments: ["v2", "v1.1"])
     func everyReachableTweetIsStoredOnceWithItsFeedTags(dialect: String) async throws {

@@ -7,7 +7,7 @@ import TwfeedTesting
 
 /// docs/BAD-INPUT.md, row by row: each bad input given to the real `twfeed` binary gets
 /// exactly one line naming the culprit, a distinct exit code, and loses nothing stored.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct BadInputTests {
     /// A private folder with a valid credentials file and a config naming a database in it.
     final class Folder {
@@ -247,7 +247,7 @@ struct BadInputTests {
 }
 
 /// docs/BAD-INPUT.md's rows for `twfeed serve`: each mistake is one line and its own code.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct ServeBadInputTests {
     @Test func serveSaysWhatIsMissingOrWrongInOneLine() throws {
         let folder = try BadInputTests.Folder()

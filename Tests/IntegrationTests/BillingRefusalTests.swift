@@ -11,7 +11,7 @@ import TwfeedTesting
 /// Every refusal the pay-per-use API gives, against the emulator in both dialects: the
 /// daemon enters the state once, holds back (statuses stay `pending`, never `failed`),
 /// probes at its pace, and resumes by itself, each status posted exactly once.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct BillingRefusalTests {
     static func apiRequests(_ world: TestWorld) -> Int {
         world.emulator.requestCount(pathContains: world.dialect == "v2" ? "/2/" : "/1.1/")

@@ -11,7 +11,7 @@ import TwfeedTesting
 /// A budget that holds: a day brings more posts than the day may pay for; twfeed reads
 /// the newest part, records the rest as a gap (never skipped in silence), never passes
 /// the budget, and `fill` reads the gap later within the spend it is given.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct BudgetGapTests {
     /// The last day of November's cycle: today's allowance is all that is left.
     static let lastDay = Date(timeIntervalSince1970: 1_796_040_000)  // 2026-11-30T12:00:00Z

@@ -10,7 +10,7 @@ import TwfeedTesting
 
 /// The defaults spend only what the timelines make necessary (docs/COSTS.md), against
 /// the emulator's own bill in both dialects.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct CheapByDesignTests {
     /// Moves both clocks to just after the next 00:00 UTC: a new billing day.
     func nextUTCDay(_ clock: ManualClock, _ world: TestWorld) {

@@ -6,7 +6,7 @@ import TwfeedTesting
 
 /// `twfeed demo` runs the real daemon (`twfeed run`'s): while it serves, every command it
 /// suggests runs when pasted and reaches its daemon, and a second daemon is refused.
-@Suite struct DemoTests {
+@Suite(.tags(.integration)) struct DemoTests {
     @Test(.timeLimit(.minutes(2)))
     func whileTheDemoServesEveryCommandItSuggestsReachesItsDaemon() async throws {
         let scratch = try ScratchFolder(prefix: "twfeed-demo-it")

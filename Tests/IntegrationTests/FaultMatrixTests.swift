@@ -18,7 +18,7 @@ import TwfeedTesting
 /// `UsageCapExceeded`, 403 not enrolled) are faults too, and hold the daemon back for
 /// minutes to days by design; their cells also check that it did hold
 /// (`FaultMatrixCell.hold`).
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration, .faultMatrix))
 struct FaultMatrixTests {
     static let cells: [FaultMatrixCell] = Fault.examples.flatMap { fault in
         MatrixTarget.allCases.flatMap { target in

@@ -5,7 +5,7 @@ import TwfeedEmulator
 import TwfeedTesting
 
 /// A fault in the middle of a range costs nothing: the next poll completes it.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct FaultTests {
     static let faults: [Fault] = [.status(500), .status(503), .resetMidBody, .truncatedJSON, .malformedJSON, .slow(seconds: 3), .authFailure]
 

@@ -11,7 +11,7 @@ import TwfeedTesting
 /// The fetcher against the emulator, both dialects: faults are read by id within the
 /// bill, a reply chain whose ancestors are in no timeline is shown whole, a gone post is
 /// shown with the API's reason and not asked for again, each post costs one lookup read.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct FetcherTests {
     func ids(_ conversation: Conversation) -> [String] {
         conversation.ancestors.map { ancestor in

@@ -6,7 +6,7 @@ import TwfeedEmulator
 /// Markup in a tweet's text and in its author's name is text: the daemon stores exactly
 /// what the author typed (the API's `&lt;` `&gt;` `&amp;` undone once, never twice), in
 /// both dialects, and `feed --json` prints it back byte for byte.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct GivenTextTests {
     static let texts = [
         #"<img src=x onerror=alert(1)><script>alert(2)</script>"#,

@@ -9,7 +9,7 @@ import TwfeedTesting
 /// The profile image cache against the emulator's image host, through the daemon the
 /// factory builds: one download per picture, 304 revalidation, the cap, drift repair,
 /// refusals, and a kill in the middle of a download.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct ImageTests {
     /// The emulator's pictures are `http://127.0.0.1:PORT/...`.
     static func imagesConfig(_ extra: [String: JSONValue] = [:]) -> [String: JSONValue] {

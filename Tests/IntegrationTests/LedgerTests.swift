@@ -12,7 +12,7 @@ import TwfeedTesting
 /// twfeed's own ledger against the server's bill: the daemon polls every feed (twice:
 /// the second poll brings nothing new and must cost nothing) and posts a status with a
 /// URL; what twfeed recorded is what the emulator charged, to the micro-dollar, per kind.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct LedgerIntegrationTests {
     static let kinds: [(BillableKind, EmulatorResourceKind)] = [
         (.postRead, .postRead), (.ownedRead, .ownedRead), (.userRead, .userRead),

@@ -7,7 +7,7 @@ import TwfeedEmulator
 
 /// `twfeed login` and `twfeed logout` against the emulator's PIN flow, with a running
 /// daemon that follows them.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct LoginTests {
     /// Runs `twfeed login`, answering the prompts: the consumer pair when given, then
     /// the PIN the emulator's authorize page shows (or `pin` when given).

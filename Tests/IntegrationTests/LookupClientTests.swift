@@ -10,7 +10,7 @@ import TwfeedStore
 /// their media and a long post's whole text (v2; v1.1 has no note tweets), and a lookup
 /// by ids finds posts with their authors and media, says which are gone and why, and
 /// costs in twfeed's ledger what the emulator billed.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct LookupClientTests {
     static func api(_ world: TestWorld) throws -> any TwitterAPI {
         let config = try world.config

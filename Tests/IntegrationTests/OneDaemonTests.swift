@@ -6,7 +6,7 @@ import TwfeedEmulator
 @testable import TwfeedStore
 
 /// One daemon per database: a second `twfeed run` is refused, the first goes on.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct OneDaemonTests {
     @Test func aSecondRunOnTheSameDatabaseExits75NamingTheFirstsPid() async throws {
         let world = try TestWorld(tweets: 20)

@@ -6,7 +6,7 @@ import TwfeedEmulator
 
 /// The real `twfeed run` as systemd and an operator see it: notifications, signals,
 /// `twfeed status`, `twfeed logs`, and what its log lines never hold.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct OperationsTests {
     @Test(arguments: ["abstract", "path"])
     func systemdHearsReadyStatusWatchdogReloadingAndStopping(socket: String) async throws {

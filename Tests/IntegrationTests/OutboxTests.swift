@@ -7,7 +7,7 @@ import TwfeedTesting
 @testable import TwfeedStore
 
 /// The outbox against the emulator: every status goes out exactly once, or expires.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct OutboxTests {
     /// Exactly once without the API's duplicate check (the emulator's window is 0): the
     /// server takes the status and the connection drops before the answer; only

@@ -10,7 +10,7 @@ import TwfeedTesting
 /// factory builds: each picture a post shows is downloaded once, `feed --json` gives its
 /// file, and `twfeed serve` shows it from `/media/` at its size with its alt text (a
 /// video or GIF as its still, in a link to the post on x.com).
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct PhotoTests {
     /// Requests for posts' pictures (not avatars), by path.
     static func pictureRequests(_ world: TestWorld) -> [String: Int] {

@@ -4,7 +4,7 @@ import TwfeedEmulator
 @testable import TwfeedKit
 
 /// The real `twfeed` binary, as a user or systemd runs it.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct ProcessTests {
     @Test(arguments: [
         (#"{"feeds": {"home": {"intervalSeconds": 5}}}"#, "feeds.home.intervalSeconds: 5 is out of range: must be between 15 and 86400"),

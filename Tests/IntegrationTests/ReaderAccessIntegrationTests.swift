@@ -11,7 +11,7 @@ import TwfeedTesting
 /// The reader as the app, with the real `twfeed` binary and the daemon: `twfeed open`'s
 /// link signs a browser in, a status composed on the page goes out once, another local
 /// account gets nothing, and the config refuses `"none"` with remote access.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct ReaderAccessIntegrationTests {
     /// The daemon with its reader on a free loopback port, for the body's length.
     func withDaemon(_ world: TestWorld, _ body: (Int, AppDatabase) async throws -> Void) async throws {

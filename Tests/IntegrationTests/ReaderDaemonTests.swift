@@ -11,7 +11,7 @@ import TwfeedTesting
 /// The reader inside the daemon (`http.listen`): it starts and stops with the daemon's
 /// group, `/healthz` follows the daemon, and the counters on `/metrics` move as the
 /// daemon polls and posts.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct ReaderDaemonTests {
     @Test func metricsCountThePollsAndThePostsOfTheRunningDaemon() async throws {
         let world = try TestWorld(tweets: 60, extraConfig: ["http": .object(["listen": .string("127.0.0.1:0")])])

@@ -9,7 +9,7 @@ import TwfeedTesting
 /// list helps: v1.1 lists retweets-of-me by id, below since_id, and the emulator's v2
 /// reposts_of_me lists by post id too (`EmulatorRepostsOrder.byPostID`, its default: the
 /// API does not document the order). The own originals' repost counts find it.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct RetweetOldTweetTests {
     /// A post among my newest 100 reposted on a day the deep check does not run: in the
     /// feed within two polls, from the newest page of own originals alone (one request

@@ -5,6 +5,7 @@ import Testing
 @testable import TwfeedStore
 
 /// `twfeed search` as a user runs it, on a database the daemon's store wrote.
+@Suite(.tags(.integration))
 struct SearchTests {
     @Test func searchPrintsWhatFeedPrintsNewestFirstAndExitsZeroWithoutMatches() throws {
         let world = try TestWorld(tweets: 5)

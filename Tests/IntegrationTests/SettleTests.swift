@@ -10,7 +10,7 @@ import TwfeedTesting
 /// The issue "The bill", parts 6 and 7: an uncertain status is settled by the server's
 /// ids, not by comparing clocks; and a read whose kept-alive connection died is sent
 /// again signed afresh, not answered 401 for a replayed nonce.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct SettleTests {
     /// A world whose server clock is `skewHours` off this machine's; the signature's
     /// timestamp tolerance is widened so the requests are still taken (the point is the

@@ -6,7 +6,7 @@ import TwfeedBilling
 import TwfeedTesting
 
 /// `twfeed show ID [--json]`: a post with its conversation, offline.
-@Suite struct ShowCommandTests {
+@Suite(.tags(.integration)) struct ShowCommandTests {
     @Test func showPrintsTheAncestorsAndRepliesAndSaysWhatIsMissing() async throws {
         let world = try TestWorld(tweets: 1)
         let database = try AppDatabase.open(path: try world.config.storage.database)

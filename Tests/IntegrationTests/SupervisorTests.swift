@@ -10,7 +10,7 @@ import TwfeedTesting
 
 /// The reload loop of `twfeed run`, in process: controls come from the test instead of
 /// signals.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct SupervisorTests {
     func start(_ world: TestWorld, notifier: RecordingNotifier) throws
         -> (DaemonSupervisor, AsyncStream<DaemonSupervisor.Control>.Continuation, Task<Void, any Error>) {

@@ -4,6 +4,7 @@ import Testing
 /// `systemd/twfeed.service`, checked with systemd's own tools. There is no systemd as
 /// PID 1 here, so the unit is verified and scored offline; the daemon's side of
 /// Type=notify is tested in OperationsTests with a socket of the test's own.
+@Suite(.tags(.integration))
 struct SystemdUnitTests {
     static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }

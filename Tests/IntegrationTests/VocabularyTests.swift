@@ -11,7 +11,7 @@ import TwfeedTesting
 /// `repost_count`, problem types under `api.x.com`). Against the emulator answering in
 /// each vocabulary, from the same seed and the same clock, what the user sees is the
 /// same, byte for byte: every feed's `feed --json` and a conversation's `show --json`.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.integration))
 struct VocabularyTests {
     /// The feeds after a backfill, a reply chain fetched whole, and an old own post
     /// reposted now (found by the retweets feed): `feed --json` of each, `show --json`
