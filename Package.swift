@@ -207,7 +207,7 @@ let package = Package(
         /// the doors the daemon gives it (TwfeedKit's durable outbox and fetch requester).
         .testTarget(
             name: "TwfeedReaderTests",
-            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
+            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
                            .product(name: "Mustache", package: "swift-mustache")]
         ),
         .testTarget(
