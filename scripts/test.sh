@@ -3,13 +3,11 @@
 # show there) and the test suite on it (the fault matrix is in it), then the Debian
 # package and its checks, then the web reader in headless Chromium, then the short
 # crash loop.
+# --fast: the tier to run while working (about two minutes after its build): the format
+# check, one debug build and every unit suite; not the integration suite (the fault
+# matrix is in it), the package, the browser test or the crash loop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# zsh and fish: the completion tests run in each shell; mandoc checks the man page;
-# --browser-test: chromium, its driver and selenium for the reader's browser test;
-# dpkg-dev, binutils and lintian: the package's build and checks.
-bash scripts/setup.sh --browser-test zsh fish mandoc dpkg-dev binutils lintian
-
 # Every temporary file of the run goes in one folder, removed at the end: SwiftPM leaves
 # an empty TemporaryDirectory.XXXXXX behind for each command, and a test that dies
 # midway cannot clean up after itself.
@@ -19,6 +17,20 @@ TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/twfeed-test.XXXXXX")
 chmod 755 "$TMPDIR"
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
+
+if [ "${1:-}" = "--fast" ]; then
+  bash scripts/setup.sh
+  bash scripts/format-check
+  swift build --build-tests
+  # Every test target but the integration suite, whatever the unit targets are called.
+  swift test --skip-build --skip '^IntegrationTests\.'
+  exit 0
+fi
+
+# zsh and fish: the completion tests run in each shell; mandoc checks the man page;
+# --browser-test: chromium, its driver and selenium for the reader's browser test;
+# dpkg-dev, binutils and lintian: the package's build and checks.
+bash scripts/setup.sh --browser-test zsh fish mandoc dpkg-dev binutils lintian
 
 # Sources/ as `swift format` writes it with the root .swift-format (a second of work).
 bash scripts/format-check

@@ -18,8 +18,16 @@ import TwfeedTesting
 /// `UsageCapExceeded`, 403 not enrolled) are faults too, and hold the daemon back for
 /// minutes to days by design; their cells also check that it did hold
 /// (`FaultMatrixCell.hold`).
-@Suite(.serialized, .tags(.integration, .faultMatrix))
+///
+/// The cells share nothing (each has its own emulator on its own port, folder, database,
+/// clock and daemon), so they run side by side, a few at a time (`lanes`).
+@Suite(.tags(.integration, .faultMatrix))
 struct FaultMatrixTests {
+    /// How many cells run at once: a cell mostly waits (on loopback, on its one-second
+    /// timeouts), so more lanes than cores pay, but 168 daemons at once only fight over
+    /// two cores. `TWFEED_MATRIX_LANES` overrides it (1 runs them one by one).
+    static let lanes = Lanes(width: ProcessInfo.processInfo.environment["TWFEED_MATRIX_LANES"].flatMap { Int($0) } ?? 6)
+
     static let cells: [FaultMatrixCell] = Fault.examples.flatMap { fault in
         MatrixTarget.allCases.flatMap { target in
             ["v2", "v1.1"].map { FaultMatrixCell(fault: fault, target: target, dialect: $0) }
@@ -43,6 +51,12 @@ struct FaultMatrixTests {
 
     @Test(arguments: cells)
     func theDaemonRidesOutTheFault(cell: FaultMatrixCell) async throws {
+        await Self.lanes.enter()
+        defer { Self.lanes.leave() }
+        try await ride(cell)
+    }
+
+    private func ride(_ cell: FaultMatrixCell) async throws {
         // One clock for both sides: the outbox settles a lost post by the times the server
         // gives its tweets, so the server must not read real time while the daemon's clock
         // races ahead. The signer reads this clock too, but it may leap between signing a
@@ -96,7 +110,7 @@ struct FaultMatrixTests {
         let served = {
             world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) && $0.method == method }.count
         }
-        #expect(try await drive(clock, transport, daemon.watchdog, finished, step: cell.step) { try served() == times && settled(texts) },
+        #expect(try await drive(clock, transport, daemon.watchdog, finished, cell: cell) { try served() == times && settled(texts) },
                 "did not recover: \(describe(daemon, world, cell))")
         #expect(served() == times, "the fault was not served \(times) times")
         let servings = world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) && $0.method == method }
@@ -125,7 +139,7 @@ struct FaultMatrixTests {
         let later = texts + ["matrix \(cell) after the fault"]
         _ = try daemon.database.enqueue(text: later.last!, replyTo: nil, now: clock.now())
         daemon.doorbell.ring()
-        #expect(try await drive(clock, transport, daemon.watchdog, finished, step: cell.step) { try settled(later) },
+        #expect(try await drive(clock, transport, daemon.watchdog, finished, cell: cell) { try settled(later) },
                 "stopped making progress: \(describe(daemon, world, cell))")
 
         #expect(!finished.value, "the daemon stopped")
@@ -143,14 +157,18 @@ struct FaultMatrixTests {
         try await running.value
     }
 
-    /// Moves the clock to the next sleeper's deadline until `condition` holds (bounded by
-    /// real time). Returns false if it never did or the daemon stopped. Time stands still
-    /// while a request is in flight, as it nearly does for a real daemon: a one-second
-    /// timeout must not let a day pass (and expire the queue).
-    private func drive(_ clock: ManualClock, _ transport: ObservedTransport, _ watchdog: Watchdog, _ finished: Finished, timeout: Double = 30,
-                       step: TimeInterval, until condition: () throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline, !finished.value {
+    /// Moves the clock to the next sleeper's deadline until `condition` holds. Returns
+    /// false if it never did within the time the cell may take on its own clock
+    /// (`FaultMatrixCell.patience`) or the daemon stopped. Time stands still while a request is in flight, as it nearly does
+    /// for a real daemon: a one-second timeout must not let a day pass (and expire the
+    /// queue). Real time decides nothing: a loaded machine only makes a cell slower.
+    /// `safetyNet` (ten minutes of real time, a hundred times what a cell takes on an
+    /// idle machine) only ends a daemon that hangs, so that one cell cannot stall the run.
+    private func drive(_ clock: ManualClock, _ transport: ObservedTransport, _ watchdog: Watchdog, _ finished: Finished,
+                       cell: FaultMatrixCell, safetyNet: Duration = .seconds(600), until condition: () throws -> Bool) async throws -> Bool {
+        let limit = clock.now().addingTimeInterval(cell.patience)
+        let hung = ContinuousClock.now.advanced(by: safetyNet)
+        while clock.now() < limit, ContinuousClock.now < hung, !finished.value {
             if try condition() { return true }
             try await Task.sleep(for: .milliseconds(5))
             // Time stands still while the outbox works (the store, the billing gate): a
@@ -160,7 +178,17 @@ struct FaultMatrixTests {
             guard transport.inFlight == 0, !watchdog.working().contains("outbox") else { continue }
             // At least `step` a step (10 s): waking a sleeper late is harmless, and a floor
             // of 15 minutes then passes in a hundred steps, not in the outbox's 1 s ones.
-            if let next = clock.nextDeadline { clock.advance(to: max(next, clock.now().addingTimeInterval(step))) }
+            guard let next = clock.nextDeadline else { continue }
+            let asleep = clock.sleeperCount
+            clock.advance(to: max(next, clock.now().addingTimeInterval(cell.step)))
+            // The clock moves on once the loops it woke sleep again, so the daemon's own
+            // time follows its work however slow the machine is, and `patience` means
+            // the same on any machine. A loop that woke to end, or to wait on something
+            // else than the clock, is given up on after a quarter second.
+            let woke = ContinuousClock.now
+            while clock.sleeperCount < asleep, ContinuousClock.now - woke < .milliseconds(250), !finished.value {
+                try await Task.sleep(for: .milliseconds(1))
+            }
         }
         return try condition()
     }
@@ -220,6 +248,11 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible, CustomStringConve
     /// in about a hundred steps, and only make a probe up to one step late.
     var step: TimeInterval { fault.kind.isBillingRefusal ? 1_800 : 10 }
 
+    /// How long the daemon may take to recover, on its own clock: a billing refusal's
+    /// hold (up to two days) within the statuses' `maxAgeHours`; for the other faults six
+    /// hours, several times the longest backoff (an hour) after the fault's two servings.
+    var patience: TimeInterval { fault.kind.isBillingRefusal ? TimeInterval(maxAgeHours) * 3_600 : 6 * 3_600 }
+
     /// `outbox.maxAgeHours` for the cell. The statuses must outlive the hold: a spend cap
     /// that lifts at the next 00:00 UTC, refused again at its probe, holds posts up to two
     /// days, and so does an outbox not enrolled, rechecked a day later and refused again.
@@ -261,6 +294,43 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible, CustomStringConve
 
 import Synchronization
 @testable import TwfeedCore
+
+/// A bound on how many tasks run at once: `enter` waits for a free lane, `leave` frees it
+/// (or hands it to the longest waiter).
+final class Lanes: Sendable {
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state: Mutex<State>
+
+    init(width: Int) { state = Mutex(State(free: max(1, width))) }
+
+    func enter() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let entered = state.withLock { state -> Bool in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if entered { continuation.resume() }
+        }
+    }
+
+    func leave() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+    }
+}
 
 /// Set once the daemon's `run` has returned.
 final class Finished: Sendable {

@@ -140,7 +140,7 @@ struct ImageTests {
         let fetcher = try #require(daemon.imageFetcher)
         let fetching = Task { try await fetcher.fetchDue() }
         // While the slow picture hangs mid-body, every feed polls and completes.
-        #expect(await eventually(timeout: 10) { world.emulator.requestCount(pathContains: "/profile_images/\(slow)/") == 1 })
+        #expect(await eventually { world.emulator.requestCount(pathContains: "/profile_images/\(slow)/") == 1 })
         world.emulator.addTweets(to: .home, count: 3)
         world.emulator.addTweets(to: .mentions, count: 2)
         for syncer in daemon.syncers {

@@ -106,7 +106,7 @@ struct OutboxTests {
         #expect(await eventually { world.emulator.postedStatuses.count == 1 })
         let started = Date()
         #expect(try Binary.run(["post", "--config", world.configPath, "sent at once"]).status == 0)
-        #expect(await eventually(timeout: 5) { world.emulator.postedStatuses.count == 2 })
+        #expect(await eventually { world.emulator.postedStatuses.count == 2 })
         #expect(Date().timeIntervalSince(started) < 1.5)
 
         let list = try Binary.run(["outbox", "list", "--json", "--config", world.configPath])
@@ -201,7 +201,7 @@ struct OutboxTests {
         }
         let final = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/final.log")
         defer { final.terminate(); final.waitUntilExit() }
-        #expect(try await eventually(timeout: 60) {
+        #expect(try await eventually {
             try database.outboxItems().allSatisfy { $0.state == .sent || $0.state == .expired }
         })
         let posted = world.emulator.postedStatuses.map(\.text)

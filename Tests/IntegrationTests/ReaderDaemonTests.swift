@@ -57,12 +57,10 @@ struct ReaderDaemonTests {
             clock.advance(by: 16)
             #expect(try await eventually { try database.syncState(.home).lastPollAt != polledBefore && database.feedStats(.home).tweets >= homeTweets + 3 })
             let baseline = first.value("twfeed_poll_requests_total", ["feed": "home", "outcome": "ok"]) ?? 0
-            var moved = false
-            for _ in 0 ..< 400 where !moved {
+            let moved = try await eventually {
                 let metrics = try PrometheusText(parsing: try await RawHTTP.request(port: reader, "/metrics").text)
-                moved = metrics.value("twfeed_outbox_sent_total") == 1
+                return metrics.value("twfeed_outbox_sent_total") == 1
                     && (metrics.value("twfeed_poll_requests_total", ["feed": "home", "outcome": "ok"]) ?? 0) > baseline
-                if !moved { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(moved, "twfeed_outbox_sent_total went to 1 and the home poll counter grew")
             let last = try PrometheusText(parsing: try await RawHTTP.request(port: reader, "/metrics").text)

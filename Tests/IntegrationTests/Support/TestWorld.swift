@@ -135,30 +135,39 @@ enum Binary {
         return process
     }
 
-    /// `twfeed serve` on a free loopback port, once it answers `/healthz` (at most 10 s):
-    /// the process (terminate it when done) and its port.
-    static func serve(_ world: TestWorld) async throws -> (process: Process, port: Int) {
+    /// `twfeed serve` on a free loopback port, once it answers `/healthz`: the process
+    /// (terminate it when done) and its port. Waits for the answer or the process's exit,
+    /// not for a fixed time; only a server that neither answers nor exits within
+    /// `safetyNet` (real time, far beyond a start on a loaded machine) ends the wait.
+    static func serve(_ world: TestWorld, safetyNet: Duration = .seconds(300)) async throws -> (process: Process, port: Int) {
         let port = try LoopbackSocket.freePort()
         let server = try start(["serve", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"], logFile: "\(world.folder)/serve.log")
-        for _ in 0 ..< 400 {
+        let hung = ContinuousClock.now.advanced(by: safetyNet)
+        while server.isRunning, ContinuousClock.now < hung {
             if (try? await RawHTTP.request(port: port, "/healthz")) != nil { return (server, port) }
             try await Task.sleep(for: .milliseconds(25))
         }
+        let exited = !server.isRunning
         server.terminate()
         server.waitUntilExit()
-        throw TwfeedError(.unavailable, "twfeed serve did not answer on port \(port) within 10 s")
+        throw TwfeedError(.unavailable, exited ? "twfeed serve exited before it answered on port \(port)"
+            : "twfeed serve neither answered on port \(port) nor exited")
     }
 }
 
-/// Polls a condition on real time, for tests that drive a separate process. Bounded;
-/// returns whether the condition came true.
-func eventually(timeout: Double = 30, _ condition: () throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
+/// Waits until a condition holds: the event a test awaits (a row written, a request the
+/// emulator saw, a log line) when it drives a separate process or a daemon on the real
+/// clock, which no manual clock reaches. Returns whether the condition came true.
+/// `safetyNet` only ends a wait that would otherwise hang (five minutes of real time, far
+/// beyond any wait here on a loaded machine): a slow machine makes a test slower, never
+/// failed. A test whose point is a time bound asserts it itself.
+func eventually(safetyNet: Duration = .seconds(300), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let hung = ContinuousClock.now.advanced(by: safetyNet)
+    while ContinuousClock.now < hung {
+        if try await condition() { return true }
         try? await Task.sleep(for: .milliseconds(25))
     }
-    return try condition()
+    return try await condition()
 }
 
 import Synchronization

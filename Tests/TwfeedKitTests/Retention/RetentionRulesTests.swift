@@ -80,8 +80,9 @@ struct RetentionRulesTests {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
         // 1,050 old tweets of which every tenth is retweeted by a recent one.
-        let old = (1 ... 1050).map { fixture.tweet(Int64($0), daysAgo: 60 + Double($0) / 1000, author: Int64($0 % 7)) }
-        let recent = (1 ... 105).map { fixture.tweet(Int64(5000 + $0), daysAgo: 1, author: 9, retweetOf: Int64($0 * 10)) }
+        // Typed closures: inferred, these literals cost seconds of type-checking.
+        let old = (1 ... 1050).map { (n: Int) in fixture.tweet(Int64(n), daysAgo: 60 + Double(n) / 1000, author: Int64(n % 7)) }
+        let recent = (1 ... 105).map { (n: Int) in fixture.tweet(Int64(5000 + n), daysAgo: 1, author: 9, retweetOf: Int64(n * 10)) }
         try fixture.store(old + recent)
 
         let report = try await fixture.pruner(batchSize: 100).prune()
@@ -89,7 +90,9 @@ struct RetentionRulesTests {
         // 11 batches see the 1,050 old tweets, the 11th short: the walk moves past the kept ones.
         #expect(report.batches == 11)
         #expect(report.deletedTweets == 945 && report.keptTweets == 105)
-        #expect(try fixture.tweetIDs() == Set((1 ... 105).map { Int64($0 * 10) } + (1 ... 105).map { Int64(5000 + $0) }))
+        let retweeted: [Int64] = (1 ... 105).map { (n: Int) -> Int64 in Int64(n * 10) }
+        let retweets: [Int64] = (1 ... 105).map { (n: Int) -> Int64 in Int64(5000 + n) }
+        #expect(try fixture.tweetIDs() == Set(retweeted + retweets))
         #expect(fixture.sink.events("prune.done").first?.contains("batches=11") == true)
         // A second prune finds nothing more to do.
         #expect(try await fixture.pruner(batchSize: 100).prune().deletedTweets == 0)

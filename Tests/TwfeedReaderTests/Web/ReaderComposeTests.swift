@@ -38,7 +38,8 @@ struct ReaderComposeTests {
         static func signIn(_ world: ReaderHarness, reader: ReaderClient) async throws -> Browser {
             let keys = ReaderKeys(secret: ReaderSecret(value: try world.secret))
             let login = try await reader.request("/login?token=\(keys.loginToken(now: Date()))")
-            let cookie = try #require(login.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+            let setCookie: String = try #require(login.headers["set-cookie"])
+            let cookie = String(try #require(setCookie.split(separator: ";").first))
             let page = try await reader.request("/compose", headers: ["Cookie": cookie])
             return Browser(reader: reader, cookie: cookie, csrf: try #require(ReaderPage.csrf(in: page.text)))
         }

@@ -42,7 +42,8 @@ struct ReaderPagesTests {
         let world = try await ReaderHarness()
         try await world.withReader { reader in
             let older = try await reader.request("/home?before=1014")
-            #expect(Self.ids(older.text) == (1001 ... 1013).reversed().map(Int64.init))
+            let rest: [Int64] = (Int64(1001) ... 1013).reversed()
+            #expect(Self.ids(older.text) == rest)
             #expect(!older.text.contains(#"rel="next""#))
             let none = try await reader.request("/home?before=1001")
             #expect(Self.ids(none.text).isEmpty && none.text.contains("No older tweets stored."))
