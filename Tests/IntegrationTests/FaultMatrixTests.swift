@@ -69,7 +69,7 @@ struct FaultMatrixTests {
         let transport = ObservedTransport()
         let daemon = try world.daemon(clock: clock, transport: transport)
         let texts = (1 ... 3).map { "matrix \(cell) status \($0)" }
-        for text in texts { _ = try daemon.database.enqueue(text: text, replyTo: nil, now: clock.now()) }
+        for text in texts { _ = try await daemon.database.enqueue(text: text, replyTo: nil, now: clock.now()) }
         let marker = cell.target.pathMarker(cell.dialect)
         let times = 2
         // The outbox's marker is also the lookups' path (`GET /2/tweets`): by method.
@@ -85,11 +85,11 @@ struct FaultMatrixTests {
 
         func settled(_ texts: [String]) throws -> Bool {
             for feed in Feed.allCases {
-                let stored = try daemon.database.memberIDs(feed).map(\.description)
+                let stored = try await daemon.database.memberIDs(feed).map(\.description)
                 let expected = world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect)
                 guard Set(stored) == Set(expected) else { return false }
             }
-            let items = try daemon.database.outboxItems()
+            let items = try await daemon.database.outboxItems()
             return items.count == texts.count && items.allSatisfy { $0.state == .sent }
         }
 
@@ -123,19 +123,19 @@ struct FaultMatrixTests {
         // The loops still make progress: new tweets in every feed and a new status.
         for feed in EmulatorFeed.allCases { world.emulator.addTweets(to: feed, count: 2) }
         let later = texts + ["matrix \(cell) after the fault"]
-        _ = try daemon.database.enqueue(text: later.last!, replyTo: nil, now: clock.now())
+        _ = try await daemon.database.enqueue(text: later.last!, replyTo: nil, now: clock.now())
         daemon.doorbell.ring()
         #expect(try await drive(clock, transport, daemon.watchdog, finished, step: cell.step) { try settled(later) },
                 "stopped making progress: \(describe(daemon, world, cell))")
 
         #expect(!finished.value, "the daemon stopped")
         for feed in Feed.allCases {
-            let stored = try daemon.database.memberIDs(feed)
+            let stored = try await daemon.database.memberIDs(feed)
             #expect(stored.count == Set(stored).count, "\(feed) holds a tweet twice")
         }
         let posted = world.emulator.postedStatuses.map(\.text)
         #expect(posted.sorted() == later.sorted(), "posted: \(posted)")
-        #expect(try daemon.database.outboxItems().allSatisfy { $0.state != .failed }, "no status failed")
+        #expect(try await daemon.database.outboxItems().allSatisfy { $0.state != .failed }, "no status failed")
         let check = try daemon.database.inspect { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
         #expect(check == "ok")
 
@@ -176,10 +176,10 @@ struct FaultMatrixTests {
     private func describeState(_ daemon: Daemon, _ world: TestWorld, _ cell: FaultMatrixCell) throws -> String {
         var lines: [String] = []
         for feed in Feed.allCases {
-            let state = try daemon.database.syncState(feed)
-            lines.append("\(feed): \(try daemon.database.memberIDs(feed).count)/\(world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect).count) error \(state.lastError ?? "-") next \(state.nextPollAt.map { "\($0)" } ?? "-")")
+            let state = try await daemon.database.syncState(feed)
+            lines.append("\(feed): \(try await daemon.database.memberIDs(feed).count)/\(world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect).count) error \(state.lastError ?? "-") next \(state.nextPollAt.map { "\($0)" } ?? "-")")
         }
-        for item in try daemon.database.outboxItems() {
+        for item in try await daemon.database.outboxItems() {
             lines.append("outbox \(item.id) \(item.state) attempts \(item.attempts) \(item.lastError ?? "")")
         }
         lines += world.sink.lines.filter { $0.contains("outbox") || $0.contains("billing") }.suffix(8)

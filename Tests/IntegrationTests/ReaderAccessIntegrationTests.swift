@@ -61,7 +61,7 @@ struct ReaderAccessIntegrationTests {
                 body: "text=\(text.replacingOccurrences(of: " ", with: "+"))&action=queue&csrf=\(csrf)")
             #expect(queued.status == 303 && queued.headers["location"] == "/outbox")
             // The daemon was rung: it posts at once, not at its next flush.
-            #expect(try await eventually(timeout: 20) { try database.outboxItems().first?.state == .sent })
+            #expect(try await eventually(timeout: 20) { try await database.outboxItems().first?.state == .sent })
             #expect(world.emulator.postedStatuses.filter { $0.text == text }.count == 1)
             let outbox = try await RawHTTP.request(port: port, "/outbox", headers: ["Cookie": cookie])
             #expect(outbox.text.contains(#"<td class="state">sent</td>"#) && outbox.text.contains(#"class="sent" href="https://x.com/i/web/status/"#))
@@ -118,7 +118,7 @@ struct ReaderAccessIntegrationTests {
         }
     }
 
-    @Test func openNeedsAListenAddressAndNoneIsRefusedWithRemoteAccess() throws {
+    @Test func openNeedsAListenAddressAndNoneIsRefusedWithRemoteAccess() async throws {
         let world = try TestWorld(tweets: 1)
         let open = try Binary.run(["open", "--config", world.configPath])
         #expect(open.status == 69 && open.stderr.contains("http.listen: not set"))
@@ -138,7 +138,7 @@ struct ReaderAccessIntegrationTests {
 
     /// On a machine without a desktop the opener fails, loudly (xdg-open tries each
     /// browser and complains of each): twfeed prints the link, then one line of its own.
-    @Test func openBrowserOnAHeadlessMachineSaysOneLineOfItsOwn() throws {
+    @Test func openBrowserOnAHeadlessMachineSaysOneLineOfItsOwn() async throws {
         let world = try TestWorld(tweets: 1)
         try world.writeConfig(["http": .object(["listen": .string("127.0.0.1:8765")])])
         let opener = "\(world.folder)/no-browser"

@@ -18,10 +18,10 @@ struct OutboxFlusherTests {
     }
 
     func enqueue(_ text: String, replyTo: TweetID? = nil, ageHours: Double = 0) throws -> Int64 {
-        try fixture.database.enqueue(text: text, replyTo: replyTo, now: fixture.clock.now().addingTimeInterval(-ageHours * 3600)).id
+        try await fixture.database.enqueue(text: text, replyTo: replyTo, now: fixture.clock.now().addingTimeInterval(-ageHours * 3600)).id
     }
 
-    func item(_ id: Int64) throws -> OutboxItem { try #require(try fixture.database.outboxItem(id)) }
+    func item(_ id: Int64) throws -> OutboxItem { try #require(try await fixture.database.outboxItem(id)) }
 
     @Test func sentStatusesGoOutOldestFirstWithTheirTweetID() async throws {
         try await fixture.database.saveAccount(Account(userID: UserID(42)))
@@ -116,16 +116,16 @@ struct OutboxFlusherTests {
         let old = try enqueue("old", ageHours: 30)
         _ = try await flusher.flush()
         #expect(try item(old).state == .expired)
-        let retried = try fixture.database.retryOutbox(old, now: fixture.clock.now())
+        let retried = try await fixture.database.retryOutbox(old, now: fixture.clock.now())
         #expect(retried.state == .pending)
         #expect(retried.queuedAt == fixture.clock.now())
         let withdrawn = try enqueue("never mind")
-        #expect(try fixture.database.cancelOutbox(withdrawn).state == .cancelled)
+        #expect(try await fixture.database.cancelOutbox(withdrawn).state == .cancelled)
         _ = try await flusher.flush()
         #expect(fixture.api.posted == ["old"])
         #expect(try item(withdrawn).state == .cancelled)
-        #expect(throws: TwfeedError.self) { try fixture.database.cancelOutbox(old) }
-        #expect(throws: TwfeedError(.invalidData, "outbox: no status #999")) { try fixture.database.retryOutbox(999, now: Date()) }
+        #expect(throws: TwfeedError.self) { try await fixture.database.cancelOutbox(old) }
+        #expect(throws: TwfeedError(.invalidData, "outbox: no status #999")) { try await fixture.database.retryOutbox(999, now: Date()) }
     }
 
     @Test func aRingWakesTheFlusherBeforeItsTimer() async throws {

@@ -163,6 +163,7 @@ extension Daemon {
             doorbell: doorbell,
             fetcherDoorbell: fetcherDoorbell,
             watchdog: watchdog,
+            board: board,
             statusPath: statusPath,
             dependencies: dependencies,
             logger: logger
@@ -213,6 +214,7 @@ extension Daemon {
                 database: database,
                 doorbell: nil,
                 watchdog: watchdog,
+                board: board,
                 statusPath: statusPath,
                 dependencies: dependencies,
                 logger: logger
@@ -276,11 +278,15 @@ extension Daemon {
         doorbell: Doorbell?,
         fetcherDoorbell: Doorbell? = nil,
         watchdog: Watchdog,
+        board: StatusBoard? = nil,
         statusPath: String?,
         dependencies: Dependencies,
         logger: Logger
     ) throws -> [any Service] {
         guard let address = config.http.listen else { return [] }
+        // The pages' header shows the board's live status instead of counting the store again.
+        var live: (@Sendable () -> StatusSnapshot)?
+        if let board { live = { board.snapshot } }
         let source = ReaderSource(
             database: database.reader,
             config: config,
@@ -290,6 +296,7 @@ extension Daemon {
             outbox: DurableOutbox(path: config.storage.database, wake: { doorbell?.ring() }),
             fetches: FetchRequester(database: database, clock: dependencies.clock, logger: logger, wake: { fetcherDoorbell?.ring() }),
             loopsProgress: { watchdog.hung().isEmpty },
+            board: live,
             clock: dependencies.clock
         )
         return [ReaderServer(source: source, address: address, logger: logger, onListening: dependencies.onReaderListening)]

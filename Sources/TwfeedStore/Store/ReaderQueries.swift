@@ -271,7 +271,7 @@ enum ReaderQueries {
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals, tweetCount, authorsWithPicture,
         imageFileUsers, imageFileOf, photosWanted, photosRefusedUnderOldPolicy, nextPhotoDue, photo, photoFileOf,
         timelineView, feedCountsView, postsView,
-        search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON, authorByID,
+        search, searchInFeed, usersMatching, usersNamed, feedItemByID, linksOfTweet, authorByID,
         spendSince, spendBetween, spendTotals,
         billingState, endpointRefusals, gapsInFeed, gapsAll, gapCounts, fillRequest,
         tweetByID, mediaOfTweet, repliesTo, pendingFetches, unavailableTweet, conversationOf,
@@ -330,7 +330,11 @@ enum ReaderQueries {
     static let usersNamed = ReaderQuery("usersNamed", AppDatabase.usersNamedSQL)
     static let feedItemByID = ReaderQuery("feedItemByID", AppDatabase.feedItemByIDSQL)
     /// The web reader's links: the API's object of one tweet shown on a page.
-    static let tweetRawJSON = ReaderQuery("tweetRawJSON", "SELECT raw FROM tweet WHERE id = ?")
+    /// A post's links (v18), in order: its primary key's range.
+    static let linksOfTweet = ReaderQuery(
+        "linksOfTweet",
+        "SELECT url, expandedURL, displayURL FROM link WHERE tweetId = ? ORDER BY position"
+    )
     /// A stored post's conversation, when storing its replies (`settleConversations`).
     static let conversationOf = ReaderQuery("conversationOf", "SELECT conversationId FROM tweet WHERE id = ?")
 }

@@ -35,7 +35,7 @@ struct ImageFetcherTests {
             #expect(!request.headers.contains { $0.name.hasPrefix("If-") }, "a first fetch is unconditional")
         }
         for id in 1 ... Int64(12) {
-            let row = try #require(try fixture.database.profileImage(UserID(id)))
+            let row = try #require(try await fixture.database.profileImage(UserID(id)))
             let path = try #require(row.file.flatMap(fixture.store.path(of:)))
             #expect(FileManager.default.contents(atPath: path) == Data(ImageFixture.png(Int(id))))
             #expect(row.etag == "\"e\(id)\"" && row.lastModified == "Sat, 21 Nov 2026 10:00:00 GMT")
@@ -66,7 +66,7 @@ struct ImageFetcherTests {
             #expect(request.headers.contains { $0.name == "If-None-Match" && $0.value == "\"e\(id)\"" })
             #expect(request.headers.contains { $0.name == "If-Modified-Since" && $0.value == "Sat, 21 Nov 2026 10:00:00 GMT" })
         }
-        let row = try #require(try fixture.database.profileImage(UserID(1)))
+        let row = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(row.fetchedAt == fixture.clock.now() && row.file.map(fixture.store.exists) == true)
         #expect(try await fetcher.fetchDue() == ImageFetcher.Cycle(), "the clock restarted")
         #expect(fixture.sink.events("image.not_modified").count == 3)
@@ -77,14 +77,14 @@ struct ImageFetcherTests {
         try authors(2)
         let fetcher = fetcher()
         try await fetcher.fetchDue()
-        let old = try #require(try fixture.database.profileImage(UserID(1))?.file)
+        let old = try #require(try await fixture.database.profileImage(UserID(1))?.file)
         // Author 1 uploads a new picture: a new URL in the next page.
         host.image(Self.url(1, version: 2), body: ImageFixture.png(1001), etag: "\"new\"")
         try fixture.storeAuthors([(1, Self.url(1, version: 2))])
         let cycle = try await fetcher.fetchDue()
         #expect(cycle.fetched == 1 && host.urls.last == Self.url(1, version: 2))
         #expect(!host.requests.last!.headers.contains { $0.name == "If-None-Match" })
-        let row = try #require(try fixture.database.profileImage(UserID(1)))
+        let row = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(row.url == Self.url(1, version: 2) && row.file != old && row.etag == "\"new\"")
         #expect(!fixture.store.exists(old), "nobody uses the old picture any more")
         #expect(fixture.store.scan().files.count == 2)
@@ -98,7 +98,7 @@ struct ImageFetcherTests {
         let fetcher = fetcher { $0.concurrency = 1 }
         let cycle = try await fetcher.fetchDue()
         #expect(cycle.fetched == 3 && cycle.written == 1)
-        let files = Set(try fixture.database.profileImages().compactMap(\.file))
+        let files = Set(try await fixture.database.profileImages().compactMap(\.file))
         #expect(files.count == 1)
         #expect(fixture.store.scan().files.count == 1)
         // One author moves on; the others still hold the file.
@@ -138,8 +138,8 @@ struct ImageFetcherTests {
         for (id, url, reason) in cases {
             #expect(rejected.contains { $0.contains("author_id=\(id) ") && $0.contains("reason=\(reason) ") && $0.contains("url=\(url)") },
                     "\(id) \(reason)")
-            #expect(try fixture.database.profileImage(UserID(id))?.rejectedReason == reason)
-            #expect(try fixture.database.profileImage(UserID(id))?.file == nil)
+            #expect(try await fixture.database.profileImage(UserID(id))?.rejectedReason == reason)
+            #expect(try await fixture.database.profileImage(UserID(id))?.file == nil)
         }
         #expect(rejected.allSatisfy { $0.contains("level=warn") })
         // Neither the URL nor the host were asked for what the policy refuses.
@@ -159,7 +159,7 @@ struct ImageFetcherTests {
         host.image(Self.url(3, version: 2), body: png, etag: "\"3b\"")
         try fixture.storeAuthors([(3, Self.url(3, version: 2))])
         #expect(try await fetcher.fetchDue().fetched == 1)
-        #expect(try fixture.database.profileImage(UserID(3))?.rejectedReason == nil)
+        #expect(try await fixture.database.profileImage(UserID(3))?.rejectedReason == nil)
     }
 
     @Test func aRefusalIsReconsideredWhenThePolicyChanges() async throws {
@@ -184,7 +184,7 @@ struct ImageFetcherTests {
         let cycle = try await fetcher().fetchDue()
         #expect(cycle.fetched == 1 && cycle.requests == 3)
         #expect(host.urls == [Self.url(1), "https://cdn.example/a.png", "https://cdn.example/b.png"])
-        #expect(try fixture.database.profileImage(UserID(1))?.url == Self.url(1), "the row keeps the author's URL")
+        #expect(try await fixture.database.profileImage(UserID(1))?.url == Self.url(1), "the row keeps the author's URL")
     }
 
     @Test func transientFailuresBackOffAndKeepTheFileTheyHave() async throws {
@@ -194,7 +194,7 @@ struct ImageFetcherTests {
         try fixture.storeAuthors([(1, failing)])
         let fetcher = fetcher()
         #expect(try await fetcher.fetchDue().failed == 1)
-        let row = try #require(try fixture.database.profileImage(UserID(1)))
+        let row = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(row.failures == 1 && row.lastError == "http_503: HTTP 503")
         let retryAt = try #require(row.retryAt)
         #expect(retryAt.timeIntervalSince(fixture.clock.now()) >= 150 && retryAt.timeIntervalSince(fixture.clock.now()) <= 300)
@@ -204,14 +204,14 @@ struct ImageFetcherTests {
         host.image(failing, body: ImageFixture.png(1), etag: "\"1\"")
         fixture.clock.advance(to: retryAt)
         #expect(try await fetcher.fetchDue().fetched == 1)
-        let fixed = try #require(try fixture.database.profileImage(UserID(1)))
+        let fixed = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(fixed.failures == 0 && fixed.retryAt == nil && fixed.file != nil)
 
         // A failed revalidation keeps the file on disk and in the row.
         host.answer(failing) { _ in throw TransportError(.timeout, "Operation timed out") }
         fixture.clock.advance(by: 8 * 86_400)
         #expect(try await fetcher.fetchDue().failed == 1)
-        let kept = try #require(try fixture.database.profileImage(UserID(1)))
+        let kept = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(kept.file == fixed.file && kept.failures == 1)
         #expect(fixture.sink.events("image.failed").last?.contains("reason=timeout") == true)
     }
@@ -229,7 +229,7 @@ struct ImageFetcherTests {
         try fixture.storeAuthors([(1, Self.url(1))])
         let cycle = try await fetcher.fetchDue()
         #expect(cycle.fetched == 1 && host.urls.last == Self.url(1))
-        #expect(try fixture.database.profileImage(UserID(1))?.lastUsedAt == fixture.clock.now())
+        #expect(try await fixture.database.profileImage(UserID(1))?.lastUsedAt == fixture.clock.now())
     }
 
     @Test func theJanitorIsToldWhenTheCacheOutgrowsItsCap() async throws {
@@ -255,7 +255,7 @@ struct ImageFetcherTests {
         await host.waitForRequests(3)
         await fixture.clock.waitForSleepers(1)
         #expect(host.urls.last == Self.url(3))
-        #expect(try fixture.database.profileImage(UserID(3))?.file != nil)
+        #expect(try await fixture.database.profileImage(UserID(3))?.file != nil)
         #expect(fixture.clock.nextDeadline == fixture.clock.now().addingTimeInterval(ImageFetcher.idleInterval))
         running.cancel()
         try await running.value

@@ -29,7 +29,7 @@ struct ImageFixture {
         let page = TimelinePage(
             tweets: [], authors: authors.map { Author(id: UserID($0.id), username: "u\($0.id)", name: "U \($0.id)", profileImageURL: $0.url) },
             nextPageToken: nil)
-        try database.storePage(page, feed: .home, state: SyncState(feed: .home), now: clock.now())
+        try await database.storePage(page, feed: .home, state: SyncState(feed: .home), now: clock.now())
     }
 
     func config(_ edit: (inout TwfeedConfig.Images) -> Void = { _ in }) -> TwfeedConfig {

@@ -15,17 +15,17 @@ struct OutboxUncertainTests {
 
     init() throws {
         fixture = try SyncFixture()
-        try fixture.database.saveAccount(Account(userID: FakeTimelineAPI.me.id))
+        try await fixture.database.saveAccount(Account(userID: FakeTimelineAPI.me.id))
         flusher = OutboxFlusher(
             api: fixture.api, database: fixture.database, clock: fixture.clock, doorbell: Doorbell(),
             flushInterval: 60, maxAgeHours: 24, logger: fixture.logger)
     }
 
     func enqueue(_ text: String, ageHours: Double = 0) throws -> Int64 {
-        try fixture.database.enqueue(text: text, replyTo: nil, now: fixture.clock.now().addingTimeInterval(-ageHours * 3600)).id
+        try await fixture.database.enqueue(text: text, replyTo: nil, now: fixture.clock.now().addingTimeInterval(-ageHours * 3600)).id
     }
 
-    func item(_ id: Int64) throws -> OutboxItem { try #require(try fixture.database.outboxItem(id)) }
+    func item(_ id: Int64) throws -> OutboxItem { try #require(try await fixture.database.outboxItem(id)) }
 
     /// Flushes, then moves the clock to the pause and flushes again.
     func flushTwice() async throws {
@@ -70,7 +70,7 @@ struct OutboxUncertainTests {
         try await fixture.database.transitionOutbox(id, from: [.pending], to: .sending, changes: [.attempts(1), .lastAttemptAt(fixture.clock.now())])
         _ = try await fixture.api.post(text: "interrupted", replyTo: nil)
         fixture.clock.advance(by: 30)
-        try flusher.recoverInterrupted()
+        try await flusher.recoverInterrupted()
         #expect(try item(id).state.rawValue == "uncertain")
         _ = try await flusher.flush()
         #expect(try item(id).state == .sent)

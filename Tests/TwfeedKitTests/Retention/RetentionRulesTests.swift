@@ -38,7 +38,7 @@ struct RetentionRulesTests {
         // The author of 6 and of 2 had nothing left; 100 still wrote 1, 300 wrote 3.
         #expect(try fixture.userIDs() == [100, 200, 300])
         #expect(report.deletedUsers == 2)
-        #expect(try fixture.database.profileImages().map(\.authorID) == [UserID(100)])
+        #expect(try await fixture.database.profileImages().map(\.authorID) == [UserID(100)])
         let line = try #require(fixture.sink.events("prune.done").first)
         #expect(line.contains("deleted_tweets=3") && line.contains("deleted_users=2") && line.contains("kept_tweets=2"))
     }
@@ -48,7 +48,7 @@ struct RetentionRulesTests {
         defer { fixture.remove() }
         try fixture.store([fixture.tweet(20, daysAgo: 90, author: 1), fixture.tweet(21, daysAgo: 90, author: 1, replyTo: 22),
                            fixture.tweet(22, daysAgo: 90, author: 2), fixture.tweet(23, daysAgo: 90, author: 2)])
-        let item = try fixture.database.enqueue(text: "mine", replyTo: TweetID(22), now: fixture.clock.now())
+        let item = try await fixture.database.enqueue(text: "mine", replyTo: TweetID(22), now: fixture.clock.now())
         try await fixture.database.transitionOutbox(item.id, from: [.pending], to: .sent,
                                               changes: [.sentTweetID(TweetID(21)), .sentAt(fixture.clock.now())])
 
@@ -119,7 +119,7 @@ struct RetentionRulesTests {
 struct PruneBatchSizeTests {
     /// A slow transaction (a loaded machine) makes the next one smaller, down to 25
     /// tweets; quick ones grow it back, never past the configured size.
-    @Test func aSlowBatchHalvesTheNextAndQuickOnesGrowItBack() throws {
+    @Test func aSlowBatchHalvesTheNextAndQuickOnesGrowItBack() async throws {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
         let pruner = Pruner(database: fixture.database, clock: fixture.clock, keepDays: 1, logger: fixture.logger)
@@ -138,7 +138,7 @@ struct PruneBatchSizeTests {
 struct RetentionQueryPlanTests {
     /// Each batch costs O(batch), whatever the size of the database: no step of the
     /// prune query scans a table or sorts.
-    @Test func thePruneQueryWalksIndexesOnly() throws {
+    @Test func thePruneQueryWalksIndexesOnly() async throws {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
         let tweets = (1 ... 300).map { (id: Int64) -> Tweet in

@@ -44,7 +44,7 @@ struct RetentionFixture {
             Author(id: UserID($0), username: "user\($0)", name: "User \($0)")
         }
         let page = TimelinePage(tweets: tweets, referencedTweets: references, authors: authors, nextPageToken: nil)
-        try database.storePage(page, feed: feed, state: SyncState(feed: feed), now: clock.now())
+        try await database.storePage(page, feed: feed, state: SyncState(feed: feed), now: clock.now())
     }
 
     func tweetIDs() throws -> Set<Int64> {

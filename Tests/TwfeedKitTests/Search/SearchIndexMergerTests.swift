@@ -21,13 +21,13 @@ struct SearchIndexMergerTests {
                 return Tweet(id: TweetID(id), authorID: Self.author.id, createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(id)),
                              text: "page \(page) tweet \(index) coffee")
             }
-            try database.storePage(TimelinePage(tweets: tweets, authors: [Self.author], nextPageToken: nil),
+            try await database.storePage(TimelinePage(tweets: tweets, authors: [Self.author], nextPageToken: nil),
                                    feed: .home, state: SyncState(feed: .home), now: Date())
         }
         return database
     }
 
-    @Test func writesLeaveMergingToTheMerger() throws {
+    @Test func writesLeaveMergingToTheMerger() async throws {
         let database = try database()
         let automerge = try database.inspect { db in
             try ["tweetSearch", "userSearch"].map { try Int.fetchOne(db, sql: "SELECT v FROM \($0)_config WHERE k = 'automerge'") }
@@ -38,7 +38,7 @@ struct SearchIndexMergerTests {
     @Test func theMergerMergesInStepsUntilNothingIsLeftAndSearchStillFindsEverything() async throws {
         let database = try database()
         let query = try SearchQuery(parsing: "coffee")
-        let before = try database.search(query, feed: nil, limit: 500).map(\.tweet.id)
+        let before = try await database.search(query, feed: nil, limit: 500).map(\.tweet.id)
         #expect(before.count == 150)
 
         let sink = MemorySink()
@@ -50,6 +50,6 @@ struct SearchIndexMergerTests {
         // Nothing left: a second round merges nothing and logs nothing.
         #expect(try await merger.mergeAll().steps == 0)
         #expect(sink.events("search.merged").count == 1)
-        #expect(try database.search(query, feed: nil, limit: 500).map(\.tweet.id) == before)
+        #expect(try await database.search(query, feed: nil, limit: 500).map(\.tweet.id) == before)
     }
 }

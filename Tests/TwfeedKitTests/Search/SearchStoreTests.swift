@@ -27,14 +27,14 @@ struct SearchStoreTests {
         let page = TimelinePage(
             tweets: rows.map { Tweet(id: TweetID($0.id), authorID: $0.author.id, createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double($0.id)), text: $0.text) },
             authors: rows.map(\.author), nextPageToken: nil)
-        try database.storePage(page, feed: feed, state: SyncState(feed: feed), now: Date())
+        try await database.storePage(page, feed: feed, state: SyncState(feed: feed), now: Date())
     }
 
     func ids(_ query: String, feed: Feed? = nil, limit: Int = 50) throws -> [Int64] {
-        try database.search(SearchQuery(parsing: query), feed: feed, limit: limit).map(\.tweet.id.rawValue)
+        try await database.search(SearchQuery(parsing: query), feed: feed, limit: limit).map(\.tweet.id.rawValue)
     }
 
-    @Test func allWordsMustMatchNewestFirstWhateverTheCaseOrAccents() throws {
+    @Test func allWordsMustMatchNewestFirstWhateverTheCaseOrAccents() async throws {
         #expect(try ids("coffee") == [14, 12, 10])
         #expect(try ids("COFFEE white") == [12])
         #expect(try ids("cafe") == [10])
@@ -42,26 +42,26 @@ struct SearchStoreTests {
         #expect(try ids("weber") == [14, 13, 11], "an accent in an author's name is folded too")
     }
 
-    @Test func aPhraseMatchesItsWordsInOrderOnly() throws {
+    @Test func aPhraseMatchesItsWordsInOrderOnly() async throws {
         #expect(try ids(#""flat white""#) == [11])
         #expect(try ids(#""white flat""#) == [])
         #expect(try ids(#""noise and coffee""#) == [12])
     }
 
-    @Test func fromLimitsToAnAuthorByUsernameInAnyCase() throws {
+    @Test func fromLimitsToAnAuthorByUsernameInAnyCase() async throws {
         #expect(try ids("from:ALICE") == [12, 10])
         #expect(try ids("coffee from:@bob_w") == [14])
         #expect(try ids("from:alice from:bob_w", limit: 3) == [14, 13, 12])
         #expect(try ids("coffee from:nobody") == [])
     }
 
-    @Test func wordsMatchTheAuthorsUsernameAndName() throws {
+    @Test func wordsMatchTheAuthorsUsernameAndName() async throws {
         #expect(try ids("martin") == [12, 10])
         #expect(try ids("alice coffee") == [14, 12, 10], "14 says @alice; 12 and 10 are by Alice")
         #expect(try ids(#""alice martin" noise"#) == [12])
     }
 
-    @Test func feedAndLimitNarrowTheNewestFirstList() throws {
+    @Test func feedAndLimitNarrowTheNewestFirstList() async throws {
         #expect(try ids("coffee", feed: .home) == [12, 10])
         #expect(try ids("coffee", feed: .mentions) == [14])
         #expect(try ids("coffee", feed: .retweets) == [])
@@ -69,20 +69,20 @@ struct SearchStoreTests {
         #expect(try ids("white", feed: .mentions, limit: 1) == [11])
     }
 
-    @Test func ftsSyntaxInATweetOrAQueryIsPlainText() throws {
+    @Test func ftsSyntaxInATweetOrAQueryIsPlainText() async throws {
         #expect(try ids(#"NEAR(a b) OR * ^x col:y"#) == [13])
         #expect(try ids(#""quotes" near"#) == [13])
         #expect(try ids("AND") == [13, 12], "AND is a word, not an operator")
     }
 
-    @Test func resultsAreTheFeedItemsFeedShows() throws {
-        let found = try database.search(SearchQuery(parsing: "flat"), feed: nil, limit: 5)
-        let shown = try database.feedItems(.mentions, limit: 5).filter { $0.tweet.id == TweetID(11) }
+    @Test func resultsAreTheFeedItemsFeedShows() async throws {
+        let found = try await database.search(SearchQuery(parsing: "flat"), feed: nil, limit: 5)
+        let shown = try await database.feedItems(.mentions, limit: 5).filter { $0.tweet.id == TweetID(11) }
         #expect(found == shown)
         #expect(found.first?.feeds == [.home, .mentions])
     }
 
-    @Test func anAuthorRenameIsFoundByTheNewNameAndNoLongerByTheOld() throws {
+    @Test func anAuthorRenameIsFoundByTheNewNameAndNoLongerByTheOld() async throws {
         let renamed = Author(id: Self.alice.id, username: "alice_new", name: "Alicia Öztürk")
         try store(.home, [(15, renamed, "tea today")])
         #expect(try ids("from:alice") == [])
@@ -92,7 +92,7 @@ struct SearchStoreTests {
         #expect(try integrityCheck())
     }
 
-    @Test func anEditedOrDeletedTweetLeavesTheIndexInStep() throws {
+    @Test func anEditedOrDeletedTweetLeavesTheIndexInStep() async throws {
         try store(.home, [(10, Self.alice, "Evening tea")])
         #expect(try ids("coffee") == [14, 12])
         #expect(try ids("evening") == [10])
@@ -102,7 +102,7 @@ struct SearchStoreTests {
         #expect(try integrityCheck())
     }
 
-    @Test func aFailedWriteLeavesNoIndexEntryBehind() throws {
+    @Test func aFailedWriteLeavesNoIndexEntryBehind() async throws {
         #expect(throws: TwfeedError.self) {
             try database.tamper { db in
                 try db.execute(sql: "INSERT INTO tweet (id, authorId, createdAt, text, raw, fetchedAt) VALUES (99, 1, 0, 'ghost words', '{}', 0)")

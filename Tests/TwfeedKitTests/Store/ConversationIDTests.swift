@@ -40,7 +40,7 @@ import TwfeedTesting
         #expect(try Self.conversations(database) == [11: 10, 12: 10, 13: 10, 14: 10])
         try await Self.store([Self.v11(10)], in: database)
         #expect(try Self.conversations(database) == [10: 10, 11: 10, 12: 10, 13: 10, 14: 10], "every post names the root")
-        let item = try #require(try database.feedItems(.home, limit: 10).first { $0.tweet.id == TweetID(14) })
+        let item = try #require(try await database.feedItems(.home, limit: 10).first { $0.tweet.id == TweetID(14) })
         #expect(item.json["conversationId"] == .string("10"), "feed --json says it")
     }
 
@@ -62,7 +62,7 @@ import TwfeedTesting
 
     /// A database from before v16: the posts that reply to nothing and the v1.1 replies
     /// have no conversation; the migration fills them as the store would have.
-    @Test func theMigrationFillsEveryNullConversation() throws {
+    @Test func theMigrationFillsEveryNullConversation() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-conv-\(UUID().uuidString.prefix(8)).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let identifier = "v16: every post has a conversation"

@@ -45,7 +45,7 @@ import TwfeedTesting
     }
 
     func item(_ database: AppDatabase, _ id: Int64) throws -> FeedItem {
-        try #require(try database.feedItems(.home, limit: 50).first { $0.tweet.id == TweetID(id) })
+        try #require(try await database.feedItems(.home, limit: 50).first { $0.tweet.id == TweetID(id) })
     }
 
     @Test func aFeedItemCarriesWhatItPointsAtOneLevel() async throws {
@@ -92,7 +92,7 @@ import TwfeedTesting
         #expect(dangling.quoted?.tweet.id == TweetID(12), "the repost's own quote, its original being absent")
         #expect(dangling.inReplyTo?.stored == true && dangling.inReplyTo?.username == "ada")
         for id: Int64 in [8, 9, 14, 15] {
-            #expect(try database.feedItem(TweetID(id)) == item(database, id))
+            #expect(try await database.feedItem(TweetID(id)) == item(database, id))
         }
     }
 
@@ -110,14 +110,14 @@ import TwfeedTesting
         try await store(.retweets, [3, 10, 11, 52])
         for feed in Feed.allCases {
             for before: Int64? in [nil, 111, 104, 101] {
-                let items = try database.feedItems(feed, limit: 7, before: before.map(TweetID.init))
+                let items = try await database.feedItems(feed, limit: 7, before: before.map(TweetID.init))
                 for item in items {
-                    #expect(item.feeds == (try database.feedItem(item.tweet.id))?.feeds, "\(feed) \(item.tweet.id)")
+                    #expect(item.feeds == (try await database.feedItem(item.tweet.id))?.feeds, "\(feed) \(item.tweet.id)")
                     #expect(item.feeds.contains(feed))
                 }
             }
         }
-        #expect(try database.feedItems(.mentions, limit: 10).map(\.feeds) == [[.mentions], [.mentions], [.home, .mentions], [.home, .mentions, .retweets], [.home, .mentions]])
+        #expect(try await database.feedItems(.mentions, limit: 10).map(\.feeds) == [[.mentions], [.mentions], [.home, .mentions], [.home, .mentions, .retweets], [.home, .mentions]])
     }
 
     @Test func mediaAreKeptWhenATweetComesBackWithoutThem() async throws {
@@ -134,16 +134,16 @@ import TwfeedTesting
 
     @Test func aConversationIsItsAncestorsRootLastAndItsReplies() async throws {
         let database = try await store()
-        let conversation = try #require(try database.conversation(TweetID(3)))
+        let conversation = try #require(try await database.conversation(TweetID(3)))
         #expect(conversation.tweet.tweet.id == TweetID(3))
         #expect(conversation.ancestors.map { if case .stored(let item) = $0 { item.tweet.id.rawValue } else { Int64(-1) } } == [Int64(2), 1])
         #expect(conversation.replies.map(\.tweet.id) == [TweetID(4), TweetID(5)])
 
-        let broken = try #require(try database.conversation(TweetID(7)))
+        let broken = try #require(try await database.conversation(TweetID(7)))
         #expect(broken.ancestors == [.missing(TweetID(6), unavailable: nil)])
-        #expect(try database.conversation(TweetID(6)) == nil, "not stored")
+        #expect(try await database.conversation(TweetID(6)) == nil, "not stored")
         // A parent that is not in any feed is a post of its own all the same.
-        #expect(try database.conversation(TweetID(1))?.replies.map(\.tweet.id) == [TweetID(2)])
+        #expect(try await database.conversation(TweetID(1))?.replies.map(\.tweet.id) == [TweetID(2)])
     }
 
     @Test func aLoopInTheRepliesEndsTheWalk() async throws {
@@ -151,7 +151,7 @@ import TwfeedTesting
         _ = try await database.storePage(
             TimelinePage(tweets: [Self.tweet(21, replyTo: 22), Self.tweet(22, replyTo: 21)], authors: [Self.ada], nextPageToken: nil),
             feed: .home, state: SyncState(feed: .home), now: Date())
-        let conversation = try #require(try database.conversation(TweetID(21)))
+        let conversation = try #require(try await database.conversation(TweetID(21)))
         #expect(conversation.ancestors.count == 1)
     }
 }

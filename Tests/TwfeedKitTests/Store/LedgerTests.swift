@@ -30,7 +30,7 @@ struct LedgerTests {
     }
 
     func rows(_ database: AppDatabase) throws -> [String: SpendRow] {
-        Dictionary(uniqueKeysWithValues: try database.spend(since: "2000-01-01").map { ("\($0.day) \($0.source.rawValue) \($0.kind.rawValue)", $0) })
+        Dictionary(uniqueKeysWithValues: try await database.spend(since: "2000-01-01").map { ("\($0.day) \($0.source.rawValue) \($0.kind.rawValue)", $0) })
     }
 
     @Test func aPageIsChargedPerPostAndUserAtThePublishedRates() async throws {
@@ -140,7 +140,7 @@ struct LedgerTests {
         try await store(database, page([30, 31]))
         try await store(database, page([31, 32]), .mentions, now: Self.noon.addingTimeInterval(60))
         let config = TwfeedConfig(environment: ["HOME": "/nonexistent"])
-        let report = try UsageReport.read(config: config, database: database, now: Self.noon.addingTimeInterval(120), days: 1)
+        let report = try await UsageReport.read(config: config, database: database, now: Self.noon.addingTimeInterval(120), days: 1)
         let sources = report.json["days"]?.array?.first?["sources"]
         #expect(sources?["home"]?["repeatsFree"] == .number("0"))
         #expect(sources?["mentions"]?["repeatsFree"] == .number("2"), "post 31 and the author came back")
@@ -205,7 +205,7 @@ struct LedgerTests {
             try db.execute(sql: "CREATE TRIGGER crash BEFORE INSERT ON spend BEGIN SELECT RAISE(ABORT, 'crash'); END")
         }
         await #expect(throws: (any Error).self) { try await store(database, page([2, 1])) }
-        #expect(try database.memberIDs(.home).isEmpty)
+        #expect(try await database.memberIDs(.home).isEmpty)
         #expect(try database.inspect { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM billedResource") } == 0)
 
         try database.tamper { db in try db.execute(sql: "DROP TRIGGER crash") }
@@ -221,12 +221,12 @@ struct LedgerTests {
         #expect(try rows(database)["2026-11-18 home post_read"]?.resources == 2)
     }
 
-    @Test func postsAreNeverDeduplicatedAndGoToTheOutbox() throws {
+    @Test func postsAreNeverDeduplicatedAndGoToTheOutbox() async throws {
         let database = try AppDatabase.inMemory()
         var bill = BillableAnswer(source: .outbox)
         bill.created = [.postCreateWithURL]
-        try database.recordSpend(bill, prices: .published, now: Self.noon)
-        try database.recordSpend(bill, prices: .published, now: Self.noon)
+        try await database.recordSpend(bill, prices: .published, now: Self.noon)
+        try await database.recordSpend(bill, prices: .published, now: Self.noon)
         let row = try #require(try rows(database)["2026-11-18 outbox post_create_url"])
         #expect(row.resources == 2)
         #expect(row.cost == MicroUSD(micros: 400_000))
@@ -236,9 +236,9 @@ struct LedgerTests {
         let database = try AppDatabase.inMemory()
         try await store(database, page([11]), .mentions)
         let terms = BillingTerms()
-        #expect(try terms.postPricing(text: "thanks", replyTo: TweetID(11), database: database).kind == .postCreateSummoned)
-        #expect(try terms.postPricing(text: "thanks", replyTo: TweetID(12), database: database).kind == .postCreate)
-        #expect(try terms.postPricing(text: "see example.com", replyTo: TweetID(11), database: database).kind == .postCreateWithURL)
+        #expect(try await terms.postPricing(text: "thanks", replyTo: TweetID(11), database: database).kind == .postCreateSummoned)
+        #expect(try await terms.postPricing(text: "thanks", replyTo: TweetID(12), database: database).kind == .postCreate)
+        #expect(try await terms.postPricing(text: "see example.com", replyTo: TweetID(11), database: database).kind == .postCreateWithURL)
     }
 }
 
@@ -252,7 +252,7 @@ struct SpendMetricsTests {
         try await database.recordSpend(bill, prices: .published, now: LedgerTests.noon)
         var config = TwfeedConfig(environment: ["HOME": "/home/ada"])
         config.api.budget.monthlyUSD = MicroUSD(micros: 10_000_000)
-        let spend = try SpendCounts.read(config: config, database: database, now: LedgerTests.noon)
+        let spend = try await SpendCounts.read(config: config, database: database, now: LedgerTests.noon)
         #expect(spend.cycleStart == "2026-11-01" && spend.cycleEnd == "2026-12-01")
         #expect(spend.today == MicroUSD(micros: 15_000) && spend.cycle == MicroUSD(micros: 15_000))
         var stored = TwfeedMetrics.StoredCounts()
@@ -266,7 +266,7 @@ struct SpendMetricsTests {
         #expect(spend.billingJSON["budgetUSD"] == .number("10"))
         #expect(spend.billingJSON["todayUSD"] == .number("0.015"))
 
-        let usage = try UsageReport.read(config: config, database: database, now: LedgerTests.noon, days: 3)
+        let usage = try await UsageReport.read(config: config, database: database, now: LedgerTests.noon, days: 3)
         #expect(usage.days.map(\.day) == ["2026-11-18", "2026-11-17", "2026-11-16"])
         #expect(usage.json["cycle"]?["leftUSD"] == .number("9.985"))
         #expect(usage.json["days"]?.array?.first?["sources"]?["home"]?["postReads"] == .number("3"))

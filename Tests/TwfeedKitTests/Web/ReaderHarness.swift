@@ -52,6 +52,11 @@ final class ReaderHarness: @unchecked Sendable {
         tweets.append(Tweet(
             id: TweetID(Self.linkID), authorID: Self.mallory.id, createdAt: Date(timeIntervalSince1970: base + 5001),
             text: "Links: https://t.co/js1 and https://t.co/ok2 and https://t.co/q3",
+            links: [
+                TweetLink(url: "https://t.co/js1", expandedURL: "javascript:alert(3)", displayURL: "click.me"),
+                TweetLink(url: "https://t.co/ok2", expandedURL: "https://example.com/a?b=1&c=2", displayURL: "example.com/a…"),
+                TweetLink(url: "https://t.co/q3", expandedURL: #"https://example.com/"onmouseover="alert(4)"#, displayURL: #"q"uote"#),
+            ],
             rawJSON: #"{"entities":{"urls":[{"url":"https://t.co/js1","expanded_url":"javascript:alert(3)","display_url":"click.me"},{"url":"https://t.co/ok2","expanded_url":"https://example.com/a?b=1&c=2","display_url":"example.com/a…"},{"url":"https://t.co/q3","expanded_url":"https://example.com/\"onmouseover=\"alert(4)","display_url":"q\"uote"}]}}"#))
         tweets.append(Tweet(id: TweetID(Self.controlID), authorID: Self.mallory.id,
                             createdAt: Date(timeIntervalSince1970: base + 5002), text: "bell\u{07} and form\u{0C}feed ]]> end"))
@@ -81,7 +86,10 @@ final class ReaderHarness: @unchecked Sendable {
     /// Runs the reader (read-only, as `twfeed serve` opens the store) for the body's
     /// length; hands the body the bound port. Its requests send the secret as a bearer
     /// unless `signedIn` is false.
+    /// - Parameter board: the daemon's live status, as the daemon hands its reader; nil:
+    ///   as `twfeed serve`.
     func withServer(metrics: TwfeedMetrics = TwfeedMetrics(), signedIn: Bool = true, clock: any WallClock = SystemClock(),
+                    board: (@Sendable () -> StatusSnapshot)? = nil,
                     _ body: (Int) async throws -> Void) async throws {
         let port = Mutex<Int?>(nil)
         let source = ReaderSource(database: try StoreReader.open(path: config.storage.database), config: config,
@@ -89,7 +97,7 @@ final class ReaderHarness: @unchecked Sendable {
                                   access: try ReaderAccess(config: config),
                                   outbox: DurableOutbox(path: config.storage.database, wake: { [self] in rings.withLock { $0 += 1 } }),
                                   fetches: FetchRequester(path: config.storage.database, clock: clock, logger: logger, wake: {}),
-                                  clock: clock)
+                                  board: board, clock: clock)
         let server = ReaderServer(source: source, address: config.http.listen!, logger: logger) { address in
             port.withLock { $0 = address.port }
         }
