@@ -37,7 +37,8 @@ struct BillingRefusalTests {
         let daemon = try world.daemon(clock: clock)
         _ = try await Self.pollAll(daemon)
         let texts = ["first while broke", "second while broke", "third while broke"]
-        let items = try texts.map { try await daemon.database.enqueue(text: $0, replyTo: nil, now: clock.now()) }
+        var items: [OutboxItem] = []
+        for text in texts { items.append(try await daemon.database.enqueue(text: text, replyTo: nil, now: clock.now())) }
 
         world.emulator.setRefusalShape(shape)
         world.emulator.setCredits(usd: 0)

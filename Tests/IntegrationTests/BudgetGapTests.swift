@@ -79,7 +79,7 @@ struct BudgetGapTests {
         #expect(try await raised.database.gaps(.home).isEmpty)
         #expect(world.sink.events("gap.filled").count == 1)
         let truth = Set(world.emulator.groundTruth(.home, dialect: dialect == "v2" ? .v2 : .v1_1))
-        let have = try Set(raised.database.memberIDs(.home).map(\.description))
+        let have = try await Set(raised.database.memberIDs(.home).map(\.description))
         #expect(truth.isSubset(of: have), "\(truth.subtracting(have).count) posts still missing")
         let ours = try await raised.database.spend(since: "2000-01-01").reduce(MicroUSD.zero) { $0 + $1.cost }
         #expect(Int(ours.micros) == world.emulator.bill().totalMicros, "the ledger is the bill")

@@ -69,7 +69,7 @@ struct CheapByDesignTests {
         world.serverFollows(clock)
         let daemon = try world.daemon(clock: clock)
         for syncer in daemon.syncers { try await syncer.poll() }
-        let authors = try Array(Set(daemon.database.feedItems(.home, limit: 100).compactMap { $0.author?.id.description }).sorted().prefix(5))
+        let authors = try await Array(Set(daemon.database.feedItems(.home, limit: 100).compactMap { $0.author?.id.description }).sorted().prefix(5))
         #expect(authors.count == 5)
 
         nextUTCDay(clock, world)
@@ -116,7 +116,7 @@ struct CheapByDesignTests {
         let lookupsBefore = lookups()
         #expect(lookupsBefore > 0)
 
-        let stored = try Set(daemon.database.feedItems(.home, limit: 1000).compactMap { $0.author?.id.description })
+        let stored = try await Set(daemon.database.feedItems(.home, limit: 1000).compactMap { $0.author?.id.description })
         nextUTCDay(clock, world)
         let day = BillingCycle.utcDay(of: clock.now())
         let home = try #require(daemon.syncers.first { $0.feed == .home })

@@ -26,7 +26,7 @@ struct ImageTests {
     }
 
     /// What `twfeed feed` shows as an item's avatar: the cached file, if on disk.
-    static func avatarPath(_ config: TwfeedConfig) -> (String) -> String? {
+    static func avatarPath(_ config: TwfeedConfig) -> @Sendable (String) -> String? {
         let images = ImageStore(root: config.storage.imageCache)
         return { images.exists($0) ? images.path(of: $0) : nil }
     }
@@ -226,7 +226,8 @@ struct ImageTests {
         #expect(try #require(status["images"]?["bytes"]?.int) <= 1 << 20)
         // Evicted pictures are not fetched back until their authors are seen again.
         #expect(try await fetcher.fetchDue().requests == 0)
-        let avatars = try Feed.allCases.flatMap { try await daemon.database.feedItems($0, limit: 100, avatarPath: Self.avatarPath(config)) }
+        var avatars: [FeedItem] = []
+        for feed in Feed.allCases { avatars += try await daemon.database.feedItems(feed, limit: 100, avatarPath: Self.avatarPath(config)) }
         #expect(Set(avatars.compactMap(\.avatarPath)).count == report.files)
 
         // Someone empties the cache folder: the janitor notices, the fetcher refills what was kept.
@@ -262,7 +263,7 @@ struct ImageTests {
         // The kill may have come before every feed was stored: count the authors once
         // the second run has polled them all.
         #expect(await eventually {
-            (try? Feed.allCases.allSatisfy { try await database.syncState($0).lastSuccessAt != nil }) == true
+            (try? await Feed.allCases.allSatisfy { try await database.syncState($0).lastSuccessAt != nil }) == true
         })
         let authors = try Self.authorIDs(database)
         #expect(await eventually {

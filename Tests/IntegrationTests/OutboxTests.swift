@@ -117,7 +117,7 @@ struct OutboxTests {
                 #expect(item[key] != nil, "missing \(key)")
             }
         }
-        #expect(try await eventually { try AppDatabase.open(path: world.databasePath).outboxItems().allSatisfy { $0.state == .sent } })
+        #expect(try await eventually { try await AppDatabase.open(path: world.databasePath).outboxItems().allSatisfy { $0.state == .sent } })
     }
 
     @Test func postRefusesWhatTheAPIWouldRefuse() async throws {
@@ -140,7 +140,7 @@ struct OutboxTests {
         #expect(try JSONValue.parse(fine.stdout)["weightedLength"] == .number("34"))
         let piped = try Binary.run(["post", "--json", "--config", world.configPath, "-"], input: "from stdin\n")
         #expect(piped.status == 0)
-        #expect(try AppDatabase.open(path: world.databasePath).outboxItems().map(\.text) == ["from stdin"])
+        await #expect(try AppDatabase.open(path: world.databasePath).outboxItems().map(\.text) == ["from stdin"])
         #expect(try Binary.run(["post", "--reply-to", "abc", "--config", world.configPath, "x"]).status == 64)
     }
 

@@ -94,7 +94,7 @@ struct ReaderAccessIntegrationTests {
             headers: ["Cookie": cookie, "Origin": "http://127.0.0.1:\(port)", "Content-Type": "application/x-www-form-urlencoded"],
             body: "text=queued+from+serve&action=queue&csrf=\(csrf)")
         #expect(queued.status == 303)
-        let items = try StoreReader.open(path: try world.config.storage.database).outboxItems()
+        let items = try await StoreReader.open(path: try world.config.storage.database).outboxItems()
         #expect(items.map(\.text) == ["queued from serve"] && items.first?.state == .pending)
         #expect(world.emulator.postedStatuses.isEmpty, "nothing posts without the daemon")
     }

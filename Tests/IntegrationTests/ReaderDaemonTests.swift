@@ -24,7 +24,7 @@ struct ReaderDaemonTests {
             statusPath: "\(world.folder)/status.json", gracefulShutdownSignals: [], logger: world.logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await daemon.run() }
-            #expect(try await eventually { try config.enabledFeeds.allSatisfy { try await database.syncState($0).lastSuccessAt != nil } })
+            #expect(try await eventually { try await config.enabledFeeds.allSatisfy { try await database.syncState($0).lastSuccessAt != nil } })
             #expect(await eventually { port.withLock { $0 } != nil })
             let reader = try #require(port.withLock { $0 })
             #expect(world.sink.events("http.listening").first?.contains("address=127.0.0.1:\(reader)") == true)
@@ -54,7 +54,11 @@ struct ReaderDaemonTests {
             world.emulator.addTweets(to: .home, count: 3)
             let polledBefore = try await database.syncState(.home).lastPollAt
             clock.advance(by: 16)
-            #expect(try await eventually { try await database.syncState(.home).lastPollAt != polledBefore && database.feedStats(.home).tweets >= homeTweets + 3 })
+            #expect(try await eventually {
+                let polled = try await database.syncState(.home).lastPollAt
+                let tweets = try await database.feedStats(.home).tweets
+                return polled != polledBefore && tweets >= homeTweets + 3
+            })
             let baseline = first.value("twfeed_poll_requests_total", ["feed": "home", "outcome": "ok"]) ?? 0
             var moved = false
             for _ in 0 ..< 400 where !moved {

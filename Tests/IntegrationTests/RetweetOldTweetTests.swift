@@ -28,7 +28,7 @@ struct RetweetOldTweetTests {
         #expect(try await retweets.poll().complete)
         let emulatorDialect = EmulatorDialect(rawValue: dialect)!
         let listed = Set(world.emulator.groundTruth(.retweets, dialect: emulatorDialect))
-        let members = try Set(daemon.database.memberIDs(.retweets).map(\.description))
+        let members = try await Set(daemon.database.memberIDs(.retweets).map(\.description))
         let newest = try #require(listed.compactMap { UInt64($0) }.max())
         let old = try #require(world.emulator.ownTweetIDs().prefix(100).reversed().first {
             !listed.contains($0) && !members.contains($0) && UInt64($0)! < newest

@@ -10,12 +10,12 @@ struct SearchTests {
         let world = try TestWorld(tweets: 5)
         let database = try AppDatabase.open(path: world.databasePath)
         let author = Author(id: UserID(7), username: "renee_k", name: "Renée Kühn")
-        func store(_ feed: Feed, _ rows: [(Int64, String)]) throws {
+        func store(_ feed: Feed, _ rows: [(Int64, String)]) async throws {
             let tweets = rows.map { Tweet(id: TweetID($0.0), authorID: author.id, createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double($0.0)), text: $0.1) }
             try await database.storePage(TimelinePage(tweets: tweets, authors: [author], nextPageToken: nil), feed: feed, state: SyncState(feed: feed), now: Date())
         }
-        try store(.home, [(901, "Un café crème"), (902, "Second CAFE of the day"), (903, "tea")])
-        try store(.mentions, [(904, "café AND \"NEAR\" *")])
+        try await store(.home, [(901, "Un café crème"), (902, "Second CAFE of the day"), (903, "tea")])
+        try await store(.mentions, [(904, "café AND \"NEAR\" *")])
 
         let search = try Binary.run(["search", "cafe", "--json", "--config", world.configPath])
         #expect(search.status == 0, "\(search.stderr)")

@@ -17,7 +17,7 @@ final class StatusSnapshotTests {
     init() throws { scratch = try ScratchFolder(prefix: "twfeed-snap") }
 
     /// The daemon's side: a database with a poll, a failure and a queued status.
-    func daemonSnapshot(now: Date) throws -> (StatusSnapshot, TwfeedConfig) {
+    func daemonSnapshot(now: Date) async throws -> (StatusSnapshot, TwfeedConfig) {
         let database = try AppDatabase.inMemory()
         var config = TwfeedConfig(environment: ["HOME": folder])
         config.storage.database = "\(folder)/private/twfeed.sqlite"
@@ -44,7 +44,7 @@ final class StatusSnapshotTests {
 
     @Test func statusReadsEverythingFromTheSnapshotWhenTheDatabaseIsNotReadable() async throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let (snapshot, config) = try daemonSnapshot(now: now)
+        let (snapshot, config) = try await daemonSnapshot(now: now)
         let path = "\(folder)/status.json"
         try snapshot.write(to: path)
         var info = stat()
@@ -75,7 +75,7 @@ final class StatusSnapshotTests {
 
     @Test func aStaleHeartbeatReadsAsHungAndAMissingSnapshotAsNotRunning() async throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        var (snapshot, config) = try daemonSnapshot(now: now)
+        var (snapshot, config) = try await daemonSnapshot(now: now)
         snapshot.counts?.feeds["home"]?.lastError = nil
         let path = "\(folder)/status.json"
         try snapshot.write(to: path)

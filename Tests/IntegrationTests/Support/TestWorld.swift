@@ -151,13 +151,13 @@ enum Binary {
 
 /// Polls a condition on real time, for tests that drive a separate process. Bounded;
 /// returns whether the condition came true.
-func eventually(timeout: Double = 30, _ condition: () throws -> Bool) async rethrows -> Bool {
+func eventually(timeout: Double = 30, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
-        if try condition() { return true }
+        if try await condition() { return true }
         try? await Task.sleep(for: .milliseconds(25))
     }
-    return try condition()
+    return try await condition()
 }
 
 import Synchronization
@@ -184,5 +184,13 @@ final class NthRequest: Sendable {
             return value
         }
         if seen == n { action() }
+    }
+}
+
+extension Sequence {
+    /// `allSatisfy` for a condition that reads the store (whose reads are async).
+    func allSatisfy(_ condition: (Element) async throws -> Bool) async rethrows -> Bool {
+        for element in self where try await !condition(element) { return false }
+        return true
     }
 }

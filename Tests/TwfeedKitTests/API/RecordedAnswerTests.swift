@@ -28,7 +28,7 @@ import TwfeedTesting
         _ = try await database.storePage(page, feed: .home, state: SyncState(feed: .home), now: Date())
     }
 
-    static func text(_ id: Int64, in database: AppDatabase) throws -> String? {
+    static func text(_ id: Int64, in database: AppDatabase) async throws -> String? {
         try await database.feedItems(.home, limit: 100).first { $0.tweet.id == TweetID(id) }?.tweet.text
     }
 
@@ -45,10 +45,10 @@ import TwfeedTesting
         ]
         try await Self.store(TimelinePage(tweets: [], authors: known, nextPageToken: nil), in: database)
         try await Self.store(page, in: database)
-        #expect(try Self.text(1_590_000_000_000_000_030, in: database) == "RT @kisan_voice: Farmers march on Delhi today & tomorrow")
-        #expect(try Self.text(1_590_000_000_000_000_031, in: database) == "RT @bauer_blog: Ein ganz normaler Beitrag", "not the reposter's notice")
+        #expect(try await Self.text(1_590_000_000_000_000_030, in: database) == "RT @kisan_voice: Farmers march on Delhi today & tomorrow")
+        #expect(try await Self.text(1_590_000_000_000_000_031, in: database) == "RT @bauer_blog: Ein ganz normaler Beitrag", "not the reposter's notice")
         #expect(
-            try Self.text(1_590_000_000_000_000_032, in: database)
+            try await Self.text(1_590_000_000_000_000_032, in: database)
                 == "RT @plain_poster: A plain repost, its text cut in the wrapper as the API does with long ones: the whole text is in the original.",
             "a repost whose author is not stored takes the name its own text starts with")
 

@@ -25,7 +25,7 @@ struct ImageFixture {
     func remove() { try? FileManager.default.removeItem(atPath: folder) }
 
     /// Authors as a stored page brings them (their `updatedAt` is the clock's now).
-    func storeAuthors(_ authors: [(id: Int64, url: String?)]) throws {
+    func storeAuthors(_ authors: [(id: Int64, url: String?)]) async throws {
         let page = TimelinePage(
             tweets: [], authors: authors.map { Author(id: UserID($0.id), username: "u\($0.id)", name: "U \($0.id)", profileImageURL: $0.url) },
             nextPageToken: nil)

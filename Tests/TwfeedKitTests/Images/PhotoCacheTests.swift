@@ -129,7 +129,8 @@ struct PhotoCacheTests {
         let report = try await janitor.sweep()
         #expect(report.evictedFiles == 2 && report.files == 1)
         #expect(try await fixture.database.profileImage(UserID(5))?.file == nil, "the avatar was the least recently used")
-        #expect(try await fixture.database.photo(Self.url(1))?.file == nil && fixture.database.photo(Self.url(1))?.evictedAt != nil)
+        let evicted = try await fixture.database.photo(Self.url(1))
+        #expect(evicted?.file == nil && evicted?.evictedAt != nil)
         #expect(try await fixture.database.photo(Self.url(2))?.file != nil, "the photo shown last stays")
         #expect(try await fixture.database.imageCacheTotals() == (1, 1000))
 
@@ -200,7 +201,7 @@ struct PhotoCacheTests {
         let index = try #require(AppDatabase.migrations.firstIndex { $0.identifier == "v15: photos" })
         let queue = try DatabaseQueue(path: path)
         try AppDatabase.migrator.migrate(queue, upTo: AppDatabase.migrations[index - 1].identifier)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: "INSERT INTO user (id, username, name, updatedAt) VALUES (1, 'ada', 'Ada', 0)")
             try db.execute(sql: "INSERT INTO tweet (id, authorId, createdAt, text, raw, fetchedAt) VALUES (7, 1, 7, 'x', '{}', 0)")
             try db.execute(sql: """

@@ -39,7 +39,7 @@ struct RetentionFixture {
     }
 
     /// Stores `tweets` in `feed` and `references` (tweets only referred to) as a page does.
-    func store(_ tweets: [Tweet], references: [Tweet] = [], feed: Feed = .home) throws {
+    func store(_ tweets: [Tweet], references: [Tweet] = [], feed: Feed = .home) async throws {
         let authors = Set((tweets + references).map(\.authorID.rawValue)).sorted().map {
             Author(id: UserID($0), username: "user\($0)", name: "User \($0)")
         }

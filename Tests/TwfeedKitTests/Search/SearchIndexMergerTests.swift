@@ -13,7 +13,7 @@ struct SearchIndexMergerTests {
     static let author = Author(id: UserID(1), username: "alice", name: "Alice Martin")
 
     /// Thirty pages, as thirty polls write them: thirty index segments.
-    func database() throws -> AppDatabase {
+    func database() async throws -> AppDatabase {
         let database = try AppDatabase.inMemory()
         for page in 0 ..< 30 {
             let tweets = (0 ..< 5).map { index in
@@ -28,7 +28,7 @@ struct SearchIndexMergerTests {
     }
 
     @Test func writesLeaveMergingToTheMerger() async throws {
-        let database = try database()
+        let database = try await database()
         let automerge = try database.inspect { db in
             try ["tweetSearch", "userSearch"].map { try Int.fetchOne(db, sql: "SELECT v FROM \($0)_config WHERE k = 'automerge'") }
         }
@@ -36,7 +36,7 @@ struct SearchIndexMergerTests {
     }
 
     @Test func theMergerMergesInStepsUntilNothingIsLeftAndSearchStillFindsEverything() async throws {
-        let database = try database()
+        let database = try await database()
         let query = try SearchQuery(parsing: "coffee")
         let before = try await database.search(query, feed: nil, limit: 500).map(\.tweet.id)
         #expect(before.count == 150)

@@ -79,7 +79,7 @@ struct AccountScopeTests {
         let path = folder.appendingPathComponent("twfeed.sqlite").path
         let queue = try DatabaseQueue(path: path)
         try AppDatabase.migrator.migrate(queue, upTo: "v6: retention")
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO account (key, value) VALUES ('userId', '1001'), ('username', 'alice');
                 INSERT INTO user (id, username, name, updatedAt) VALUES (7, 'someone', 'Some One', 0);

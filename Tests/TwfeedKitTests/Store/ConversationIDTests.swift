@@ -69,7 +69,7 @@ import TwfeedTesting
         let index = try #require(AppDatabase.migrations.firstIndex { $0.identifier == identifier })
         let queue = try DatabaseQueue(path: path)
         try AppDatabase.migrator.migrate(queue, upTo: AppDatabase.migrations[index - 1].identifier)
-        try queue.write { db in
+        try await queue.write { db in
             let insert = try db.makeStatement(
                 sql: "INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, conversationId, raw, fetchedAt) VALUES (?, 1, 0, 't', ?, ?, '{}', 0)")
             // 1 <- 2 <- 3 (v1.1), 5 replies to 4 (not stored), 7 replies to 6 with v2's conversation 6, 8 replies to 7.

@@ -45,7 +45,7 @@ import TwfeedTesting
         let v2 = #"{"id":"1","entities":{"urls":[{"url":"https://t.co/a1","expanded_url":"https://example.com/article","display_url":"example.com/article"},{"url":"https://t.co/b2","expanded_url":"https://example.net/"}]}}"#
         // v1.1: the retweet's own entities repeat the original's link, which is kept once.
         let v11 = #"{"id_str":"2","entities":{"urls":[{"url":"https://t.co/a1","expanded_url":"https://example.com/article","display_url":"example.com/article"}]},"retweeted_status":{"entities":{"urls":[{"url":"https://t.co/a1","expanded_url":"https://example.com/other","display_url":"x"},{"url":"https://t.co/c3","expanded_url":"https://example.org/","display_url":"example.org"}]}}}"#
-        try queue.write { db in
+        try await queue.write { db in
             let insert = try db.makeStatement(
                 sql: "INSERT INTO tweet (id, authorId, createdAt, text, conversationId, raw, fetchedAt) VALUES (?, 1, 0, 't', ?, ?, 0)")
             for (id, raw) in [(1, v2), (2, v11), (3, #"{"expanded_url": not json"#), (4, "{}")] as [(Int64, String)] {

@@ -15,7 +15,7 @@ struct StoreReaderTests {
     }
 
     /// A database written by this build, its writer closed (so its -wal and -shm are gone).
-    func writtenDatabase() throws -> String {
+    func writtenDatabase() async throws -> String {
         let path = "\(folder)/twfeed.sqlite"
         do {
             let writer = try AppDatabase.open(path: path)
@@ -35,7 +35,7 @@ struct StoreReaderTests {
 
     @Test func readsWhatTheWriterStored() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = try writtenDatabase()
+        let path = try await writtenDatabase()
         let reader = try StoreReader.open(path: path)
         #expect(try await reader.outboxItems().map(\.text) == ["queued"])
         // `StoreReader` has no write method (the compiler keeps `reader.enqueue` out); even
@@ -59,7 +59,7 @@ struct StoreReaderTests {
             try StoreReader.open(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the reader changed nothing")
-        let applied = try DatabaseQueue(path: path).read { try AppDatabase.migrator.appliedIdentifiers($0) }
+        let applied = try await DatabaseQueue(path: path).read { try AppDatabase.migrator.appliedIdentifiers($0) }
         #expect(applied == ["v1: users, tweets, feeds, sync state"])
     }
 
@@ -80,7 +80,7 @@ struct StoreReaderTests {
     /// leaves no -wal or -shm behind.
     @Test func theImmutableOpenReadsAndCreatesNoFile() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = try writtenDatabase()
+        let path = try await writtenDatabase()
         // The writer's lock file (migrations, the daemon) stays; no -wal or -shm does.
         #expect(files(folder) == ["twfeed.sqlite", "twfeed.sqlite.lock"])
         let reader = try StoreReader.openImmutable(path: path)
@@ -92,7 +92,7 @@ struct StoreReaderTests {
     /// The real case, where permissions apply (not as root, for whom chmod changes nothing).
     @Test(.enabled(if: geteuid() != 0, "root ignores file permissions"))
     func aReadOnlyFolderAndFileAreRead() async throws {
-        let path = try writtenDatabase()
+        let path = try await writtenDatabase()
         defer {
             chmod(folder, 0o700)
             try? FileManager.default.removeItem(atPath: folder)
