@@ -160,7 +160,8 @@ extension StoreReading {
     /// The conversation around `id`, nil when the post itself is not stored. O(depth +
     /// replies): each ancestor is a primary-key lookup, the replies a range of the
     /// `tweet_inReplyTo` index.
-    package func conversation(_ id: TweetID, avatarPath: @escaping @Sendable (_ file: String) -> String? = { _ in nil }) async throws -> Conversation? {
+    package func conversation(_ id: TweetID, avatarPath: @escaping @Sendable (_ file: String) -> String? = { _ in nil }) async throws -> Conversation?
+    {
         try await read { db in try AppDatabase.conversation(id, avatarPath: avatarPath, db) }
     }
 }

@@ -82,7 +82,12 @@ extension Conversation.Ancestor {
 }
 
 extension AppDatabase {
-    static func page<Content: Sendable>(_ content: Content, items: [FeedItem], counts: StoredCounts.Request?, _ db: Database) throws -> StorePage<Content> {
+    static func page<Content: Sendable>(
+        _ content: Content,
+        items: [FeedItem],
+        counts: StoredCounts.Request?,
+        _ db: Database
+    ) throws -> StorePage<Content> {
         StorePage(content: content, links: try links(FeedItem.linkIDs(items), db), counts: try counts.map { try storedCounts($0, db) })
     }
 }
