@@ -131,8 +131,8 @@ final class CostSimulation {
 
     /// A status queued as `twfeed post` queues it, the outbox rung: it flushes at the next
     /// minute's work.
-    func enqueue(_ text: String) throws {
-        _ = try database.enqueue(text: text, replyTo: nil, now: clock.now())
+    func enqueue(_ text: String) async throws {
+        _ = try await database.enqueue(text: text, replyTo: nil, now: clock.now())
         flushDue = clock.now()
     }
 
@@ -145,7 +145,7 @@ final class CostSimulation {
     }
 
     /// The ids a feed holds, as the emulator writes them.
-    func stored(_ feed: Feed) throws -> Set<String> {
-        Set(try database.memberIDs(feed).map(\.description))
+    func stored(_ feed: Feed) async throws -> Set<String> {
+        Set(try await database.memberIDs(feed).map(\.description))
     }
 }

@@ -91,7 +91,7 @@ extension CostWeek {
             )
 
             let mentions = simulation.emulator.allTweetIDs(.mentions)
-            let storedMentions = try simulation.stored(.mentions)
+            let storedMentions = try await simulation.stored(.mentions)
             let missingMentions = mentions.filter { !storedMentions.contains($0) }
             targets.check(
                 "mentions complete",
@@ -100,7 +100,7 @@ extension CostWeek {
             )
 
             let home = simulation.emulator.allTweetIDs(.home).compactMap { UInt64($0) }.filter { $0 > homeAbove }
-            let storedHome = try simulation.stored(.home)
+            let storedHome = try await simulation.stored(.home)
             let gaps = try await simulation.database.gaps(.home)
             var inGaps = 0
             var silent: [UInt64] = []
@@ -119,7 +119,7 @@ extension CostWeek {
             // Not a target: the retweets feed is served last, after home, and may wait.
             let dialect: EmulatorDialect = simulation.sandbox.dialect == "v2" ? .v2 : .v1_1
             let retweets = simulation.emulator.expectedMembers(.retweets, dialect: dialect)
-            let storedRetweets = try simulation.stored(.retweets).intersection(retweets).count
+            let storedRetweets = try await simulation.stored(.retweets).intersection(retweets).count
             print("  retweets (served last, not a target): \(storedRetweets) of \(retweets.count) stored")
             let days = cycle.days(inCycleContaining: CostSimulation.firstMidnight)
             return

@@ -48,19 +48,19 @@ extension CostWeek {
         }
 
         /// After the minute's polls and flush: statuses are queued; the feeds are checked.
-        mutating func afterWork(minute: Int, _ simulation: CostSimulation) throws {
+        mutating func afterWork(minute: Int, _ simulation: CostSimulation) async throws {
             let offset = minute - startMinute
             switch offset {
             case -1, 20, 40:
                 for _ in 0..<(offset == -1 ? 2 : 1) {
                     let text = "cost-week status \(queued.count + 1), queued \(offset < 0 ? "before" : "\(offset) minutes into") the outage"
-                    try simulation.enqueue(text)
+                    try await simulation.enqueue(text)
                     queued.append((text, simulation.clock.now()))
                 }
             case 90:
                 var missing: [Feed: Int] = [:]
                 for feed in Feed.allCases {
-                    let stored = try simulation.stored(feed)
+                    let stored = try await simulation.stored(feed)
                     missing[feed] = (atEnd[feed] ?? []).filter { !stored.contains($0) }.count
                 }
                 missingAfter = missing
@@ -70,12 +70,12 @@ extension CostWeek {
         }
 
         /// The outage's targets; returns the figures for the table.
-        func check(_ simulation: CostSimulation, targets: inout CostTargets) throws -> String {
+        func check(_ simulation: CostSimulation, targets: inout CostTargets) async throws -> String {
             guard let start, let end else {
                 targets.check("the outage happened", false, "the run was too short for it")
                 return "no outage"
             }
-            let items = try simulation.database.outboxItems()
+            let items = try await simulation.database.outboxItems()
             let failed = items.filter { $0.state == .failed }
             targets.check(
                 "0 statuses failed",
@@ -110,11 +110,11 @@ extension CostWeek {
             let dialect: EmulatorDialect = simulation.sandbox.dialect == "v2" ? .v2 : .v1_1
             var missingAtEnd: [Feed: Int] = [:]
             for feed in Feed.allCases {
-                let stored = try simulation.stored(feed)
+                let stored = try await simulation.stored(feed)
                 missingAtEnd[feed] = simulation.emulator.expectedMembers(feed, dialect: dialect).filter { !stored.contains($0) }.count
             }
             let after = missingAfter ?? [:]
-            let gaps = try simulation.database.gaps()
+            let gaps = try await simulation.database.gaps()
             func counts(_ missing: [Feed: Int]) -> String {
                 Feed.allCases.map { "\($0.rawValue) \(missing[$0] ?? -1)" }.joined(separator: ", ")
             }

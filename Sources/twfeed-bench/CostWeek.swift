@@ -137,7 +137,7 @@ enum CostWeek {
         let firstDay = BillingCycle.utcDay(of: simulation.clock.now().addingTimeInterval(60))
         let newestHomeBefore = emulator.allTweetIDs(.home).first.flatMap { UInt64($0) } ?? 0
 
-        var floor = try Floor(simulation)
+        var floor = try await Floor(simulation)
         var outage = options.outage ? Outage(startMinute: options.days * 1_440 / 2) : nil
         for day in 0..<options.days {
             for minuteOfDay in 0..<1_440 {
@@ -145,9 +145,9 @@ enum CostWeek {
                 simulation.advance()
                 outage?.beforeWork(minute: minute, simulation)
                 try await simulation.work()
-                try outage?.afterWork(minute: minute, simulation)
+                try await outage?.afterWork(minute: minute, simulation)
             }
-            try floor.addDay(simulation)
+            try await floor.addDay(simulation)
         }
         let seconds = Bench.elapsed(since: started)
         let rows = try await simulation.database.spend(since: firstDay)
@@ -186,7 +186,7 @@ enum CostWeek {
             figures = try await budget.check(simulation, homeAbove: newestHomeBefore, targets: &targets)
         }
         if let outage {
-            figures = try outage.check(simulation, targets: &targets)
+            figures = try await outage.check(simulation, targets: &targets)
         }
         let per30 = week.per30Days
         print("per30days-usd: \(per30.decimalString)")
@@ -237,11 +237,13 @@ enum CostWeek {
         private(set) var authors = MicroUSD.zero
         private var members: [Feed: Set<String>]
 
-        init(_ simulation: CostSimulation) throws {
-            members = try Dictionary(uniqueKeysWithValues: Feed.allCases.map { ($0, try simulation.stored($0)) })
+        init(_ simulation: CostSimulation) async throws {
+            var members: [Feed: Set<String>] = [:]
+            for feed in Feed.allCases { members[feed] = try await simulation.stored(feed) }
+            self.members = members
         }
 
-        mutating func addDay(_ simulation: CostSimulation) throws {
+        mutating func addDay(_ simulation: CostSimulation) async throws {
             let config = simulation.config
             let prices = config.api.prices
             var postReads: Set<String> = []
@@ -249,7 +251,7 @@ enum CostWeek {
             var referenced: Set<String> = []
             var authorIDs: Set<String> = []
             for feed in Feed.allCases {
-                let now = try simulation.stored(feed)
+                let now = try await simulation.stored(feed)
                 for id in now.subtracting(members[feed] ?? []) {
                     if feed == .mentions && config.api.ownsApp { ownedReads.insert(id) } else { postReads.insert(id) }
                     guard let tweet = simulation.emulator.tweet(id) else { continue }

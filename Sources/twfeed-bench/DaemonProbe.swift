@@ -61,9 +61,23 @@ final class DaemonProbe {
 
     var pid: Int32 { process.processIdentifier }
 
-    /// VmRSS and Pss of the daemon, in KiB.
-    func memory() -> (rss: Int, pss: Int) {
-        (Self.kibibytes("VmRSS", in: "/proc/\(pid)/status"), Self.kibibytes("Pss", in: "/proc/\(pid)/smaps_rollup"))
+    /// VmRSS, Pss and Anonymous of the daemon, in KiB. Anonymous (`smaps_rollup`) is the
+    /// daemon's own memory: heap, stacks and dirty private pages, none of it shared with
+    /// other processes or backed by a file, so it is what the daemon's code decides.
+    func memory() -> Memory {
+        let rollup = "/proc/\(pid)/smaps_rollup"
+        return Memory(
+            rss: Self.kibibytes("VmRSS", in: "/proc/\(pid)/status"),
+            pss: Self.kibibytes("Pss", in: rollup),
+            anonymous: Self.kibibytes("Anonymous", in: rollup)
+        )
+    }
+
+    /// What `memory()` reads, in KiB.
+    struct Memory {
+        let rss: Int
+        let pss: Int
+        let anonymous: Int
     }
 
     /// SIGTERM, then waits for the graceful stop.

@@ -62,7 +62,7 @@ enum GraphArchive {
                 )
             }
             let database = try AppDatabase.open(path: path)
-            let (tweets, home) = (try database.storedTweetCount(), try database.feedStats(.home).tweets)
+            let (tweets, home) = (try await database.storedTweetCount(), try await database.feedStats(.home).tweets)
             built[variant] = SyntheticArchive.Built(path: path, tweets: tweets, homeTweets: home, bytes: SyntheticArchive.fileBytes(path))
         }
         return Pair(
@@ -182,6 +182,7 @@ struct GraphTop {
         plain.conversationID = tweet.id
         plain.media = []
         plain.rawJSON = raw(plain)
+        plain.links = links(plain)
         return plain
     }
 
@@ -280,6 +281,7 @@ struct GraphTop {
     private mutating func stored(_ tweet: Tweet) -> Tweet {
         var tweet = tweet
         tweet.rawJSON = Self.raw(tweet)
+        tweet.links = Self.links(tweet)
         posts.append(Post(tweet: tweet, member: false))
         summary.storedOnly += 1
         count(tweet)
@@ -289,6 +291,7 @@ struct GraphTop {
     private mutating func member(_ tweet: Tweet) {
         var tweet = tweet
         tweet.rawJSON = Self.raw(tweet)
+        tweet.links = Self.links(tweet)
         posts.append(Post(tweet: tweet, member: true))
         summary.home += 1
         count(tweet)
@@ -345,6 +348,14 @@ struct GraphTop {
         }
         if words == nil, random.next() % 4 == 0 { text += " https://t.co/\(String(random.next() % 1_000_000_000, radix: 36))" }
         return String(text.prefix(280))
+    }
+
+    /// The link `raw` marks, as the client would have read it from that object.
+    static func links(_ tweet: Tweet) -> [TweetLink] {
+        guard let range = tweet.text.range(of: "https://t.co/") else { return [] }
+        let url = String(tweet.text[range.lowerBound...].prefix { $0 != " " })
+        let path = url.dropFirst("https://t.co/".count)
+        return [TweetLink(url: url, expandedURL: "https://example.com/read/\(path)", displayURL: "example.com/read/\(path)")]
     }
 
     /// The v2 object the API would have sent: references, media keys, the link's entity.

@@ -50,7 +50,7 @@ enum ImageCost {
         let home = daemon.syncers.first { $0.feed == .home }!
         let backfill = try await home.poll()
         precondition(backfill.complete, "home backfill did not complete")
-        let authors = try database.authorsWithPictureCount()
+        let authors = try await database.authorsWithPictureCount()
         let fetcher = daemon.services.compactMap { $0 as? ImageFetcher }.first!
         // Idle home polls (one request, nothing new) alone, then while the cache fills.
         var idle: [Double] = []

@@ -9,7 +9,7 @@ enum MarkdownTable {
         rows: [TableBench.SizeRow],
         runs: Int,
         backfill: Bench.Backfill,
-        memory: (rss: Int, pss: Int),
+        memory: DaemonProbe.Memory,
         ready: Double,
         readyRuns: Int,
         growth: PollGrowth.Result,
@@ -41,10 +41,17 @@ enum MarkdownTable {
             "\(count(Int(backfill.rate)))/s / \(count(Int(backfill.rawRate)))/s = **\(String(format: "%.2f", backfill.rate / backfill.rawRate))**",
             target: "≥ 0.50"
         )
+        // The target is on the daemon's own memory (`Anonymous`); RSS and PSS count the
+        // shared libraries' pages too, which other Swift programs share: shown for information.
+        once(
+            "daemon's own idle memory, `smaps_rollup` Anonymous (after backfill, settled)",
+            String(format: "%.1f MiB ", Double(memory.anonymous) / 1024) + (Double(memory.anonymous) / 1024 < Self.anonymousTarget ? "PASS" : "FAIL"),
+            target: String(format: "< %.0f MiB", Self.anonymousTarget)
+        )
         once(
             "daemon idle VmRSS / PSS (after backfill, settled)",
             String(format: "%.1f MiB / %.1f MiB", Double(memory.rss) / 1024, Double(memory.pss) / 1024),
-            target: "≤ 30 MiB / ≤ 15 MiB"
+            target: "info"
         )
         once(
             "RSS growth of the poll loop (\(count(growth.requests)) requests in \(String(format: "%.0f", growth.seconds)) s)",
@@ -63,6 +70,9 @@ enum MarkdownTable {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// The daemon's own idle memory target, in MiB (issue 26).
+    static let anonymousTarget = 8.0
 
     static func ms(_ seconds: Double?) -> String {
         seconds.map { String(format: "%.1f ms", $0 * 1000) } ?? "> 60 s"

@@ -19,7 +19,7 @@ enum PruneProbe {
 
     /// Nil when this build has no retention (the config key is refused, or no
     /// `prune.done` within `timeout`).
-    static func measure(binary: String, archive: String, folder: String, keepDays: Int, timeout: Double = 300) throws -> Result? {
+    static func measure(binary: String, archive: String, folder: String, keepDays: Int, timeout: Double = 300) async throws -> Result? {
         let sandbox = try Sandbox(folder: folder, tweetsPerFeed: 10)
         defer { sandbox.stop() }
         let copy = "\(folder)/pruned.sqlite"
@@ -34,7 +34,7 @@ enum PruneProbe {
             "log": .object(["file": .string(logPath), "level": .string("info")]),
         ])
         let bytesBefore = SyntheticArchive.fileBytes(copy)
-        let tweetsBefore = try count(copy)
+        let tweetsBefore = try await count(copy)
         let probe = WriteLockProbe(path: copy)
         probe.start()
         let daemon: DaemonProbe
@@ -51,7 +51,7 @@ enum PruneProbe {
         var lastLog = ""
         var stillSince = DispatchTime.now()
         while Bench.elapsed(since: started) < timeout {
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .milliseconds(100))
             let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
             if log != lastLog {
                 lastLog = log
@@ -71,16 +71,16 @@ enum PruneProbe {
             bytesBefore: bytesBefore,
             bytesAfter: SyntheticArchive.fileBytes(copy),
             tweetsBefore: tweetsBefore,
-            tweetsAfter: try count(copy)
+            tweetsAfter: try await count(copy)
         )
     }
 
-    static func count(_ path: String) throws -> Int {
-        try StoreReader.open(path: path).storedTweetCount()
+    static func count(_ path: String) async throws -> Int {
+        try await StoreReader.open(path: path).storedTweetCount()
     }
 }
 
-/// Takes and releases the write lock in a loop on its own thread, recording the
+/// Takes and releases the write lock in a loop in a task of its own, recording the
 /// longest wait for it.
 final class WriteLockProbe: @unchecked Sendable {
     private let path: String
@@ -93,7 +93,7 @@ final class WriteLockProbe: @unchecked Sendable {
     init(path: String) { self.path = path }
 
     func start() {
-        Thread.detachNewThread { [self] in
+        Task.detached { [self] in
             // A second writer on the same file, as another process would be: each write
             // transaction waits in SQLite's busy handler while the pruner holds the lock.
             guard let database = try? AppDatabase.open(path: path) else {
@@ -101,12 +101,12 @@ final class WriteLockProbe: @unchecked Sendable {
                 return
             }
             while lock.withLock({ running }) {
-                guard let waited = try? database.writeLockWait() else { break }
+                guard let waited = try? await database.writeLockWait() else { break }
                 lock.withLock {
                     longest = max(longest, waited)
                     locks += 1
                 }
-                usleep(5_000)
+                try? await Task.sleep(for: .milliseconds(5))
             }
             finished.signal()
         }

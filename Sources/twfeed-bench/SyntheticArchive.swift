@@ -47,7 +47,7 @@ enum SyntheticArchive {
             )
         }
         let database = try AppDatabase.open(path: path)
-        let (tweets, home) = (try database.storedTweetCount(), try database.feedStats(.home).tweets)
+        let (tweets, home) = (try await database.storedTweetCount(), try await database.feedStats(.home).tweets)
         return Built(path: path, tweets: tweets, homeTweets: home, bytes: fileBytes(path))
     }
 

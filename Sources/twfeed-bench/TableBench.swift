@@ -50,7 +50,7 @@ enum TableBench {
             // One figure, for working on the pruner: the write-lock wait on the largest
             // archive of the chosen sizes.
             let archive = try await SyntheticArchive.database(size: options.sizes.last!, cache: options.cache)
-            guard let prune = try PruneProbe.measure(binary: twfeed, archive: archive.path, folder: "\(folder)/prune", keepDays: 180)
+            guard let prune = try await PruneProbe.measure(binary: twfeed, archive: archive.path, folder: "\(folder)/prune", keepDays: 180)
             else { throw BenchError("no prune.done") }
             print(
                 String(
@@ -108,7 +108,7 @@ enum TableBench {
         )
         let pruneArchive = archives.last(where: { $0.tweets <= 100_000 }) ?? archives[0]
         progress("pruning a copy of the \(pruneArchive.tweets)-tweet archive (keepDays 180)")
-        let prune = try PruneProbe.measure(binary: twfeed, archive: pruneArchive.path, folder: "\(folder)/prune", keepDays: 180)
+        let prune = try await PruneProbe.measure(binary: twfeed, archive: pruneArchive.path, folder: "\(folder)/prune", keepDays: 180)
 
         print(
             MarkdownTable.render(

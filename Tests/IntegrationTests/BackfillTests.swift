@@ -21,7 +21,7 @@ struct BackfillTests {
         for feed in Feed.allCases {
             // With api.ownsApp retweets also hold own posts reposted beyond retweets-of-me's reach.
             let truth = world.emulator.expectedMembers(feed, dialect: emulatorDialect)
-            let stored = try daemon.database.memberIDs(feed).map(\.description)
+            let stored = try await daemon.database.memberIDs(feed).map(\.description)
             #expect(stored == truth, "\(feed): stored \(stored.count), truth \(truth.count)")
             #expect(!truth.isEmpty)
         }
@@ -44,7 +44,7 @@ struct BackfillTests {
         #expect(ownConversation == (try daemon.database.inspect { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet WHERE inReplyToId IS NULL")! }))
 
         // Retweets keep the original's full text; replies and quotes their links; authors apart.
-        let home = try daemon.database.feedItems(.home, limit: 1000)
+        let home = try await daemon.database.feedItems(.home, limit: 1000)
         let retweet = try #require(home.first { $0.tweet.retweetOfID != nil })
         #expect(retweet.tweet.text.hasPrefix("RT @"))
         #expect(!retweet.tweet.text.hasSuffix("…"))
@@ -78,8 +78,8 @@ struct BackfillTests {
         let home = try #require(daemon.syncers.first { $0.feed == .home })
         let outcome = try await home.poll()
         #expect(outcome.newTweets == 30)
-        let stored = Set(try daemon.database.memberIDs(.home).map(\.description))
+        let stored = Set(try await daemon.database.memberIDs(.home).map(\.description))
         #expect(Set(added).isSubset(of: stored))
-        #expect(try daemon.database.memberIDs(.home).map(\.description) == world.emulator.groundTruth(.home, dialect: EmulatorDialect(rawValue: dialect)!))
+        #expect(try await daemon.database.memberIDs(.home).map(\.description) == world.emulator.groundTruth(.home, dialect: EmulatorDialect(rawValue: dialect)!))
     }
 }

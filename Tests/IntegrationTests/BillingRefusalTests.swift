@@ -37,14 +37,15 @@ struct BillingRefusalTests {
         let daemon = try world.daemon(clock: clock)
         _ = try await Self.pollAll(daemon)
         let texts = ["first while broke", "second while broke", "third while broke"]
-        let items = try texts.map { try daemon.database.enqueue(text: $0, replyTo: nil, now: clock.now()) }
+        var items: [OutboxItem] = []
+        for text in texts { items.append(try await daemon.database.enqueue(text: text, replyTo: nil, now: clock.now())) }
 
         world.emulator.setRefusalShape(shape)
         world.emulator.setCredits(usd: 0)
         let before = Self.apiRequests(world)
         _ = try await daemon.flusher!.flush()
         for item in items {
-            let stored = try #require(try daemon.database.outboxItem(item.id))
+            let stored = try #require(try await daemon.database.outboxItem(item.id))
             #expect(stored.state == .pending, "a billing refusal never fails a status")
             #expect(stored.attempts == 0, "and is not an attempt")
         }
@@ -62,7 +63,7 @@ struct BillingRefusalTests {
         }
         let during = Self.apiRequests(world) - before
         #expect(during <= 5, "\(during) requests during the outage")
-        #expect(try daemon.database.outboxItems().allSatisfy { $0.state == .pending }, "none failed")
+        #expect(try await daemon.database.outboxItems().allSatisfy { $0.state == .pending }, "none failed")
         #expect(world.sink.events("billing.state").count == 1, "one line on entering, none per request")
         let (_, status) = try Self.statusJSON(world)
         #expect(status["billing"]?["state"] == .string("out_of_credits"))
@@ -75,13 +76,13 @@ struct BillingRefusalTests {
         #expect(try await daemon.database.billingStatus()?.state == .ok)
         // The feeds catch up: what came during the outage is stored.
         _ = try await Self.pollAll(daemon)
-        let home = Set(try daemon.database.memberIDs(.home).map(\.description))
+        let home = Set(try await daemon.database.memberIDs(.home).map(\.description))
         #expect(home.isSuperset(of: world.emulator.expectedMembers(.home, dialect: dialect == "v2" ? .v2 : .v1_1)))
         #expect(world.sink.events("billing.state").count == 2, "one line on leaving")
         _ = try await daemon.flusher!.flush()
         let own = world.emulator.ownTweetIDs().compactMap { world.emulator.tweet($0)?.text }
         for (item, text) in zip(items, texts) {
-            #expect(try daemon.database.outboxItem(item.id)?.state == .sent)
+            #expect(try await daemon.database.outboxItem(item.id)?.state == .sent)
             #expect(own.filter { $0 == text }.count == 1, "\(text) posted exactly once")
         }
         #expect(try Self.statusJSON(world).1["billing"]?["state"] == .string("ok"))
@@ -102,9 +103,9 @@ struct BillingRefusalTests {
         let next = try #require(outcomes.compactMap(\.nextPollAt).min())
         #expect(next.timeIntervalSince(clock.now()) > 3600)
 
-        let item = try daemon.database.enqueue(text: "posts go on under the read cap", replyTo: nil, now: clock.now())
+        let item = try await daemon.database.enqueue(text: "posts go on under the read cap", replyTo: nil, now: clock.now())
         _ = try await daemon.flusher!.flush()
-        #expect(try daemon.database.outboxItem(item.id)?.state == .sent)
+        #expect(try await daemon.database.outboxItem(item.id)?.state == .sent)
         let (_, status) = try Self.statusJSON(world)
         #expect(status["billing"]?["state"] == .string("usage_cap"))
         #expect(status["billing"]?["until"] != .null, "until the cycle ends")
@@ -126,9 +127,9 @@ struct BillingRefusalTests {
         world.serverFollows(clock)
         _ = try await Self.pollAll(daemon)
         #expect(Self.apiRequests(world) == before, "nothing before the reset date")
-        let item = try daemon.database.enqueue(text: "waits for the cap", replyTo: nil, now: clock.now())
+        let item = try await daemon.database.enqueue(text: "waits for the cap", replyTo: nil, now: clock.now())
         _ = try await daemon.flusher!.flush()
-        #expect(try daemon.database.outboxItem(item.id)?.state == .pending)
+        #expect(try await daemon.database.outboxItem(item.id)?.state == .pending)
     }
 
     @Test(arguments: ["v2", "v1.1"])
@@ -141,7 +142,7 @@ struct BillingRefusalTests {
         let refusals = try await daemon.database.endpointRefusals()
         #expect(refusals.map(\.source) == [.home])
         #expect(world.sink.events("feed.not_permitted").count == 1)
-        #expect(try daemon.database.feedStats(.mentions).tweets > 0, "mentions go on")
+        #expect(try await daemon.database.feedStats(.mentions).tweets > 0, "mentions go on")
         let (_, status) = try Self.statusJSON(world)
         #expect(status["feeds"]?["home"]?["permitted"] == .bool(false))
         #expect(status["feeds"]?["mentions"]?["permitted"] == .bool(true))
@@ -149,13 +150,13 @@ struct BillingRefusalTests {
 
         // Fixed in the console, then a reload: asked again at once, not in a day.
         world.emulator.setNotEnrolled(nil, for: .home)
-        try daemon.database.recheckEndpointRefusals(at: clock.now())
+        try await daemon.database.recheckEndpointRefusals(at: clock.now())
         let reloaded = try world.daemon(database: daemon.database, clock: clock)
         let home = try #require(reloaded.syncers.first { $0.feed == .home })
         let outcome = try await home.poll()
         #expect(outcome.hold == nil)
         #expect(try await daemon.database.endpointRefusals().isEmpty)
         #expect(world.sink.events("feed.permitted").count == 1)
-        #expect(try daemon.database.feedStats(.home).tweets > 0)
+        #expect(try await daemon.database.feedStats(.home).tweets > 0)
     }
 }

@@ -45,7 +45,7 @@ struct BudgetGapTests {
         #expect(gap.newerThanID == newestBefore)
         #expect(world.sink.events("gap.recorded").count == 1)
         // The newest posts were read, down to the gap.
-        let stored = try daemon.database.feedStats(.home).tweets
+        let stored = try await daemon.database.feedStats(.home).tweets
         #expect(stored > 20 && stored < 170)
         #expect(try await daemon.database.billingStatus()?.state == .budgetLimited)
 
@@ -79,7 +79,7 @@ struct BudgetGapTests {
         #expect(try await raised.database.gaps(.home).isEmpty)
         #expect(world.sink.events("gap.filled").count == 1)
         let truth = Set(world.emulator.groundTruth(.home, dialect: dialect == "v2" ? .v2 : .v1_1))
-        let have = try Set(raised.database.memberIDs(.home).map(\.description))
+        let have = try await Set(raised.database.memberIDs(.home).map(\.description))
         #expect(truth.isSubset(of: have), "\(truth.subtracting(have).count) posts still missing")
         let ours = try await raised.database.spend(since: "2000-01-01").reduce(MicroUSD.zero) { $0 + $1.cost }
         #expect(Int(ours.micros) == world.emulator.bill().totalMicros, "the ledger is the bill")
@@ -103,7 +103,7 @@ struct BudgetGapTests {
         let home = try #require(daemon.syncers.first { $0.feed == .home })
         let outcome = try await home.poll()
         #expect(outcome.hold?.reason == .budget, "\(outcome)")
-        let read = try daemon.database.memberIDs(.home)
+        let read = try await daemon.database.memberIDs(.home)
         #expect(read.count > 0 && read.count <= 10, "one page: \(read.count)")
         let truth = world.emulator.groundTruth(.home, dialect: dialect == "v2" ? .v2 : .v1_1)
         #expect(Set(read.map(\.description)) == Set(truth.prefix(read.count)), "the newest posts")
@@ -137,7 +137,7 @@ struct BudgetGapTests {
         try await home.poll()
         let shrunk = try #require(try await daemon.database.gaps(.home).first)
         #expect(shrunk.id == gap.id && shrunk.olderThanID < gap.olderThanID)
-        #expect(try daemon.database.memberIDs(.home).min() == shrunk.olderThanID)
+        #expect(try await daemon.database.memberIDs(.home).min() == shrunk.olderThanID)
 
         // `fill` reads it within the spend it is given (the month's budget raised).
         try world.writeConfig(["api": .object(["budget": .object(["monthlyUSD": .number("100")])])])

@@ -37,7 +37,7 @@ struct CheapByDesignTests {
         let old = try #require(world.emulator.retweetOldTweet())
         let tweet = try #require(world.emulator.tweet(old))
         #expect(tweet.retweetCount == 1, "nobody had reposted it before")
-        #expect(try !daemon.database.memberIDs(.retweets).map(\.description).contains(old))
+        #expect(try await !daemon.database.memberIDs(.retweets).map(\.description).contains(old))
         if dialect == "v1.1" {
             let position = try #require(world.emulator.groundTruth(.retweets, dialect: .v1_1).firstIndex(of: old))
             #expect(position >= 100, "below v1.1's first page: only a deep read reaches it")
@@ -45,7 +45,7 @@ struct CheapByDesignTests {
         let before = world.emulator.requests.count
         clock.advance(by: 15)
         #expect(try await retweets.poll().complete)
-        #expect(try daemon.database.memberIDs(.retweets).map(\.description).contains(old))
+        #expect(try await daemon.database.memberIDs(.retweets).map(\.description).contains(old))
         let feedReads = world.emulator.requests.dropFirst(before).filter {
             $0.path.contains("reposts_of_me") || $0.path.contains("retweets_of_me")
         }
@@ -69,7 +69,7 @@ struct CheapByDesignTests {
         world.serverFollows(clock)
         let daemon = try world.daemon(clock: clock)
         for syncer in daemon.syncers { try await syncer.poll() }
-        let authors = try Array(Set(daemon.database.feedItems(.home, limit: 100).compactMap { $0.author?.id.description }).sorted().prefix(5))
+        let authors = try await Array(Set(daemon.database.feedItems(.home, limit: 100).compactMap { $0.author?.id.description }).sorted().prefix(5))
         #expect(authors.count == 5)
 
         nextUTCDay(clock, world)
@@ -111,12 +111,12 @@ struct CheapByDesignTests {
         world.serverFollows(clock)
         let daemon = try world.daemon(clock: clock)
         for syncer in daemon.syncers { try await syncer.poll() }
-        #expect(try daemon.database.feedItems(.home, limit: 1000).allSatisfy { $0.author != nil })
+        #expect(try await daemon.database.feedItems(.home, limit: 1000).allSatisfy { $0.author != nil })
         func lookups() -> Int { world.emulator.requests.filter { $0.path == "/2/users" }.count }
         let lookupsBefore = lookups()
         #expect(lookupsBefore > 0)
 
-        let stored = try Set(daemon.database.feedItems(.home, limit: 1000).compactMap { $0.author?.id.description })
+        let stored = try await Set(daemon.database.feedItems(.home, limit: 1000).compactMap { $0.author?.id.description })
         nextUTCDay(clock, world)
         let day = BillingCycle.utcDay(of: clock.now())
         let home = try #require(daemon.syncers.first { $0.feed == .home })
@@ -124,7 +124,7 @@ struct CheapByDesignTests {
         let new = try #require(world.emulator.addTweets(to: .home, count: 1, by: author))
         try await home.poll()
         #expect(lookups() == lookupsBefore, "a fresh author: no lookup")
-        #expect(try daemon.database.feedItems(.home, limit: 1).first?.tweet.id.description == new.first)
+        #expect(try await daemon.database.feedItems(.home, limit: 1).first?.tweet.id.description == new.first)
 
         clock.advance(by: Double(try world.config.images.revalidateDays) * 86_400)
         world.serverFollows(clock)

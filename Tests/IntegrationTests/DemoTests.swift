@@ -43,7 +43,7 @@ import TwfeedTesting
             }
         }
         let database = try StoreReader.open(path: folder + "/twfeed.sqlite")
-        #expect(try await eventually { try database.outboxItems().contains { $0.text == "hello" && $0.state == .sent } })
+        #expect(try await eventually { try await database.outboxItems().contains { $0.text == "hello" && $0.state == .sent } })
 
         // `show` and `fetch` of posts the store lacks reach the daemon.
         let show = try Binary.run(["show", "7", "--config", config])
@@ -65,7 +65,7 @@ import TwfeedTesting
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func onPathTheDemoSuggestsTheBareName() throws {
+    func onPathTheDemoSuggestsTheBareName() async throws {
         let scratch = try ScratchFolder(prefix: "twfeed-demo-it")
         let path = "\(Binary.folder):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
         let demo = try Interactive.demo(["demo", "--tweets", "3", "--dir", scratch.path + "/demo"], log: scratch.path + "/stderr", path: path)

@@ -31,12 +31,12 @@ struct FaultTests {
         #expect(state.pendingBottom != nil)
         #expect(state.lastError == broken.error?.pollFailure, "the failure is recorded as it happened")
         // Two pages are stored (pages can come back short: the emulator drops some, as the API does).
-        let kept = try daemon.database.memberIDs(.home).count
+        let kept = try await daemon.database.memberIDs(.home).count
         #expect(kept > 100 && kept <= 200, "\(kept)")
 
         let resumed = try await home.poll()
         #expect(resumed.complete)
-        #expect(try daemon.database.memberIDs(.home).map(\.description) == world.emulator.groundTruth(.home, dialect: .v2))
+        #expect(try await daemon.database.memberIDs(.home).map(\.description) == world.emulator.groundTruth(.home, dialect: .v2))
         #expect(try await daemon.database.syncState(.home).lastError == nil)
     }
 

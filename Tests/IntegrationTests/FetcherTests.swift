@@ -36,12 +36,12 @@ struct FetcherTests {
         world.serverFollows(clock)
         _ = try await home.poll()
         let top = try #require(TweetID(chain.id))
-        #expect(try daemon.database.memberIDs(.home).contains(top))
+        #expect(try await daemon.database.memberIDs(.home).contains(top))
         // Nothing fetched by itself with the prefetch off. v2 sends the parent along with
         // the page (`referenced_tweets.id`); above it, and in v1.1 from the parent up, faults.
         #expect(try await fetcher.cycle() == nil)
         let sent = dialect == "v2" ? 1 : 0
-        #expect(try ids(#require(try daemon.database.conversation(top))) == Array(chain.ancestors.prefix(sent)) + ["\(chain.ancestors[sent])?"])
+        #expect(try ids(#require(try await daemon.database.conversation(top))) == Array(chain.ancestors.prefix(sent)) + ["\(chain.ancestors[sent])?"])
 
         // A look (what the page and twfeed show do) asks; the fetcher walks the whole way up.
         world.emulator.resetBill()
@@ -49,7 +49,7 @@ struct FetcherTests {
         let spentBefore = try await daemon.database.spend(since: dayStart)
         try await daemon.database.requestFetch([TweetID(chain.ancestors[sent])!], reason: .asked, now: clock.now())
         #expect(try await fetcher.cycle() == nil)
-        let whole = try #require(try daemon.database.conversation(top))
+        let whole = try #require(try await daemon.database.conversation(top))
         #expect(ids(whole) == chain.ancestors, "the chain, parent first, up to the root")
         #expect(try await daemon.database.pendingFetches(limit: 10, now: clock.now()).isEmpty)
 
@@ -82,7 +82,7 @@ struct FetcherTests {
         #expect(try await fetcher.cycle() == nil)
         try await daemon.database.requestFetch([TweetID(chain.ancestors[1])!], reason: .asked, now: clock.now())
         #expect(try await fetcher.cycle() == nil)
-        let conversation = try #require(try daemon.database.conversation(top))
+        let conversation = try #require(try await daemon.database.conversation(top))
         #expect(ids(conversation) == [chain.ancestors[0], chain.ancestors[1] + "!"])
         guard case .missing(_, let reason?) = conversation.ancestors.last else { Issue.record("no reason"); return }
         #expect(!reason.isEmpty)
@@ -126,7 +126,7 @@ struct FetcherTests {
         #expect(world.emulator.requests.filter { $0.endpoint == "lookup" }.count == 1)
         _ = try await daemon.syncers.first { $0.feed == .home }!.poll()
         #expect(try await fetcher.cycle() == nil)
-        #expect(try daemon.database.feedItem(wanted) != nil)
+        #expect(try await daemon.database.feedItem(wanted) != nil)
         #expect(try await daemon.database.pendingFetches(limit: 10, now: clock.now()).isEmpty)
     }
 
@@ -142,11 +142,11 @@ struct FetcherTests {
         #expect(world.emulator.deleteTweet(chain.ancestors[0]))
         _ = try await home.poll()
         let top = try #require(TweetID(chain.id))
-        let conversation = try #require(try daemon.database.conversation(top))
+        let conversation = try #require(try await daemon.database.conversation(top))
         #expect(ids(conversation) == [chain.ancestors[0] + "!"], "known gone from the page alone")
         guard case .missing(_, let reason?) = conversation.ancestors.first else { Issue.record("no reason"); return }
         #expect(reason.hasPrefix("Not Found Error"))
-        let item = try #require(try daemon.database.feedItem(top))
+        let item = try #require(try await daemon.database.feedItem(top))
         #expect(item.inReplyTo?.stored == false && item.unavailable[TweetID(chain.ancestors[0])!] == reason)
         #expect(try await daemon.fetcher!.cycle() == nil)
         #expect(world.emulator.requests.filter { $0.endpoint == "lookup" }.isEmpty, "no lookup for a post the page said is gone")
@@ -167,7 +167,7 @@ struct FetcherTests {
         for syncer in daemon.syncers { _ = try await syncer.poll() }
         #expect(try await daemon.fetcher!.cycle() == nil)
         for feed in Feed.allCases {
-            let faults = try daemon.database.feedItems(feed, limit: 50).flatMap { item in item.faults.filter { item.unavailable[$0] == nil } }
+            let faults = try await daemon.database.feedItems(feed, limit: 50).flatMap { item in item.faults.filter { item.unavailable[$0] == nil } }
             #expect(faults.isEmpty, "\(feed): \(faults)")
         }
         // Nothing is fetched twice in a day.

@@ -25,16 +25,16 @@ struct GivenTextTests {
         let mine = world.emulator.addTweet(to: .retweets, text: Self.texts[1])
         for syncer in daemon.syncers { try await syncer.poll() }
 
-        let stored = try daemon.database.feedItems(.home, limit: 50)
+        let stored = try await daemon.database.feedItems(.home, limit: 50)
         for (id, text) in zip(home, Self.texts) {
             let item = try #require(stored.first { $0.tweet.id.description == id }, "\(id) stored")
             #expect(item.tweet.text == text)
             #expect(item.author?.name == Self.name)
             #expect(item.author?.username == "hostile_1")
         }
-        let mentions = try daemon.database.feedItems(.mentions, limit: 5)
+        let mentions = try await daemon.database.feedItems(.mentions, limit: 5)
         #expect(mentions.first { $0.tweet.id.description == mention }?.tweet.text == "@twfeed_demo " + Self.texts[0])
-        let retweets = try daemon.database.feedItems(.retweets, limit: 5)
+        let retweets = try await daemon.database.feedItems(.retweets, limit: 5)
         #expect(retweets.first { $0.tweet.id.description == mine }?.tweet.text == Self.texts[1])
 
         let feed = try Binary.run(["feed", "home", "--json", "--limit", "10", "--config", world.configPath])

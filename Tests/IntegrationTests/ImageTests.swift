@@ -26,7 +26,7 @@ struct ImageTests {
     }
 
     /// What `twfeed feed` shows as an item's avatar: the cached file, if on disk.
-    static func avatarPath(_ config: TwfeedConfig) -> (String) -> String? {
+    static func avatarPath(_ config: TwfeedConfig) -> @Sendable (String) -> String? {
         let images = ImageStore(root: config.storage.imageCache)
         return { images.exists($0) ? images.path(of: $0) : nil }
     }
@@ -67,7 +67,7 @@ struct ImageTests {
         #expect(onDisk.count == authors.count - 2)
 
         // Readers get the files: the library call and `twfeed feed --json`.
-        let items = try daemon.database.feedItems(.home, limit: 1000, avatarPath: Self.avatarPath(config))
+        let items = try await daemon.database.feedItems(.home, limit: 1000, avatarPath: Self.avatarPath(config))
         for item in items {
             let path = try #require(item.avatarPath, "\(item.tweet.authorID)")
             let expected = try #require(world.emulator.profileImageBytes(ofUser: item.tweet.authorID.description))
@@ -103,7 +103,7 @@ struct ImageTests {
 
         // Author A gets new bytes behind the same URL, author B a new URL (seen in a new page).
         let (a, b) = (authors[5], authors[6])
-        let oldA = try #require(try daemon.database.profileImage(UserID(a)!)?.file)
+        let oldA = try #require(try await daemon.database.profileImage(UserID(a)!)?.file)
         world.emulator.changeProfileImageBytes(ofUser: a)
         let newURL = try #require(world.emulator.changeProfileImageURL(ofUser: b))
         world.emulator.addTweets(to: .home, count: 1, by: b)
@@ -111,11 +111,11 @@ struct ImageTests {
         try await #require(daemon.syncers.first { $0.feed == .home }).poll()
         let changed = try await fetcher.fetchDue()
         #expect(changed.fetched == 1 && changed.requests == 1)
-        #expect(try daemon.database.profileImage(UserID(b)!)?.url == newURL)
+        #expect(try await daemon.database.profileImage(UserID(b)!)?.url == newURL)
         clock.advance(by: 8 * 86_400)
         let later = try await fetcher.fetchDue()
         #expect(later.fetched == 1 && later.notModified == authors.count - 1)
-        let rowA = try #require(try daemon.database.profileImage(UserID(a)!))
+        let rowA = try #require(try await daemon.database.profileImage(UserID(a)!))
         #expect(rowA.file != oldA)
         #expect(try FileManager.default.contents(atPath: #require(rowA.file.flatMap(fetcher.store.path(of:))))
             == Data(world.emulator.profileImageBytes(ofUser: a)!))
@@ -156,7 +156,7 @@ struct ImageTests {
         #expect(rejected.count == bad.count)
         for (index, (image, reason)) in bad.enumerated() {
             #expect(rejected.contains { $0.contains("author_id=\(authors[index]) ") && $0.contains("reason=\(reason) ") }, "\(image)")
-            let row = try #require(try daemon.database.profileImage(UserID(authors[index])!))
+            let row = try #require(try await daemon.database.profileImage(UserID(authors[index])!))
             #expect(row.rejectedReason == reason && row.file == nil)
         }
         let failed = try #require(world.sink.events("image.failed").first)
@@ -226,7 +226,8 @@ struct ImageTests {
         #expect(try #require(status["images"]?["bytes"]?.int) <= 1 << 20)
         // Evicted pictures are not fetched back until their authors are seen again.
         #expect(try await fetcher.fetchDue().requests == 0)
-        let avatars = try Feed.allCases.flatMap { try daemon.database.feedItems($0, limit: 100, avatarPath: Self.avatarPath(config)) }
+        var avatars: [FeedItem] = []
+        for feed in Feed.allCases { avatars += try await daemon.database.feedItems(feed, limit: 100, avatarPath: Self.avatarPath(config)) }
         #expect(Set(avatars.compactMap(\.avatarPath)).count == report.files)
 
         // Someone empties the cache folder: the janitor notices, the fetcher refills what was kept.
@@ -262,15 +263,15 @@ struct ImageTests {
         // The kill may have come before every feed was stored: count the authors once
         // the second run has polled them all.
         #expect(await eventually {
-            (try? Feed.allCases.allSatisfy { try database.syncState($0).lastSuccessAt != nil }) == true
+            (try? await Feed.allCases.allSatisfy { try await database.syncState($0).lastSuccessAt != nil }) == true
         })
         let authors = try Self.authorIDs(database)
         #expect(await eventually {
-            (try? database.profileImages().filter { $0.file != nil }.count) == authors.count
+            (try? await database.profileImages().filter { $0.file != nil }.count) == authors.count
         })
         // The photos posts show are cached beside the avatars: every file is complete.
         let files = Self.filesOnDisk(config.storage.imageCache)
-        let avatarFiles = Set(try database.profileImages().compactMap(\.file))
+        let avatarFiles = Set(try await database.profileImages().compactMap(\.file))
         #expect(avatarFiles.count == authors.count && Set(files).isSuperset(of: avatarFiles))
         for file in files {
             let bytes = try #require(FileManager.default.contents(atPath: "\(config.storage.imageCache)/\(file)"))

@@ -27,7 +27,7 @@ struct LedgerIntegrationTests {
         for _ in 0 ..< 2 {
             for syncer in daemon.syncers { try await syncer.poll() }
         }
-        let item = try daemon.database.enqueue(text: "the bill, explained: https://example.com/bill", replyTo: nil, now: clock.now())
+        let item = try await daemon.database.enqueue(text: "the bill, explained: https://example.com/bill", replyTo: nil, now: clock.now())
         _ = try await daemon.flusher!.flush()
         #expect(try await daemon.database.outboxItem(item.id)?.state == .sent)
 
@@ -66,7 +66,7 @@ struct LedgerIntegrationTests {
 
         // /metrics reads the same ledger at scrape time.
         let config = try world.config
-        let collected = try StatusReport.collect(config: config, statusPath: StatusSnapshot.readerPath(config: config))
+        let collected = try await StatusReport.collect(config: config, statusPath: StatusSnapshot.readerPath(config: config))
         let metrics = try PrometheusText(parsing: String(decoding: TwfeedMetrics().exposition(
             stored: .init(report: collected, up: false)), as: UTF8.self))
         let bySource = BillingSource.allCases.compactMap { metrics.value("twfeed_api_spend_usd_total", ["source": $0.rawValue]) }

@@ -53,7 +53,7 @@ struct LoginTests {
         let database = try AppDatabase.open(path: world.databasePath)
         let process = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/run.log")
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
-        #expect(try await eventually { try database.syncState(.home).lastSuccessAt != nil })
+        #expect(try await eventually { try await database.syncState(.home).lastSuccessAt != nil })
         #expect(await eventually { (try? world.status().0) == 0 })
 
         // Logout keeps the consumer pair, drops the token, and the daemon stops polling
@@ -91,7 +91,7 @@ struct LoginTests {
         #expect(process.terminationStatus == 0)
     }
 
-    @Test func aWrongPINIsRefusedWithOneLineAndNothingIsWritten() throws {
+    @Test func aWrongPINIsRefusedWithOneLineAndNothingIsWritten() async throws {
         let world = try TestWorld(tweets: 1)
         let before = try String(contentsOfFile: world.credentialsPath, encoding: .utf8)
         let result = try login(world, pin: "0000000")
@@ -101,7 +101,7 @@ struct LoginTests {
         #expect(try String(contentsOfFile: world.credentialsPath, encoding: .utf8) == before)
     }
 
-    @Test func aWrongConsumerKeyIsAPermissionError() throws {
+    @Test func aWrongConsumerKeyIsAPermissionError() async throws {
         let world = try TestWorld(tweets: 1)
         try Credentials(consumerKey: "nobody", consumerSecret: "wrong").write(to: world.credentialsPath)
         let result = try login(world)

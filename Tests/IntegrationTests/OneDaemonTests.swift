@@ -13,7 +13,7 @@ struct OneDaemonTests {
         let first = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/run1.log")
         defer { first.terminate(); first.waitUntilExit() }
         let database = try AppDatabase.open(path: world.databasePath)
-        #expect(try await eventually { try database.syncState(.home).lastSuccessAt != nil })
+        #expect(try await eventually { try await database.syncState(.home).lastSuccessAt != nil })
 
         let second = try Binary.run(["run", "--config", world.configPath])
         #expect(second.status == 75, "\(second.stderr)")

@@ -19,17 +19,17 @@ struct OutboxTests {
         let clock = ManualClock(now: Date())
         let daemon = try world.daemon(clock: clock)
         let text = "accepted, then the line went dead & <gone>"
-        let item = try daemon.database.enqueue(text: text, replyTo: nil, now: clock.now())
+        let item = try await daemon.database.enqueue(text: text, replyTo: nil, now: clock.now())
         world.emulator.inject(.acceptThenReset, times: 1, pathContains: dialect == "v2" ? "/2/tweets" : "update.json")
 
         let pause = try await daemon.flusher!.flush()
-        #expect(try daemon.database.outboxItem(item.id)?.state.rawValue == "uncertain")
+        #expect(try await daemon.database.outboxItem(item.id)?.state.rawValue == "uncertain")
         #expect(world.emulator.postedStatuses.count == 1)
         guard case .until(let retry) = pause else { Issue.record("expected a retry"); return }
         clock.advance(to: retry)
         _ = try await daemon.flusher!.flush()
 
-        let settled = try #require(try daemon.database.outboxItem(item.id))
+        let settled = try #require(try await daemon.database.outboxItem(item.id))
         #expect(settled.state == .sent)
         #expect(settled.attempts == 1)
         #expect(world.emulator.postedStatuses.map(\.text) == [text])
@@ -47,9 +47,9 @@ struct OutboxTests {
         world.emulator.stop()
         let clock = ManualClock(now: Date())
         let daemon = try world.daemon(clock: clock)
-        let item = try daemon.database.enqueue(text: "written in a tunnel", replyTo: TweetID(7), now: clock.now())
+        let item = try await daemon.database.enqueue(text: "written in a tunnel", replyTo: TweetID(7), now: clock.now())
         guard case .until(let retry) = try await daemon.flusher!.flush() else { Issue.record("expected a retry"); return }
-        let waiting = try #require(try daemon.database.outboxItem(item.id))
+        let waiting = try #require(try await daemon.database.outboxItem(item.id))
         #expect(waiting.state == .pending)
         #expect(waiting.lastError?.contains("no answer") == true)
 
@@ -63,7 +63,7 @@ struct OutboxTests {
         try daemon.database.tamper { try $0.execute(sql: "UPDATE outbox SET replyToId = ?", arguments: [Int64(target)!]) }
         clock.advance(to: retry)
         _ = try await daemon.flusher!.flush()
-        #expect(try daemon.database.outboxItem(item.id)?.state == .sent)
+        #expect(try await daemon.database.outboxItem(item.id)?.state == .sent)
         #expect(back.postedStatuses.map(\.text) == ["written in a tunnel"])
         #expect(back.postedStatuses.first?.inReplyToID == target)
     }
@@ -72,11 +72,11 @@ struct OutboxTests {
         let world = try TestWorld(tweets: 5)
         let clock = ManualClock(now: Date())
         let daemon = try world.daemon(clock: clock)
-        let old = try daemon.database.enqueue(text: "yesterday's news", replyTo: nil, now: clock.now().addingTimeInterval(-25 * 3600))
-        let fresh = try daemon.database.enqueue(text: "today's news", replyTo: nil, now: clock.now())
+        let old = try await daemon.database.enqueue(text: "yesterday's news", replyTo: nil, now: clock.now().addingTimeInterval(-25 * 3600))
+        let fresh = try await daemon.database.enqueue(text: "today's news", replyTo: nil, now: clock.now())
         _ = try await daemon.flusher!.flush()
-        #expect(try daemon.database.outboxItem(old.id)?.state == .expired)
-        #expect(try daemon.database.outboxItem(fresh.id)?.state == .sent)
+        #expect(try await daemon.database.outboxItem(old.id)?.state == .expired)
+        #expect(try await daemon.database.outboxItem(fresh.id)?.state == .sent)
         #expect(world.emulator.postedStatuses.map(\.text) == ["today's news"])
         #expect(world.sink.events("outbox.expired").count == 1)
     }
@@ -85,9 +85,9 @@ struct OutboxTests {
         let world = try TestWorld(tweets: 5)
         let clock = ManualClock(now: Date())
         let daemon = try world.daemon(clock: clock)
-        let item = try daemon.database.enqueue(text: "to nobody", replyTo: TweetID(12345), now: clock.now())
+        let item = try await daemon.database.enqueue(text: "to nobody", replyTo: TweetID(12345), now: clock.now())
         _ = try await daemon.flusher!.flush()
-        let failed = try #require(try daemon.database.outboxItem(item.id))
+        let failed = try #require(try await daemon.database.outboxItem(item.id))
         #expect(failed.state == .failed)
         #expect(failed.lastError?.contains("403") == true)
         #expect(world.emulator.postedStatuses.isEmpty)
@@ -117,10 +117,10 @@ struct OutboxTests {
                 #expect(item[key] != nil, "missing \(key)")
             }
         }
-        #expect(try await eventually { try AppDatabase.open(path: world.databasePath).outboxItems().allSatisfy { $0.state == .sent } })
+        #expect(try await eventually { try await AppDatabase.open(path: world.databasePath).outboxItems().allSatisfy { $0.state == .sent } })
     }
 
-    @Test func postRefusesWhatTheAPIWouldRefuse() throws {
+    @Test func postRefusesWhatTheAPIWouldRefuse() async throws {
         let world = try TestWorld(tweets: 1)
         let long = String(repeating: "a", count: 291)
         let tooLong = try Binary.run(["post", "--config", world.configPath, long])
@@ -140,21 +140,21 @@ struct OutboxTests {
         #expect(try JSONValue.parse(fine.stdout)["weightedLength"] == .number("34"))
         let piped = try Binary.run(["post", "--json", "--config", world.configPath, "-"], input: "from stdin\n")
         #expect(piped.status == 0)
-        #expect(try AppDatabase.open(path: world.databasePath).outboxItems().map(\.text) == ["from stdin"])
+        await #expect(try AppDatabase.open(path: world.databasePath).outboxItems().map(\.text) == ["from stdin"])
         #expect(try Binary.run(["post", "--reply-to", "abc", "--config", world.configPath, "x"]).status == 64)
     }
 
     @Test func outboxRetryAndCancelFromTheCommandLine() async throws {
         let world = try TestWorld(tweets: 1)
         let database = try AppDatabase.open(path: world.databasePath)
-        let old = try database.enqueue(text: "old", replyTo: nil, now: Date().addingTimeInterval(-90 * 86400))
+        let old = try await database.enqueue(text: "old", replyTo: nil, now: Date().addingTimeInterval(-90 * 86400))
         try await database.transitionOutbox(old.id, from: [.pending], to: .expired)
-        let pending = try database.enqueue(text: "pending", replyTo: nil, now: Date())
+        let pending = try await database.enqueue(text: "pending", replyTo: nil, now: Date())
         #expect(try Binary.run(["outbox", "retry", "\(old.id)", "--config", world.configPath]).status == 0)
-        #expect(try database.outboxItem(old.id)?.state == .pending)
-        #expect(try database.outboxItem(old.id)!.queuedAt.timeIntervalSinceNow > -60)
+        #expect(try await database.outboxItem(old.id)?.state == .pending)
+        #expect(try await database.outboxItem(old.id)!.queuedAt.timeIntervalSinceNow > -60)
         #expect(try Binary.run(["outbox", "cancel", "\(pending.id)", "--config", world.configPath]).status == 0)
-        #expect(try database.outboxItem(pending.id)?.state == .cancelled)
+        #expect(try await database.outboxItem(pending.id)?.state == .cancelled)
         let again = try Binary.run(["outbox", "cancel", "\(pending.id)", "--config", world.configPath])
         #expect(again.status == 65)
         #expect(again.stderr.contains("only pending or failed statuses can be cancelled"))
@@ -162,17 +162,17 @@ struct OutboxTests {
 
         // A failed status whose earlier attempt may have gone out is not queued to be
         // posted blindly: it is looked up among the account's tweets first.
-        let doubtful = try database.enqueue(text: "did it go?", replyTo: nil, now: Date())
+        let doubtful = try await database.enqueue(text: "did it go?", replyTo: nil, now: Date())
         try await database.transitionOutbox(doubtful.id, from: [.pending], to: .failed, changes: [.attempts(2), .uncertainSince(Date())])
         let retried = try Binary.run(["outbox", "retry", "\(doubtful.id)", "--config", world.configPath])
         #expect(retried.status == 0)
         #expect(retried.stdout.contains("may have gone out already"))
-        #expect(try database.outboxItem(doubtful.id)?.state == .uncertain)
+        #expect(try await database.outboxItem(doubtful.id)?.state == .uncertain)
         let listed = try Binary.run(["outbox", "list", "--config", world.configPath])
         #expect(listed.stdout.contains("#\(doubtful.id)  uncertain "))
 
         // A long status is cut at a word, with "…", not in the middle of one.
-        let long = try database.enqueue(text: "Hello from the twfeed demo, 2026-11-28T09:00:00Z and more", replyTo: nil, now: Date())
+        let long = try await database.enqueue(text: "Hello from the twfeed demo, 2026-11-28T09:00:00Z and more", replyTo: nil, now: Date())
         let cut = try Binary.run(["outbox", "--config", world.configPath])
         let line = cut.stdout.split(separator: "\n").first { $0.hasPrefix("#\(long.id) ") }
         #expect(line?.contains("  Hello from the twfeed demo,…  ") == true, "\(cut.stdout)")
@@ -186,7 +186,7 @@ struct OutboxTests {
         try world.writeConfig(["outbox": .object(["flushIntervalSeconds": .number("1")])])
         let database = try AppDatabase.open(path: world.databasePath)
         let texts = (0 ..< 200).map { "crash-test status \($0)" }
-        for text in texts { _ = try database.enqueue(text: text, replyTo: nil, now: Date()) }
+        for text in texts { _ = try await database.enqueue(text: text, replyTo: nil, now: Date()) }
         // Slow answers widen the window between "accepted" and "marked sent".
         world.emulator.inject(.slow(seconds: 0.02), times: 200, pathContains: "/2/tweets")
         var generator = SystemRandomNumberGenerator()
@@ -202,7 +202,7 @@ struct OutboxTests {
         let final = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/final.log")
         defer { final.terminate(); final.waitUntilExit() }
         #expect(try await eventually {
-            try database.outboxItems().allSatisfy { $0.state == .sent || $0.state == .expired }
+            try await database.outboxItems().allSatisfy { $0.state == .sent || $0.state == .expired }
         })
         let posted = world.emulator.postedStatuses.map(\.text)
         #expect(posted.count == Set(posted).count, "a status was posted twice")

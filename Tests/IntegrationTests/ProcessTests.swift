@@ -27,13 +27,13 @@ struct ProcessTests {
         }
     }
 
-    @Test func aMissingConfigFileNamedOnTheCommandLineIs78() throws {
+    @Test func aMissingConfigFileNamedOnTheCommandLineIs78() async throws {
         let result = try Binary.run(["feed", "home", "--config", "/nonexistent/twfeed.json"])
         #expect(result.status == 78)
         #expect(result.stderr == "twfeed: /nonexistent/twfeed.json: config file not found\n")
     }
 
-    @Test func aCredentialsFileOthersCanReadIsRefusedWith77() throws {
+    @Test func aCredentialsFileOthersCanReadIsRefusedWith77() async throws {
         let world = try TestWorld(tweets: 1)
         chmod(world.credentialsPath, 0o644)
         let result = try Binary.run(["run", "--config", world.configPath])
@@ -42,7 +42,7 @@ struct ProcessTests {
         #expect(!result.stderr.contains(world.emulator.configuration.credentials.consumerSecret))
     }
 
-    @Test func usageErrorsExit64() throws {
+    @Test func usageErrorsExit64() async throws {
         #expect(try Binary.run(["feed", "sideways"]).status == 64)
         #expect(try Binary.run(["feed", "home", "--limit", "0"]).status == 64)
         let badBefore = try Binary.run(["feed", "home", "--before", "12abc"])
@@ -55,7 +55,7 @@ struct ProcessTests {
         let world = try TestWorld(tweets: 300)
         let process = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/run.log")
         let database = try AppDatabase.open(path: world.databasePath)
-        #expect(try await eventually { try database.syncState(.home).lastSuccessAt != nil })
+        #expect(try await eventually { try await database.syncState(.home).lastSuccessAt != nil })
         let sent = Date()
         process.terminate()
         process.waitUntilExit()
@@ -76,12 +76,12 @@ struct ProcessTests {
         world.emulator.inject(.slow(seconds: 0.4), times: 10, pathContains: "reverse_chronological")
         let database = try AppDatabase.open(path: world.databasePath)
         let first = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/run1.log")
-        #expect(try await eventually { try database.memberIDs(.home).count >= 200 })
+        #expect(try await eventually { try await database.memberIDs(.home).count >= 200 })
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
         #expect(first.terminationReason == .uncaughtSignal)
         let interrupted = try await database.syncState(.home)
-        let storedAtKill = try database.memberIDs(.home).count
+        let storedAtKill = try await database.memberIDs(.home).count
         #expect(storedAtKill < 1000)
         #expect(interrupted.newestID == nil)
         #expect(interrupted.pendingBottom != nil)
@@ -90,8 +90,8 @@ struct ProcessTests {
         let second = try Binary.start(["run", "--config", world.configPath], logFile: "\(world.folder)/run2.log")
         defer { second.terminate(); second.waitUntilExit() }
         let truth = world.emulator.groundTruth(.home, dialect: .v2)
-        #expect(try await eventually { try database.syncState(.home).newestID != nil })
-        #expect(try database.memberIDs(.home).map(\.description) == truth)
+        #expect(try await eventually { try await database.syncState(.home).newestID != nil })
+        #expect(try await database.memberIDs(.home).map(\.description) == truth)
         let (rows, distinct) = try database.inspect { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM feedMembership WHERE feed = 'home'")!,
              try Int.fetchOne(db, sql: "SELECT count(DISTINCT tweetId) FROM feedMembership WHERE feed = 'home'")!)

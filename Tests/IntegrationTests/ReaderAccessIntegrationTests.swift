@@ -65,7 +65,7 @@ struct ReaderAccessIntegrationTests {
                 body: "text=\(text.replacingOccurrences(of: " ", with: "+"))&action=queue&csrf=\(csrf)")
             #expect(queued.status == 303 && queued.headers["location"] == "/outbox")
             // The daemon was rung: it posts at once, not at its next flush (a day away).
-            #expect(try await eventually { try database.outboxItems().first?.state == .sent })
+            #expect(try await eventually { try await database.outboxItems().first?.state == .sent })
             #expect(world.emulator.postedStatuses.filter { $0.text == text }.count == 1)
             let outbox = try await RawHTTP.request(port: port, "/outbox", headers: ["Cookie": cookie])
             #expect(outbox.text.contains(#"<td class="state">sent</td>"#) && outbox.text.contains(#"class="sent" href="https://x.com/i/web/status/"#))
@@ -100,7 +100,7 @@ struct ReaderAccessIntegrationTests {
             headers: ["Cookie": cookie, "Origin": "http://127.0.0.1:\(port)", "Content-Type": "application/x-www-form-urlencoded"],
             body: "text=queued+from+serve&action=queue&csrf=\(csrf)")
         #expect(queued.status == 303)
-        let items = try StoreReader.open(path: try world.config.storage.database).outboxItems()
+        let items = try await StoreReader.open(path: try world.config.storage.database).outboxItems()
         #expect(items.map(\.text) == ["queued from serve"] && items.first?.state == .pending)
         #expect(world.emulator.postedStatuses.isEmpty, "nothing posts without the daemon")
     }
@@ -124,7 +124,7 @@ struct ReaderAccessIntegrationTests {
         }
     }
 
-    @Test func openNeedsAListenAddressAndNoneIsRefusedWithRemoteAccess() throws {
+    @Test func openNeedsAListenAddressAndNoneIsRefusedWithRemoteAccess() async throws {
         let world = try TestWorld(tweets: 1)
         let open = try Binary.run(["open", "--config", world.configPath])
         #expect(open.status == 69 && open.stderr.contains("http.listen: not set"))
@@ -144,7 +144,7 @@ struct ReaderAccessIntegrationTests {
 
     /// On a machine without a desktop the opener fails, loudly (xdg-open tries each
     /// browser and complains of each): twfeed prints the link, then one line of its own.
-    @Test func openBrowserOnAHeadlessMachineSaysOneLineOfItsOwn() throws {
+    @Test func openBrowserOnAHeadlessMachineSaysOneLineOfItsOwn() async throws {
         let world = try TestWorld(tweets: 1)
         try world.writeConfig(["http": .object(["listen": .string("127.0.0.1:8765")])])
         let opener = "\(world.folder)/no-browser"

@@ -25,13 +25,13 @@ struct ReaderDaemonTests {
             statusPath: "\(world.folder)/status.json", gracefulShutdownSignals: [], logger: world.logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await daemon.run() }
-            #expect(try await eventually { try config.enabledFeeds.allSatisfy { try database.syncState($0).lastSuccessAt != nil } })
+            #expect(try await eventually { try await config.enabledFeeds.allSatisfy { try await database.syncState($0).lastSuccessAt != nil } })
             #expect(await eventually { port.withLock { $0 } != nil })
             let reader = try #require(port.withLock { $0 })
             #expect(world.sink.events("http.listening").first?.contains("address=127.0.0.1:\(reader)") == true)
 
             let first = try PrometheusText(parsing: try await RawHTTP.request(port: reader, "/metrics").text)
-            let homeTweets = try database.feedStats(.home).tweets
+            let homeTweets = try await database.feedStats(.home).tweets
             #expect(first.types["twfeed_poll_requests_total"] == "counter")
             #expect(first.types["twfeed_poll_duration_seconds"] == "histogram")
             #expect(first.types["twfeed_outbox_sent_total"] == "counter")
@@ -49,13 +49,17 @@ struct ReaderDaemonTests {
             #expect(try JSONValue.parse(health.body)["daemon"]?["running"] == .bool(true))
 
             // A post and a new poll: the counters move.
-            let queued = try database.enqueue(text: "Counted by the metrics", replyTo: nil, now: clock.now())
+            let queued = try await database.enqueue(text: "Counted by the metrics", replyTo: nil, now: clock.now())
             daemon.doorbell.ring()
-            #expect(try await eventually { try database.outboxItem(queued.id)?.state == .sent })
+            #expect(try await eventually { try await database.outboxItem(queued.id)?.state == .sent })
             world.emulator.addTweets(to: .home, count: 3)
             let polledBefore = try await database.syncState(.home).lastPollAt
             clock.advance(by: 16)
-            #expect(try await eventually { try database.syncState(.home).lastPollAt != polledBefore && database.feedStats(.home).tweets >= homeTweets + 3 })
+            #expect(try await eventually {
+                let polled = try await database.syncState(.home).lastPollAt
+                let tweets = try await database.feedStats(.home).tweets
+                return polled != polledBefore && tweets >= homeTweets + 3
+            })
             let baseline = first.value("twfeed_poll_requests_total", ["feed": "home", "outcome": "ok"]) ?? 0
             let moved = try await eventually {
                 let metrics = try PrometheusText(parsing: try await RawHTTP.request(port: reader, "/metrics").text)
@@ -64,7 +68,7 @@ struct ReaderDaemonTests {
             }
             #expect(moved, "twfeed_outbox_sent_total went to 1 and the home poll counter grew")
             let last = try PrometheusText(parsing: try await RawHTTP.request(port: reader, "/metrics").text)
-            #expect(last.value("twfeed_tweets", ["feed": "home"]) == Double(try database.feedStats(.home).tweets))
+            #expect(last.value("twfeed_tweets", ["feed": "home"]) == Double(try await database.feedStats(.home).tweets))
             #expect(last.value("twfeed_outbox_statuses", ["state": "sent"]) == 1)
 
             await daemon.triggerGracefulShutdown()

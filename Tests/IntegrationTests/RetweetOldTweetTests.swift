@@ -28,7 +28,7 @@ struct RetweetOldTweetTests {
         #expect(try await retweets.poll().complete)
         let emulatorDialect = EmulatorDialect(rawValue: dialect)!
         let listed = Set(world.emulator.groundTruth(.retweets, dialect: emulatorDialect))
-        let members = try Set(daemon.database.memberIDs(.retweets).map(\.description))
+        let members = try await Set(daemon.database.memberIDs(.retweets).map(\.description))
         let newest = try #require(listed.compactMap { UInt64($0) }.max())
         let old = try #require(world.emulator.ownTweetIDs().prefix(100).reversed().first {
             !listed.contains($0) && !members.contains($0) && UInt64($0)! < newest
@@ -41,13 +41,13 @@ struct RetweetOldTweetTests {
         let before = ownReads()
         let walks = world.sink.events("poll.full_walk").count
         for _ in 0..<2 {
-            if try daemon.database.memberIDs(.retweets).map(\.description).contains(old) { break }
+            if try await daemon.database.memberIDs(.retweets).map(\.description).contains(old) { break }
             clock.advance(by: 15)
             world.serverFollows(clock)
             #expect(try await retweets.poll().complete)
         }
-        #expect(try daemon.database.memberIDs(.retweets).map(\.description).contains(old))
-        #expect(try daemon.database.feedItems(.retweets, limit: 1000).contains { $0.tweet.id.description == old })
+        #expect(try await daemon.database.memberIDs(.retweets).map(\.description).contains(old))
+        #expect(try await daemon.database.feedItems(.retweets, limit: 1000).contains { $0.tweet.id.description == old })
         #expect((1...2).contains(ownReads() - before), "one page of own originals a poll")
         #expect(world.sink.events("poll.full_walk").count == walks, "no deep check")
     }
@@ -70,7 +70,7 @@ struct RetweetOldTweetTests {
         #expect(position >= 100, "below v1.1's first page")
         clock.advance(by: 15)
         #expect(try await retweets.poll().complete)
-        #expect(try daemon.database.memberIDs(.retweets).map(\.description).contains(old))
+        #expect(try await daemon.database.memberIDs(.retweets).map(\.description).contains(old))
         #expect(world.sink.events("poll.full_walk").allSatisfy { $0.contains("via=own_posts") })
         #expect(unbounded() == backfill, "retweets-of-me without since_id only for the first backfill")
     }

@@ -7,16 +7,16 @@ import Testing
 /// `twfeed search` as a user runs it, on a database the daemon's store wrote.
 @Suite(.tags(.integration))
 struct SearchTests {
-    @Test func searchPrintsWhatFeedPrintsNewestFirstAndExitsZeroWithoutMatches() throws {
+    @Test func searchPrintsWhatFeedPrintsNewestFirstAndExitsZeroWithoutMatches() async throws {
         let world = try TestWorld(tweets: 5)
         let database = try AppDatabase.open(path: world.databasePath)
         let author = Author(id: UserID(7), username: "renee_k", name: "Renée Kühn")
-        func store(_ feed: Feed, _ rows: [(Int64, String)]) throws {
+        func store(_ feed: Feed, _ rows: [(Int64, String)]) async throws {
             let tweets = rows.map { Tweet(id: TweetID($0.0), authorID: author.id, createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double($0.0)), text: $0.1) }
-            try database.storePage(TimelinePage(tweets: tweets, authors: [author], nextPageToken: nil), feed: feed, state: SyncState(feed: feed), now: Date())
+            try await database.storePage(TimelinePage(tweets: tweets, authors: [author], nextPageToken: nil), feed: feed, state: SyncState(feed: feed), now: Date())
         }
-        try store(.home, [(901, "Un café crème"), (902, "Second CAFE of the day"), (903, "tea")])
-        try store(.mentions, [(904, "café AND \"NEAR\" *")])
+        try await store(.home, [(901, "Un café crème"), (902, "Second CAFE of the day"), (903, "tea")])
+        try await store(.mentions, [(904, "café AND \"NEAR\" *")])
 
         let search = try Binary.run(["search", "cafe", "--json", "--config", world.configPath])
         #expect(search.status == 0, "\(search.stderr)")
@@ -49,7 +49,7 @@ struct SearchTests {
     }
 
     @Test(arguments: [#"say "hello"#, "", "from:"])
-    func aQueryThatCannotBeParsedExits64WithOneLine(query: String) throws {
+    func aQueryThatCannotBeParsedExits64WithOneLine(query: String) async throws {
         let result = try Binary.run(["search", query, "--config", "/nonexistent/twfeed.json"])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("twfeed: search: "))

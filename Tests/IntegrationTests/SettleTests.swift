@@ -38,17 +38,17 @@ struct SettleTests {
         let daemon = try world.daemon(clock: clock)
         let home = try #require(daemon.syncers.first { $0.feed == .home })
         try await home.poll()
-        let queued = try daemon.database.enqueue(text: text, replyTo: nil, now: clock.now())
+        let queued = try await daemon.database.enqueue(text: text, replyTo: nil, now: clock.now())
         world.emulator.inject(.acceptThenReset, times: 1, pathContains: postPath(world.dialect))
         let pause = try await daemon.flusher!.flush()
-        let uncertain = try #require(try daemon.database.outboxItem(queued.id))
+        let uncertain = try #require(try await daemon.database.outboxItem(queued.id))
         #expect(uncertain.state == .uncertain)
         #expect(uncertain.newestIDBeforeAttempt != nil)
         #expect(world.emulator.postedStatuses.count == 1)
         beforeSettling()
         if case .until(let retry) = pause { clock.advance(to: retry) }
         _ = try await daemon.flusher!.flush()
-        return (daemon, try #require(try daemon.database.outboxItem(queued.id)))
+        return (daemon, try #require(try await daemon.database.outboxItem(queued.id)))
     }
 
     @Test(arguments: ["v2", "v1.1"], [-6.0, -3.0, 3.0, 6.0])
@@ -117,7 +117,7 @@ struct SettleTests {
         #expect(world.sink.events("outbox.settled").contains { $0.contains("outcome=resend") })
         #expect(world.sink.events("outbox.settled").last?.contains("outcome=duplicate") == true)
         // Charged once, as a post.
-        let posts = try daemon.database.spendTotals().filter { !$0.kind.isRead }.reduce(0) { $0 + $1.resources }
+        let posts = try await daemon.database.spendTotals().filter { !$0.kind.isRead }.reduce(0) { $0 + $1.resources }
         #expect(posts == 1)
     }
 
@@ -139,7 +139,7 @@ struct SettleTests {
         let wait = try #require(state.nextPollAt).timeIntervalSinceNow
         #expect(wait > 5 && wait <= 16, "\(wait)")
         #expect(world.sink.events("auth.failed").isEmpty)
-        #expect(try daemon.database.memberIDs(.home).map(\.description) == world.emulator.groundTruth(.home, dialect: EmulatorDialect(rawValue: dialect)!))
+        #expect(try await daemon.database.memberIDs(.home).map(\.description) == world.emulator.groundTruth(.home, dialect: EmulatorDialect(rawValue: dialect)!))
 
         let records = world.emulator.requests
         let dropped = try #require(records.firstIndex { $0.fault == "close-kept-alive" })

@@ -66,7 +66,8 @@ import TwfeedTesting
         func tweet(_ id: Int64, _ replyTo: Int64?, _ text: String, _ link: (short: String, to: String, shown: String)) -> Tweet {
             let raw = #"{"id":"\#(id)","text":"\#(text)","entities":{"urls":[{"url":"\#(link.short)","expanded_url":"\#(link.to)","display_url":"\#(link.shown)"}]}}"#
             return Tweet(id: TweetID(id), authorID: ada.id, createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(id)), text: text,
-                         inReplyToID: replyTo.map(TweetID.init), rawJSON: raw)
+                         inReplyToID: replyTo.map(TweetID.init),
+                         links: [TweetLink(url: link.short, expandedURL: link.to, displayURL: link.shown)], rawJSON: raw)
         }
         let parent = tweet(60, nil, "Worth reading: https://t.co/Parent0001", ("https://t.co/Parent0001", "https://example.com/a/long/article", "example.com/a/long/arti…"))
         let reply = tweet(61, 60, "Agreed, see https://t.co/Reply00001", ("https://t.co/Reply00001", "https://example.net/more", "example.net/more"))
@@ -91,13 +92,13 @@ import TwfeedTesting
         #expect(json.stdout.contains(#""text":"Agreed, see https://t.co/Reply00001""#))
     }
 
-    @Test func fetchQueuesForARunningDaemonAndSays69WithoutOne() throws {
+    @Test func fetchQueuesForARunningDaemonAndSays69WithoutOne() async throws {
         let world = try TestWorld(tweets: 1)
         let none = try Binary.run(["fetch", "123", "456", "--config", world.configPath])
         #expect(none.status == 69 && none.stderr.contains("no daemon runs"))
         #expect(try Binary.run(["fetch", "12x", "--config", world.configPath]).status == 64)
         #expect(try Binary.run(["fetch", "--config", world.configPath]).status == 64)
         let database = try StoreReader.open(path: try world.config.storage.database)
-        #expect(Set(try database.pendingFetches(limit: 10, now: Date()).map(\.id)) == [TweetID(123), TweetID(456)], "the requests wait for the daemon")
+        #expect(Set(try await database.pendingFetches(limit: 10, now: Date()).map(\.id)) == [TweetID(123), TweetID(456)], "the requests wait for the daemon")
     }
 }

@@ -28,7 +28,7 @@ struct BackfillGapTests {
         let syncer = Self.syncer(fixture, budget: MicroUSD(micros: 10_200_000))
         let first = try await syncer.poll()
         #expect(first.hold?.reason == .budget)
-        let read = try fixture.database.memberIDs(.home)
+        let read = try await fixture.database.memberIDs(.home)
         #expect(read.count > 0 && read.count < 100)
         #expect(Set(read) == Set(all.sorted(by: >).prefix(read.count)), "the newest posts")
         let gaps = try await fixture.database.gaps(.home)
@@ -50,7 +50,7 @@ struct BackfillGapTests {
         fixture.clock.advance(by: 86_400)
         let new = fixture.api.add(3, to: .home)
         try await syncer.poll()
-        let now = try fixture.database.memberIDs(.home)
+        let now = try await fixture.database.memberIDs(.home)
         #expect(Set(new).isSubset(of: Set(now)))
         let shrunk = try #require(try await fixture.database.gaps(.home).first)
         #expect(shrunk.id == gap.id && shrunk.reachesBack)
@@ -64,7 +64,7 @@ struct BackfillGapTests {
         fixture.clock.advance(by: 600)
         try await Self.syncer(fixture, budget: nil).poll()
         #expect(try await fixture.database.gaps(.home).isEmpty)
-        #expect(try fixture.database.memberIDs(.home).count == all.count + new.count)
+        #expect(try await fixture.database.memberIDs(.home).count == all.count + new.count)
         #expect(fixture.sink.events("gap.filled").count == 1)
     }
 
@@ -73,7 +73,7 @@ struct BackfillGapTests {
         let fixture = try SyncFixture(pageSize: 10)
         fixture.api.add(20, to: .home)
         try await Self.syncer(fixture, budget: nil).poll()
-        let old = try fixture.database.memberIDs(.home)
+        let old = try await fixture.database.memberIDs(.home)
         fixture.api.add(200, to: .home)
         let syncer = Self.syncer(fixture, budget: MicroUSD(micros: 10_200_000))
         #expect(try await syncer.poll().hold?.reason == .budget)
@@ -94,7 +94,7 @@ struct BackfillGapTests {
         fixture.api.state.withLock { $0.emptyPagesWithToken = 2 }
         fixture.clock.advance(by: 86_400)
         try await Self.syncer(fixture, budget: nil).poll()
-        #expect(try fixture.database.memberIDs(.home).count == all.count)
+        #expect(try await fixture.database.memberIDs(.home).count == all.count)
         #expect(try await fixture.database.gaps(.home).isEmpty)
     }
 }

@@ -64,6 +64,6 @@ struct DocumentedPathsTests {
         #expect(line.matches(of: Self.path).map { String($0.1) } == ["Sources/TwfeedStore/Store/AppDatabase+*Schema*.swift", "systemd/twfeed@.service"])
         #expect(Self.exists("Sources/TwfeedStore/Store/AppDatabase+*Schema*.swift"))
         #expect(!Self.exists("Sources/TwfeedStore/Store/Nowhere*.swift"))
-        #expect(!Self.exists("Sources/TwfeedKit/Store/ReaderQueries.swift"))
+        #expect(!Self.exists("Sources/TwfeedKit/Store/StoreQueries.swift"))
     }
 }

@@ -12,7 +12,7 @@ struct FeedSyncerTests {
         #expect(outcome.newTweets == 250)
         #expect(outcome.requests == 3)
         #expect(outcome.complete)
-        #expect(try fixture.database.memberIDs(.home) == ids.sorted(by: >))
+        #expect(try await fixture.database.memberIDs(.home) == ids.sorted(by: >))
         let state = try await fixture.database.syncState(.home)
         #expect(state.newestID == ids.max())
         #expect(state.pendingTop == nil && state.pendingBottom == nil)
@@ -38,7 +38,7 @@ struct FeedSyncerTests {
         let outcome = try await syncer.poll()
         #expect(outcome.newTweets == 5)
         #expect(fixture.api.queries.last?.sinceID == first.max())
-        #expect(try fixture.database.memberIDs(.home).count == 15)
+        #expect(try await fixture.database.memberIDs(.home).count == 15)
         #expect(try await fixture.database.syncState(.home).newestID == second.max())
     }
 
@@ -58,7 +58,7 @@ struct FeedSyncerTests {
         #expect(broken.error?.status == 503)
         // The poller sleeps until the time stored for `status` (to the store's precision).
         #expect(abs(broken.nextPollAt.timeIntervalSince(try #require(state.nextPollAt))) < 0.001)
-        #expect(try fixture.database.memberIDs(.home).count == 100)
+        #expect(try await fixture.database.memberIDs(.home).count == 100)
 
         // New tweets arrive meanwhile; nothing may fall into a gap.
         let newer = fixture.api.add(7, to: .home)
@@ -69,7 +69,7 @@ struct FeedSyncerTests {
         state = try await fixture.database.syncState(.home)
         #expect(state.newestID == ids.max())
         try await syncer.poll()
-        #expect(try fixture.database.memberIDs(.home) == (ids + newer).sorted(by: >))
+        #expect(try await fixture.database.memberIDs(.home) == (ids + newer).sorted(by: >))
         #expect(try await fixture.database.syncState(.home).newestID == newer.max())
     }
 
@@ -83,7 +83,7 @@ struct FeedSyncerTests {
         try await fixture.syncer(.mentions).poll()
         let tweetRows = try fixture.database.inspect { try Int.fetchOne($0, sql: "SELECT count(*) FROM tweet") }
         #expect(tweetRows == 20)
-        let item = try #require(try fixture.database.feedItems(.mentions, limit: 1).first)
+        let item = try #require(try await fixture.database.feedItems(.mentions, limit: 1).first)
         #expect(item.feeds == [.home, .mentions])
     }
 
@@ -108,7 +108,7 @@ struct FeedSyncerTests {
             #expect(fixture.api.requestCount == 6)
             group.cancelAll()
         }
-        #expect(try fixture.database.memberIDs(.home).count == 600)
+        #expect(try await fixture.database.memberIDs(.home).count == 600)
         #expect(fixture.sink.events("poll.rate_limited").isEmpty)
     }
 
@@ -183,7 +183,7 @@ struct FeedSyncerTests {
         // Each retweets poll also reads the own originals' newest page: one request more.
         let first = try await syncer.poll()
         #expect(first.requests == 4)
-        #expect(try fixture.database.memberIDs(.retweets).count == 250)
+        #expect(try await fixture.database.memberIDs(.retweets).count == 250)
         let second = try await syncer.poll()
         #expect(second.requests == 2)
         #expect(try await fixture.database.syncState(.retweets).newestID == ids.max())
@@ -195,12 +195,12 @@ struct FeedSyncerTests {
         fixture.api.fail(onRequest: 3, APIError(kind: .transient, status: 503, message: "Service Unavailable"))
         let syncer = fixture.syncer(.retweets)
         try await syncer.poll()
-        #expect(try fixture.database.memberIDs(.retweets).count == 200)
+        #expect(try await fixture.database.memberIDs(.retweets).count == 200)
         fixture.clock.advance(by: 3600)
         let resumed = try await syncer.poll()
         #expect(resumed.complete)
         // Re-walks the two known pages, then fetches the rest instead of stopping.
-        #expect(try fixture.database.memberIDs(.retweets).count == 350)
+        #expect(try await fixture.database.memberIDs(.retweets).count == 350)
         #expect(try await fixture.database.syncState(.retweets).pendingTop == nil)
     }
 

@@ -23,7 +23,7 @@ struct RateLimitHardeningTests {
         #expect(RateLimit(headers: ["x-rate-limit-limit": "180", "x-rate-limit-remaining": count, "x-rate-limit-reset": "1700000000"]) == nil)
     }
 
-    @Test func sensibleHeadersAndTheServerDateAreRead() throws {
+    @Test func sensibleHeadersAndTheServerDateAreRead() async throws {
         let limit = try #require(RateLimit(headers: [
             "x-rate-limit-limit": "180", "x-rate-limit-remaining": "7", "x-rate-limit-reset": "1700000300",
             "date": "Tue, 14 Nov 2023 22:13:20 GMT",
@@ -92,7 +92,7 @@ struct RateLimitHardeningTests {
             group.cancelAll()
         }
         #expect(fixture.api.requestCount == 1)
-        #expect(try fixture.database.memberIDs(.home).count == 3)
+        #expect(try await fixture.database.memberIDs(.home).count == 3)
         #expect(fixture.sink.events("sync.repaired").count == 1)
         #expect(try await fixture.database.repairSyncState(.home, now: fixture.clock.now(), maxWait: 86_400).isEmpty)
     }
@@ -109,7 +109,7 @@ struct OutboxRateLimitTests {
         let fixture = try SyncFixture()
         let flusher = OutboxFlusher(api: fixture.api, database: fixture.database, clock: fixture.clock, doorbell: Doorbell(),
                                     flushInterval: 60, maxAgeHours: 24, logger: fixture.logger)
-        let id = try fixture.database.enqueue(text: "gm", replyTo: nil, now: fixture.clock.now()).id
+        let id = try await fixture.database.enqueue(text: "gm", replyTo: nil, now: fixture.clock.now()).id
         var waits: [Double] = []
         for reset in [nil, fixture.clock.now().addingTimeInterval(-30)] as [Date?] {
             let now = fixture.clock.now()
@@ -120,6 +120,6 @@ struct OutboxRateLimitTests {
         }
         #expect(waits == [60, 120])
         _ = try await flusher.flush()
-        #expect(try fixture.database.outboxItem(id)?.state == .sent)
+        #expect(try await fixture.database.outboxItem(id)?.state == .sent)
     }
 }

@@ -28,11 +28,11 @@ struct RetweetsWalkTests {
         forget(fixture, old)
         let syncer = fixture.syncer(.retweets)
         try await syncer.poll()
-        #expect(try !fixture.database.memberIDs(.retweets).contains(old))
+        #expect(try await !fixture.database.memberIDs(.retweets).contains(old))
         retweetAgain(fixture, old)
         fixture.clock.advance(by: 600)
         let outcome = try await syncer.poll()
-        #expect(try fixture.database.memberIDs(.retweets).contains(old))
+        #expect(try await fixture.database.memberIDs(.retweets).contains(old))
         #expect(outcome.newTweets == 1)
         #expect(outcome.complete)
         #expect(outcome.requests == 2, "the own originals, then the first page, which reached the stored newest id")
@@ -57,13 +57,13 @@ struct RetweetsWalkTests {
         #expect(afterRestart.requests == 2)
         fixture.clock.advance(to: start.addingTimeInterval(24 * 3600 - 1))
         #expect(try await syncer.poll().requests == 2)
-        #expect(try !fixture.database.memberIDs(.retweets).contains(deep), "only the full walk reaches page 3")
+        #expect(try await !fixture.database.memberIDs(.retweets).contains(deep), "only the full walk reaches page 3")
 
         fixture.clock.advance(by: 1)
         let walk = try await syncer.poll()
         #expect(walk.requests == 4)
         #expect(walk.newTweets == 1)
-        #expect(try fixture.database.memberIDs(.retweets).contains(deep))
+        #expect(try await fixture.database.memberIDs(.retweets).contains(deep))
         #expect(try await fixture.database.syncState(.retweets).lastFullWalkAt == fixture.clock.now())
         #expect(fixture.sink.events("poll.full_walk").count == 2)
     }
@@ -95,7 +95,7 @@ struct RetweetsWalkTests {
         let again = try await syncer.poll()
         #expect(again.complete)
         #expect(again.requests == 4)
-        #expect(try fixture.database.memberIDs(.retweets).count == 250)
+        #expect(try await fixture.database.memberIDs(.retweets).count == 250)
     }
 
     /// With `api.ownsApp`: a months-old post of mine reposted now is tagged at the next
@@ -107,13 +107,13 @@ struct RetweetsWalkTests {
         let old = fixture.api.addOwnOriginals(300)
         let syncer = fixture.syncer(.retweets, interval: 600, retweetsCheck: .ownOriginals)
         try await syncer.poll()
-        #expect(try fixture.database.memberIDs(.retweets).count == 150, "no own original reposted yet")
+        #expect(try await fixture.database.memberIDs(.retweets).count == 150, "no own original reposted yet")
         fixture.api.state.withLock { $0.retweetCounts[old[10]] = 1 }
         fixture.clock.advance(by: 600)
         let requestsBefore = fixture.api.requestCount
         let outcome = try await syncer.poll()
         #expect(outcome.complete)
-        #expect(try fixture.database.memberIDs(.retweets).contains(old[10]))
+        #expect(try await fixture.database.memberIDs(.retweets).contains(old[10]))
         #expect(outcome.newTweets == 1)
         let feedQueries = fixture.api.queries.dropFirst(requestsBefore)
         #expect(feedQueries.count == 1)
@@ -126,7 +126,7 @@ struct RetweetsWalkTests {
         fixture.api.state.withLock { $0.retweetCounts[old[200]] = 3 }
         try await syncer.poll()
         #expect(fixture.api.state.withLock { $0.ownOriginalsCalls } > walks)
-        #expect(try fixture.database.memberIDs(.retweets).contains(old[200]))
+        #expect(try await fixture.database.memberIDs(.retweets).contains(old[200]))
     }
 
     /// Each own-originals page is charged whole to `retweets` as owned reads, reposted or not.
@@ -137,7 +137,7 @@ struct RetweetsWalkTests {
         try await fixture.syncer(.retweets, retweetsCheck: .ownOriginals).poll()
         let rows = try await fixture.database.spend(since: "2000-01-01")
         #expect(rows.first { $0.source == .retweets && $0.kind == .ownedRead }?.resources == 30)
-        #expect(try fixture.database.memberIDs(.retweets) == [own[0]])
+        #expect(try await fixture.database.memberIDs(.retweets) == [own[0]])
     }
 
     /// The retweets feed as the daemon builds it with `api.ownsApp` in v2 (no since_id on
@@ -172,8 +172,8 @@ struct RetweetsWalkTests {
         let pages = fixture.api.state.withLock { $0.ownOriginalsCalls }
         let outcome = try await syncer.poll()
         #expect(outcome.complete)
-        #expect(try fixture.database.memberIDs(.retweets).contains(own[250]))
-        #expect(try !fixture.database.memberIDs(.retweets).contains(own[10]), "below the newest page: the deep check's")
+        #expect(try await fixture.database.memberIDs(.retweets).contains(own[250]))
+        #expect(try await !fixture.database.memberIDs(.retweets).contains(own[10]), "below the newest page: the deep check's")
         #expect(fixture.api.state.withLock { $0.ownOriginalsCalls } == pages + 1, "one page of own originals")
         #expect(fixture.sink.events("poll.full_walk").count == 1)
         let today = BillingCycle.utcDay(of: fixture.clock.now())
@@ -187,7 +187,7 @@ struct RetweetsWalkTests {
 
         fixture.clock.advance(to: start.addingTimeInterval(168 * 3600))
         try await syncer.poll()
-        #expect(try fixture.database.memberIDs(.retweets).contains(own[10]), "the weekly deep check reads every page")
+        #expect(try await fixture.database.memberIDs(.retweets).contains(own[10]), "the weekly deep check reads every page")
         #expect(fixture.sink.events("poll.full_walk").count == 2)
     }
 

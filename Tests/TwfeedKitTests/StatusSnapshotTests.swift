@@ -18,34 +18,34 @@ final class StatusSnapshotTests {
     init() throws { scratch = try ScratchFolder(prefix: "twfeed-snap") }
 
     /// The daemon's side: a database with a poll, a failure and a queued status.
-    func daemonSnapshot(now: Date) throws -> (StatusSnapshot, TwfeedConfig) {
+    func daemonSnapshot(now: Date) async throws -> (StatusSnapshot, TwfeedConfig) {
         let database = try AppDatabase.inMemory()
         var config = TwfeedConfig(environment: ["HOME": folder])
         config.storage.database = "\(folder)/private/twfeed.sqlite"
-        try database.saveAccount(Account(userID: UserID(1001), username: "alice", accessToken: "token"))
+        try await database.saveAccount(Account(userID: UserID(1001), username: "alice", accessToken: "token"))
         var home = SyncState(feed: .home)
         home.lastPollAt = now.addingTimeInterval(-30)
         home.lastError = PollFailure(kind: .transient, status: 503, message: "Service Unavailable")
         home.nextPollAt = now.addingTimeInterval(15)
         home.rateLimit = RateLimit(limit: 180, remaining: 170, resetAt: now.addingTimeInterval(600))
-        try database.saveSyncState(home)
+        try await database.saveSyncState(home)
         var mentions = SyncState(feed: .mentions)
         mentions.lastPollAt = now.addingTimeInterval(-20)
         mentions.lastSuccessAt = now.addingTimeInterval(-20)
-        try database.saveSyncState(mentions)
-        _ = try database.enqueue(text: "a private status text", replyTo: nil, now: now.addingTimeInterval(-90))
+        try await database.saveSyncState(mentions)
+        _ = try await database.enqueue(text: "a private status text", replyTo: nil, now: now.addingTimeInterval(-90))
         let board = StatusBoard(config: config, database: database, startedAt: now.addingTimeInterval(-120))
         board.record(.home, .failed(APIError(kind: .transient, status: 503, message: "Service Unavailable"), PollProgress(), next: now))
         board.record(.mentions, .caughtUp(PollProgress(newTweets: 12, pages: 1, requests: 1, complete: true), next: now))
-        board.refresh(now: now)
+        await board.refresh(now: now)
         #expect(board.takeStatusLine() == "home error 503 · mentions +12 · retweets waiting · outbox 1 pending")
         #expect(board.takeStatusLine() == nil)
         return (board.snapshot, config)
     }
 
-    @Test func statusReadsEverythingFromTheSnapshotWhenTheDatabaseIsNotReadable() throws {
+    @Test func statusReadsEverythingFromTheSnapshotWhenTheDatabaseIsNotReadable() async throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let (snapshot, config) = try daemonSnapshot(now: now)
+        let (snapshot, config) = try await daemonSnapshot(now: now)
         let path = "\(folder)/status.json"
         try snapshot.write(to: path)
         var info = stat()
@@ -54,7 +54,7 @@ final class StatusSnapshotTests {
         #expect(!text.contains("a private status text"))
 
         // The reader has no database at that path (it is private to the service).
-        let report = try StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(5))
+        let report = try await StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(5))
         #expect(report.countsFrom == "snapshot")
         #expect(report.running)
         #expect(report.health == .degraded)
@@ -74,19 +74,19 @@ final class StatusSnapshotTests {
         #expect(json["daemon"]?["lastCycle"]?.string == "home error 503 · mentions +12 · retweets waiting · outbox 1 pending")
     }
 
-    @Test func aStaleHeartbeatReadsAsHungAndAMissingSnapshotAsNotRunning() throws {
+    @Test func aStaleHeartbeatReadsAsHungAndAMissingSnapshotAsNotRunning() async throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        var (snapshot, config) = try daemonSnapshot(now: now)
+        var (snapshot, config) = try await daemonSnapshot(now: now)
         snapshot.counts?.feeds[.home]?.lastError = nil
         let path = "\(folder)/status.json"
         try snapshot.write(to: path)
-        #expect(try StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(10)).health == .healthy)
-        #expect(try StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(31)).health == .degraded)
+        #expect(try await StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(10)).health == .healthy)
+        #expect(try await StatusReport.collect(config: config, statusPath: path, now: now.addingTimeInterval(31)).health == .degraded)
         snapshot.pid = Int32.max - 1  // no such process
         try snapshot.write(to: path)
-        #expect(try StatusReport.collect(config: config, statusPath: path, now: now).health == .notRunning)
+        #expect(try await StatusReport.collect(config: config, statusPath: path, now: now).health == .notRunning)
         unlink(path)
-        let gone = try StatusReport.collect(config: config, statusPath: path, now: now)
+        let gone = try await StatusReport.collect(config: config, statusPath: path, now: now)
         #expect(gone.health == .notRunning)
         #expect(gone.countsFrom == "none")
     }
@@ -94,7 +94,7 @@ final class StatusSnapshotTests {
     /// The outbox and feed counts are keyed by `OutboxState` and `Feed` in code and by name in the
     /// file, as before: a snapshot an earlier twfeed wrote still decodes (a state name this
     /// version does not know included), and what this one writes reads the same.
-    @Test func theSnapshotFileKeepsTheOutboxCountsByStateName() throws {
+    @Test func theSnapshotFileKeepsTheOutboxCountsByStateName() async throws {
         let path = "\(folder)/status.json"
         let earlier = """
             {"pid":4242,"startedAt":1800000000,"heartbeatAt":1800000060,"dialect":"v2","lastCycle":"home +3 · outbox 1 pending",\
@@ -127,7 +127,7 @@ final class StatusSnapshotTests {
         #expect(StatusReport.Health.allCases.map(\.label) == ["healthy", "degraded", "not running"])
     }
 
-    @Test func aReaderWithoutTheDaemonsEnvironmentFindsTheSystemdSnapshot() throws {
+    @Test func aReaderWithoutTheDaemonsEnvironmentFindsTheSystemdSnapshot() async throws {
         let config = TwfeedConfig(environment: ["HOME": folder])
         let systemd = "\(folder)/run-twfeed-status.json"
         #expect(StatusSnapshot.readerPath(config: config, environment: [:], systemdPath: systemd) == config.storage.database + ".status.json")

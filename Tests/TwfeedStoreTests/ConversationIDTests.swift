@@ -39,7 +39,7 @@ import Testing
         #expect(try Self.conversations(database) == [11: 10, 12: 10, 13: 10, 14: 10])
         try await Self.store([Self.v11(10)], in: database)
         #expect(try Self.conversations(database) == [10: 10, 11: 10, 12: 10, 13: 10, 14: 10], "every post names the root")
-        let item = try #require(try database.feedItems(.home, limit: 10).first { $0.tweet.id == TweetID(14) })
+        let item = try #require(try await database.feedItems(.home, limit: 10).first { $0.tweet.id == TweetID(14) })
         var json: [UInt8] = []
         item.appendJSON(to: &json)
         #expect(try JSONValue.parse(json)["conversationId"] == .string("10"), "feed --json says it")
@@ -63,14 +63,14 @@ import Testing
 
     /// A database from before v16: the posts that reply to nothing and the v1.1 replies
     /// have no conversation; the migration fills them as the store would have.
-    @Test func theMigrationFillsEveryNullConversation() throws {
+    @Test func theMigrationFillsEveryNullConversation() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-conv-\(UUID().uuidString.prefix(8)).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let identifier = "v16: every post has a conversation"
         let index = try #require(AppDatabase.migrations.firstIndex { $0.identifier == identifier })
         let queue = try DatabaseQueue(path: path)
         try AppDatabase.migrator.migrate(queue, upTo: AppDatabase.migrations[index - 1].identifier)
-        try queue.write { db in
+        try await queue.write { db in
             let insert = try db.makeStatement(
                 sql: "INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, conversationId, raw, fetchedAt) VALUES (?, 1, 0, 't', ?, ?, '{}', 0)")
             // 1 <- 2 <- 3 (v1.1), 5 replies to 4 (not stored), 7 replies to 6 with v2's conversation 6, 8 replies to 7.

@@ -21,46 +21,47 @@ struct CountersTests {
         }
     }
 
-    func statsCounts(_ database: AppDatabase) throws -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: try Feed.allCases.map { ($0.rawValue, try database.feedStats($0).tweets) })
-            .filter { $0.value > 0 }
+    func statsCounts(_ database: AppDatabase) async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for feed in Feed.allCases { counts[feed.rawValue] = try await database.feedStats(feed).tweets }
+        return counts.filter { $0.value > 0 }
     }
 
     @Test func feedCountsFollowNewRepeatedAndDeletedTweets() async throws {
         let database = try await PopulatedStore.make(tweets: 700)
-        #expect(try statsCounts(database) == ["home": 700, "mentions": 233, "retweets": 100])
+        #expect(try await statsCounts(database) == ["home": 700, "mentions": 233, "retweets": 100])
         // A page fetched again adds nothing (INSERT OR IGNORE fires no trigger).
         let again = (0..<10).map { Tweet(id: TweetID(Int64(1_000_001 + $0)), authorID: UserID(1), createdAt: PopulatedStore.start, text: "x") }
         try await database.storePage(TimelinePage(tweets: again, authors: [PopulatedStore.author(1)], nextPageToken: nil),
                                feed: .home, state: SyncState(feed: .home), now: Date())
-        #expect(try database.feedStats(.home).tweets == 700)
+        #expect(try await database.feedStats(.home).tweets == 700)
         // Deleting tweets (as retention does) takes their tags, and the counts, with them.
         try database.tamper { db in try db.execute(sql: "DELETE FROM tweet WHERE id <= 1000210") }
-        #expect(try statsCounts(database) == realFeedCounts(database))
-        #expect(try database.feedStats(.home).tweets == 490)
+        #expect(try await statsCounts(database) == realFeedCounts(database))
+        #expect(try await database.feedStats(.home).tweets == 490)
         try database.tamper { db in try db.execute(sql: "DELETE FROM feedMembership WHERE feed = 'retweets'") }
-        #expect(try database.feedStats(.retweets).tweets == 0)
-        #expect(try statsCounts(database) == realFeedCounts(database))
+        #expect(try await database.feedStats(.retweets).tweets == 0)
+        #expect(try await statsCounts(database) == realFeedCounts(database))
     }
 
     @Test func feedStatsNameTheNewestTweetAndItsTime() async throws {
         let database = try await PopulatedStore.make(tweets: 700)
-        let stats = try database.feedStats(.mentions)
+        let stats = try await database.feedStats(.mentions)
         #expect(stats.newestID == TweetID(1_000_698))
         #expect(stats.newestCreatedAt == PopulatedStore.start.addingTimeInterval(697 * 60))
-        let empty = try AppDatabase.inMemory().feedStats(.home)
+        let empty = try await AppDatabase.inMemory().feedStats(.home)
         #expect(empty == FeedStats(tweets: 0, newestID: nil, newestCreatedAt: nil))
     }
 
     @Test func outboxCountsFollowEveryTransitionAndDelete() async throws {
         let database = try await PopulatedStore.make(tweets: 100)
-        let (counts, _) = try database.outboxCounts(now: PopulatedStore.start)
+        let (counts, _) = try await database.outboxCounts(now: PopulatedStore.start)
         #expect(counts == [.pending: 5, .sending: 5, .sent: 5, .failed: 5, .expired: 5, .cancelled: 5])
         let pending = try await database.outboxItems(state: .pending)
         try await database.transitionOutbox(pending[0].id, from: [.pending], to: .sending)
-        _ = try database.cancelOutbox(pending[1].id)
+        _ = try await database.cancelOutbox(pending[1].id)
         try database.tamper { db in try db.execute(sql: "DELETE FROM outbox WHERE state = 'failed'") }
-        let (after, _) = try database.outboxCounts(now: PopulatedStore.start)
+        let (after, _) = try await database.outboxCounts(now: PopulatedStore.start)
         #expect(after == [.pending: 3, .sending: 6, .sent: 5, .expired: 5, .cancelled: 6])
         #expect(after == (try realOutboxCounts(database)).filter { $0.value > 0 })
     }
@@ -75,10 +76,10 @@ struct CountersTests {
 
     /// An existing database (at v3, with tweets and an outbox) gets its counters filled
     /// by the v4 migration.
-    @Test func theMigrationCountsAnExistingDatabase() throws {
+    @Test func theMigrationCountsAnExistingDatabase() async throws {
         let queue = try DatabaseQueue()
         try AppDatabase.migrator.migrate(queue, upTo: "v3: profile images")
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO tweet (id, authorId, createdAt, text, raw, fetchedAt) VALUES (1, 1, 0, 'a', '{}', 0), (2, 1, 60, 'b', '{}', 0);
                 INSERT INTO feedMembership (feed, tweetId, addedAt) VALUES ('home', 1, 0), ('home', 2, 0), ('mentions', 2, 0);
@@ -87,10 +88,10 @@ struct CountersTests {
         }
         try AppDatabase.migrator.migrate(queue)
         let database = AppDatabase(queue, path: "memory")
-        #expect(try database.feedStats(.home).tweets == 2)
-        #expect(try database.feedStats(.mentions).tweets == 1)
-        #expect(try database.feedStats(.retweets).tweets == 0)
-        #expect(try database.outboxCounts(now: Date()).0 == [.sent: 1, .pending: 1])
+        #expect(try await database.feedStats(.home).tweets == 2)
+        #expect(try await database.feedStats(.mentions).tweets == 1)
+        #expect(try await database.feedStats(.retweets).tweets == 0)
+        #expect(try await database.outboxCounts(now: Date()).0 == [.sent: 1, .pending: 1])
     }
 
     /// The cache's distinct files and their bytes as the rows name them, counted the slow way.
@@ -128,10 +129,10 @@ struct CountersTests {
         #expect(try await database.imageCacheTotals() == realImageTotals(database))
     }
 
-    @Test func theImageCacheCountsMigrationCountsAnExistingCache() throws {
+    @Test func theImageCacheCountsMigrationCountsAnExistingCache() async throws {
         let queue = try DatabaseQueue()
         try AppDatabase.migrator.migrate(queue, upTo: "v9: search merges off the write path")
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO profileImage (authorId, sourceURL, size, url, file, bytes, lastUsedAt) VALUES
                     (1, 'u', 'normal', 'u', 'aa/a.png', 100, 0), (2, 'u', 'normal', 'u', 'aa/a.png', 100, 0),
@@ -140,6 +141,6 @@ struct CountersTests {
         }
         try AppDatabase.migrator.migrate(queue)
         let database = AppDatabase(queue, path: "memory")
-        #expect(try database.imageCacheTotals() == (2, 150))
+        #expect(try await database.imageCacheTotals() == (2, 150))
     }
 }

@@ -44,31 +44,31 @@ import TwfeedTesting
         return database
     }
 
-    func item(_ database: AppDatabase, _ id: Int64) throws -> FeedItem {
-        try #require(try database.feedItems(.home, limit: 50).first { $0.tweet.id == TweetID(id) })
+    func item(_ database: AppDatabase, _ id: Int64) async throws -> FeedItem {
+        try #require(try await database.feedItems(.home, limit: 50).first { $0.tweet.id == TweetID(id) })
     }
 
     @Test func aFeedItemCarriesWhatItPointsAtOneLevel() async throws {
         let database = try await store()
-        let repost = try item(database, 8)
+        let repost = try await item(database, 8)
         #expect(repost.retweetOf?.tweet.id == TweetID(2) && repost.retweetOf?.author?.username == "bob")
         #expect(repost.shown.tweet.text == "post 2")
         #expect(repost.quoted?.tweet.id == TweetID(1), "the original's quote")
         #expect(repost.inReplyTo == ReplyContext(id: TweetID(1), stored: true, username: "ada", excerpt: "post 1"))
         #expect(repost.faults.isEmpty)
 
-        let quote = try item(database, 9)
+        let quote = try await item(database, 9)
         #expect(quote.quoted?.tweet.id == TweetID(3))
         #expect(quote.media.map(\.media.kind) == [.photo, .animatedGIF])
         #expect(quote.media.first?.media.altText == "a cat" && quote.media.first?.media.width == 800)
 
-        let reply = try item(database, 4)
+        let reply = try await item(database, 4)
         #expect(reply.inReplyTo?.username == "ada")
         #expect(reply.inReplyTo?.excerpt?.count == ReplyContext.excerptLength && reply.inReplyTo?.excerpt?.hasSuffix("…") == true)
 
         // What is not stored is a fault, by id.
-        #expect(try item(database, 7).faults == [TweetID(6)])
-        #expect(try item(database, 10).faults == [TweetID(11)])
+        #expect(try await item(database, 7).faults == [TweetID(6)])
+        #expect(try await item(database, 10).faults == [TweetID(11)])
     }
 
     /// The original, the quote and the parent come joined to the feed's row: a repost of
@@ -83,16 +83,16 @@ import TwfeedTesting
                          referencedTweets: [Self.tweet(12, by: Self.bob, media: [photo]), Self.tweet(13, quoted: 12, media: [photo])],
                          authors: [Self.ada, Self.bob], nextPageToken: nil),
             feed: .home, state: SyncState(feed: .home), now: Date())
-        let repost = try item(database, 14)
+        let repost = try await item(database, 14)
         #expect(repost.retweetOf?.media.map(\.media) == [photo] && repost.quoted?.tweet.id == TweetID(12))
         #expect(repost.quoted?.media.map(\.media) == [photo] && repost.quoted?.author?.username == "bob")
         #expect(repost.media.isEmpty && repost.inReplyTo == nil && repost.faults.isEmpty)
-        let dangling = try item(database, 15)
+        let dangling = try await item(database, 15)
         #expect(dangling.retweetOf == nil && dangling.faults == [TweetID(16)])
         #expect(dangling.quoted?.tweet.id == TweetID(12), "the repost's own quote, its original being absent")
         #expect(dangling.inReplyTo?.stored == true && dangling.inReplyTo?.username == "ada")
         for id: Int64 in [8, 9, 14, 15] {
-            #expect(try database.feedItem(TweetID(id)) == item(database, id))
+            #expect(try await database.feedItem(TweetID(id)) == item(database, id))
         }
     }
 
@@ -110,40 +110,40 @@ import TwfeedTesting
         try await store(.retweets, [3, 10, 11, 52])
         for feed in Feed.allCases {
             for before: Int64? in [nil, 111, 104, 101] {
-                let items = try database.feedItems(feed, limit: 7, before: before.map(TweetID.init))
+                let items = try await database.feedItems(feed, limit: 7, before: before.map(TweetID.init))
                 for item in items {
-                    #expect(item.feeds == (try database.feedItem(item.tweet.id))?.feeds, "\(feed) \(item.tweet.id)")
+                    #expect(item.feeds == (try await database.feedItem(item.tweet.id))?.feeds, "\(feed) \(item.tweet.id)")
                     #expect(item.feeds.contains(feed))
                 }
             }
         }
-        #expect(try database.feedItems(.mentions, limit: 10).map(\.feeds) == [[.mentions], [.mentions], [.home, .mentions], [.home, .mentions, .retweets], [.home, .mentions]])
+        #expect(try await database.feedItems(.mentions, limit: 10).map(\.feeds) == [[.mentions], [.mentions], [.home, .mentions], [.home, .mentions, .retweets], [.home, .mentions]])
     }
 
     @Test func mediaAreKeptWhenATweetComesBackWithoutThem() async throws {
         let database = try await store()
         _ = try await database.storePage(TimelinePage(tweets: [Self.tweet(9, quoted: 3)], authors: [Self.ada], nextPageToken: nil),
                                          feed: .home, state: SyncState(feed: .home), now: Date())
-        #expect(try item(database, 9).media.count == 2)
+        #expect(try await item(database, 9).media.count == 2)
         // And replaced when they come again, fewer.
         let one = Media(key: "3_9", kind: .photo, imageURL: "https://pbs.twimg.com/media/p.jpg")
         _ = try await database.storePage(TimelinePage(tweets: [Self.tweet(9, quoted: 3, media: [one])], authors: [Self.ada], nextPageToken: nil),
                                          feed: .home, state: SyncState(feed: .home), now: Date())
-        #expect(try item(database, 9).media.map(\.media) == [one])
+        #expect(try await item(database, 9).media.map(\.media) == [one])
     }
 
     @Test func aConversationIsItsAncestorsRootLastAndItsReplies() async throws {
         let database = try await store()
-        let conversation = try #require(try database.conversation(TweetID(3)))
+        let conversation = try #require(try await database.conversation(TweetID(3)))
         #expect(conversation.tweet.tweet.id == TweetID(3))
         #expect(conversation.ancestors.map { if case .stored(let item) = $0 { item.tweet.id.rawValue } else { Int64(-1) } } == [Int64(2), 1])
         #expect(conversation.replies.map(\.tweet.id) == [TweetID(4), TweetID(5)])
 
-        let broken = try #require(try database.conversation(TweetID(7)))
+        let broken = try #require(try await database.conversation(TweetID(7)))
         #expect(broken.ancestors == [.missing(TweetID(6), unavailable: nil)])
-        #expect(try database.conversation(TweetID(6)) == nil, "not stored")
+        #expect(try await database.conversation(TweetID(6)) == nil, "not stored")
         // A parent that is not in any feed is a post of its own all the same.
-        #expect(try database.conversation(TweetID(1))?.replies.map(\.tweet.id) == [TweetID(2)])
+        #expect(try await database.conversation(TweetID(1))?.replies.map(\.tweet.id) == [TweetID(2)])
     }
 
     @Test func aLoopInTheRepliesEndsTheWalk() async throws {
@@ -151,7 +151,7 @@ import TwfeedTesting
         _ = try await database.storePage(
             TimelinePage(tweets: [Self.tweet(21, replyTo: 22), Self.tweet(22, replyTo: 21)], authors: [Self.ada], nextPageToken: nil),
             feed: .home, state: SyncState(feed: .home), now: Date())
-        let conversation = try #require(try database.conversation(TweetID(21)))
+        let conversation = try #require(try await database.conversation(TweetID(21)))
         #expect(conversation.ancestors.count == 1)
     }
 }

@@ -44,7 +44,7 @@ enum PopulatedStore {
             }
         }
         for n in 0..<30 {
-            let item = try database.enqueue(text: "status \(n)", replyTo: nil, now: start.addingTimeInterval(Double(n)))
+            let item = try await database.enqueue(text: "status \(n)", replyTo: nil, now: start.addingTimeInterval(Double(n)))
             let state: OutboxState = [.pending, .sending, .sent, .failed, .expired, .cancelled][n % 6]
             if state != .pending { try await database.transitionOutbox(item.id, from: [.pending], to: state) }
         }

@@ -14,16 +14,16 @@ struct StoreReaderTests {
     }
 
     /// A database written by this build, its writer closed (so its -wal and -shm are gone).
-    func writtenDatabase() throws -> String {
+    func writtenDatabase() async throws -> String {
         let path = "\(folder)/twfeed.sqlite"
         do {
             let writer = try AppDatabase.open(path: path)
-            _ = try writer.enqueue(text: "queued", replyTo: nil, now: Date(timeIntervalSince1970: 1_800_000_000))
+            _ = try await writer.enqueue(text: "queued", replyTo: nil, now: Date(timeIntervalSince1970: 1_800_000_000))
         }
         return path
     }
 
-    @Test func aMissingDatabaseIsOneClearErrorAndNothingIsCreated() throws {
+    @Test func aMissingDatabaseIsOneClearErrorAndNothingIsCreated() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = "\(folder)/db/twfeed.sqlite"
         #expect(throws: TwfeedError(.unavailable, "\(path): no database yet: run twfeed run")) {
@@ -32,20 +32,20 @@ struct StoreReaderTests {
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
-    @Test func readsWhatTheWriterStored() throws {
+    @Test func readsWhatTheWriterStored() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = try writtenDatabase()
+        let path = try await writtenDatabase()
         let reader = try StoreReader.open(path: path)
-        #expect(try reader.outboxItems().map(\.text) == ["queued"])
+        #expect(try await reader.outboxItems().map(\.text) == ["queued"])
         // `StoreReader` has no write method (the compiler keeps `reader.enqueue` out); even
         // SQL handed to its connection cannot write: the file is opened read-only.
         #expect(throws: TwfeedError.self) {
             try reader.connection.read { db in try db.execute(sql: "INSERT INTO outbox (text, state, createdAt, queuedAt) VALUES ('no', 'pending', 0, 0)") }
         }
-        #expect(try reader.outboxItems().count == 1)
+        #expect(try await reader.outboxItems().count == 1)
     }
 
-    @Test func anOlderSchemaIsNotMigrated() throws {
+    @Test func anOlderSchemaIsNotMigrated() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = "\(folder)/old.sqlite"
@@ -58,11 +58,11 @@ struct StoreReaderTests {
             try StoreReader.open(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the reader changed nothing")
-        let applied = try DatabaseQueue(path: path).read { try AppDatabase.migrator.appliedIdentifiers($0) }
+        let applied = try await DatabaseQueue(path: path).read { try AppDatabase.migrator.appliedIdentifiers($0) }
         #expect(applied == ["v1: users, tweets, feeds, sync state"])
     }
 
-    @Test func aNewerSchemaIsAConfigurationError() throws {
+    @Test func aNewerSchemaIsAConfigurationError() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = "\(folder)/twfeed.sqlite"
         do {
@@ -77,21 +77,21 @@ struct StoreReaderTests {
 
     /// The fallback for a read-only folder with no -shm: reads the file as it is and
     /// leaves no -wal or -shm behind.
-    @Test func theImmutableOpenReadsAndCreatesNoFile() throws {
+    @Test func theImmutableOpenReadsAndCreatesNoFile() async throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = try writtenDatabase()
+        let path = try await writtenDatabase()
         // The writer's lock file (migrations, the daemon) stays; no -wal or -shm does.
         #expect(files(folder) == ["twfeed.sqlite", "twfeed.sqlite.lock"])
         let reader = try StoreReader.openImmutable(path: path)
-        #expect(try reader.outboxItems().map(\.text) == ["queued"])
+        #expect(try await reader.outboxItems().map(\.text) == ["queued"])
         #expect(files(folder) == ["twfeed.sqlite", "twfeed.sqlite.lock"])
         #expect(StoreReader.immutableURI("/a b/c?d#e.sqlite") == "file:/a%20b/c%3Fd%23e.sqlite?immutable=1")
     }
 
     /// The real case, where permissions apply (not as root, for whom chmod changes nothing).
     @Test(.enabled(if: geteuid() != 0, "root ignores file permissions"))
-    func aReadOnlyFolderAndFileAreRead() throws {
-        let path = try writtenDatabase()
+    func aReadOnlyFolderAndFileAreRead() async throws {
+        let path = try await writtenDatabase()
         defer {
             chmod(folder, 0o700)
             try? FileManager.default.removeItem(atPath: folder)
@@ -99,7 +99,7 @@ struct StoreReaderTests {
         chmod(path, 0o400)
         chmod(folder, 0o500)
         let reader = try StoreReader.open(path: path)
-        #expect(try reader.outboxItems().map(\.text) == ["queued"])
+        #expect(try await reader.outboxItems().map(\.text) == ["queued"])
         #expect(files(folder) == ["twfeed.sqlite"])
     }
 }

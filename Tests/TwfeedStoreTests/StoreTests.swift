@@ -11,7 +11,7 @@ struct StoreTests {
             authors: [author], nextPageToken: nil)
     }
 
-    @Test func migrationsCreateTheSchemaOnAFileDatabaseInWALMode() throws {
+    @Test func migrationsCreateTheSchemaOnAFileDatabaseInWALMode() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-store-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("db/twfeed.sqlite").path
@@ -24,28 +24,28 @@ struct StoreTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o077 } == 0)
         // Opening again runs no migration twice and keeps the data.
-        try database.storePage(page([5]), feed: .home, state: SyncState(feed: .home), now: Date())
+        try await database.storePage(page([5]), feed: .home, state: SyncState(feed: .home), now: Date())
         let reopened = try AppDatabase.open(path: path)
-        #expect(try reopened.memberIDs(.home) == [TweetID(5)])
+        #expect(try await reopened.memberIDs(.home) == [TweetID(5)])
     }
 
-    @Test func idsAboveTwoToTheFiftyThirdSurviveExactly() throws {
+    @Test func idsAboveTwoToTheFiftyThirdSurviveExactly() async throws {
         let database = try AppDatabase.inMemory()
         let big: Int64 = 1_850_000_000_000_000_123
-        try database.storePage(page([big, big - 1]), feed: .home, state: SyncState(feed: .home), now: Date())
-        #expect(try database.memberIDs(.home).map(\.rawValue) == [big, big - 1])
+        try await database.storePage(page([big, big - 1]), feed: .home, state: SyncState(feed: .home), now: Date())
+        #expect(try await database.memberIDs(.home).map(\.rawValue) == [big, big - 1])
         #expect(TweetID("1850000000000000123")?.rawValue == big)
         #expect(TweetID("not a number") == nil)
         #expect(TweetID("-5") == nil)
     }
 
-    @Test func anAuthorUpdateChangesOneRow() throws {
+    @Test func anAuthorUpdateChangesOneRow() async throws {
         let database = try AppDatabase.inMemory()
-        try database.storePage(page([1]), feed: .home, state: SyncState(feed: .home), now: Date())
-        try database.storePage(page([2], author: Author(id: UserID(1), username: "a", name: "Renamed")), feed: .home, state: SyncState(feed: .home), now: Date())
+        try await database.storePage(page([1]), feed: .home, state: SyncState(feed: .home), now: Date())
+        try await database.storePage(page([2], author: Author(id: UserID(1), username: "a", name: "Renamed")), feed: .home, state: SyncState(feed: .home), now: Date())
         let users = try database.inspect { try Row.fetchAll($0, sql: "SELECT * FROM user") }
         #expect(users.count == 1)
         #expect(users.first?["name"] == "Renamed")
-        #expect(try database.feedItems(.home, limit: 10).allSatisfy { $0.author?.name == "Renamed" })
+        #expect(try await database.feedItems(.home, limit: 10).allSatisfy { $0.author?.name == "Renamed" })
     }
 }

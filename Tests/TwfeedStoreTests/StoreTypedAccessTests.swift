@@ -8,32 +8,32 @@ import Testing
 struct StoreTypedAccessTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test func theAccountIsRememberedTyped() throws {
+    @Test func theAccountIsRememberedTyped() async throws {
         let database = try AppDatabase.inMemory()
-        #expect(try database.account() == nil)
-        try database.saveAccount(Account(userID: UserID(42), username: "me", accessToken: "token-a"))
-        #expect(try database.account() == Account(userID: UserID(42), username: "me", accessToken: "token-a"))
+        #expect(try await database.account() == nil)
+        try await database.saveAccount(Account(userID: UserID(42), username: "me", accessToken: "token-a"))
+        #expect(try await database.account() == Account(userID: UserID(42), username: "me", accessToken: "token-a"))
         // A user id alone keeps what else was remembered.
-        try database.saveAccount(Account(userID: UserID(43)))
-        #expect(try database.account() == Account(userID: UserID(43), username: "me", accessToken: "token-a"))
+        try await database.saveAccount(Account(userID: UserID(43)))
+        #expect(try await database.account() == Account(userID: UserID(43), username: "me", accessToken: "token-a"))
     }
 
-    @Test func outboxTransitionsSetTypedFields() throws {
+    @Test func outboxTransitionsSetTypedFields() async throws {
         let database = try AppDatabase.inMemory()
-        let item = try database.enqueue(text: "hello", replyTo: TweetID(7), now: now)
-        let sending = try #require(try database.transitionOutbox(
+        let item = try await database.enqueue(text: "hello", replyTo: TweetID(7), now: now)
+        let sending = try #require(try await database.transitionOutbox(
             item.id, from: [.pending], to: .sending, changes: [.attempts(1), .lastAttemptAt(now)]))
         #expect(sending.state == .sending)
         #expect(sending.attempts == 1)
         // Not in `from`: nothing changes.
-        #expect(try database.transitionOutbox(item.id, from: [.pending], to: .cancelled) == nil)
+        #expect(try await database.transitionOutbox(item.id, from: [.pending], to: .cancelled) == nil)
         let retry = now.addingTimeInterval(60)
-        let waiting = try #require(try database.transitionOutbox(
+        let waiting = try #require(try await database.transitionOutbox(
             item.id, from: [.sending], to: .pending, changes: [.nextAttemptAt(retry), .lastError("timeout")]))
         #expect(waiting.nextAttemptAt == retry)
         #expect(waiting.lastError == "timeout")
-        _ = try database.transitionOutbox(item.id, from: [.pending], to: .sending)
-        let sent = try #require(try database.transitionOutbox(
+        _ = try await database.transitionOutbox(item.id, from: [.pending], to: .sending)
+        let sent = try #require(try await database.transitionOutbox(
             item.id, from: [.sending], to: .sent, changes: [.sentTweetID(TweetID(99)), .sentAt(now), .lastError(nil), .nextAttemptAt(nil)]))
         #expect(sent.state == .sent)
         #expect(sent.sentTweetID == TweetID(99))
@@ -43,20 +43,20 @@ struct StoreTypedAccessTests {
         #expect(sent.replyToID == TweetID(7))
     }
 
-    @Test func authorChangesAreDeliveredUntilCancelled() throws {
+    @Test func authorChangesAreDeliveredUntilCancelled() async throws {
         let database = try AppDatabase.inMemory()
         let calls = Mutex(0)
         let observation = database.observeAuthorChanges { calls.withLock { $0 += 1 } }
         let author = Author(id: UserID(1), username: "a", name: "A")
         let page = TimelinePage(
             tweets: [Tweet(id: TweetID(5), authorID: author.id, createdAt: now, text: "t")], authors: [author], nextPageToken: nil)
-        try database.storePage(page, feed: .home, state: SyncState(feed: .home), now: now)
+        try await database.storePage(page, feed: .home, state: SyncState(feed: .home), now: now)
         #expect(calls.withLock { $0 } == 1)
         // A commit that leaves the authors alone is not an author change.
-        _ = try database.enqueue(text: "x", replyTo: nil, now: now)
+        _ = try await database.enqueue(text: "x", replyTo: nil, now: now)
         #expect(calls.withLock { $0 } == 1)
         observation.cancel()
-        try database.storePage(page, feed: .mentions, state: SyncState(feed: .mentions), now: now)
+        try await database.storePage(page, feed: .mentions, state: SyncState(feed: .mentions), now: now)
         #expect(calls.withLock { $0 } == 1)
     }
 }

@@ -51,14 +51,14 @@ struct ViewsAndPagingTests {
         var seen: [TweetID] = []
         var before: TweetID?
         while true {
-            let page = try database.feedItems(.mentions, limit: 20, before: before)
+            let page = try await database.feedItems(.mentions, limit: 20, before: before)
             if page.isEmpty { break }
             seen += page.map(\.tweet.id)
             before = page.last?.tweet.id
         }
-        #expect(seen == (try database.memberIDs(.mentions)))
+        #expect(seen == (try await database.memberIDs(.mentions)))
         #expect(seen.count == 83)
-        let below = try database.feedItems(.home, limit: 3, before: TweetID(1_000_007))
+        let below = try await database.feedItems(.home, limit: 3, before: TweetID(1_000_007))
         #expect(below.map(\.tweet.id.rawValue) == [1_000_006, 1_000_005, 1_000_004])
         #expect(below.first?.feeds == [.home, .retweets])
         #expect(below.first?.author?.username == "user6")

@@ -17,6 +17,9 @@ package struct Tweet: Sendable, Equatable {
     package var conversationID: TweetID?
     /// Photos, videos and GIFs, in the order the post shows them.
     package var media: [Media]
+    /// The links its text holds, as the API marked them (`entities.urls`, a repost's and
+    /// a quote's included): read from the answer by the client, stored beside the post.
+    package var links: [TweetLink]
     /// The object exactly as the API sent it, kept for fields twfeed does not model yet.
     package var rawJSON: String
 
@@ -30,6 +33,7 @@ package struct Tweet: Sendable, Equatable {
         quotedID: TweetID? = nil,
         conversationID: TweetID? = nil,
         media: [Media] = [],
+        links: [TweetLink] = [],
         rawJSON: String = "{}"
     ) {
         self.id = id
@@ -41,6 +45,7 @@ package struct Tweet: Sendable, Equatable {
         self.quotedID = quotedID
         self.conversationID = conversationID
         self.media = media
+        self.links = links
         self.rawJSON = rawJSON
     }
 }

@@ -206,6 +206,7 @@ struct V11Client: TwitterAPI {
             // conversation; a reply's is the store's to work out from the stored chain.
             conversationID: replyTo == nil ? id : nil,
             media: media,
+            links: LinkCollector.links(in: status),
             rawJSON: status.serialized
         )
     }

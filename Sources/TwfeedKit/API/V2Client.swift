@@ -242,6 +242,7 @@ struct V2Client: TwitterAPI {
             quotedID: quoted,
             conversationID: object["conversation_id"]?.string.flatMap(TweetID.init) ?? (replyTo == nil ? id : nil),
             media: keys.compactMap { media[$0] },
+            links: LinkCollector.links(in: object),
             rawJSON: object.serialized
         )
     }

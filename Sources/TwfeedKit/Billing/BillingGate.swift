@@ -220,7 +220,7 @@ package actor BillingGate {
         try await load()
         let now = clock.now()
         for source in refusals.keys { refusals[source]?.recheckAt = now }
-        try database.recheckEndpointRefusals(at: now)
+        try await database.recheckEndpointRefusals(at: now)
     }
 
     // MARK: -
@@ -317,7 +317,7 @@ package actor BillingGate {
         var reserve = MicroUSD.zero
         if rank > BillingSource.outbox.budgetRank {
             for item in try await database.outboxItems(state: .pending) {
-                reserve = reserve + (try terms.postPricing(text: item.text, replyTo: item.replyToID, database: database).price)
+                reserve = reserve + (try await terms.postPricing(text: item.text, replyTo: item.replyToID, database: database).price)
             }
         }
         if rank > BillingSource.settlement.budgetRank {

@@ -49,14 +49,14 @@ package struct BillingTerms: Sendable, Equatable {
 extension BillingTerms {
     /// What posting `text` (replying to `replyTo`) costs: summoned when the post replied
     /// to is in the account's mentions, as far as the store knows.
-    package func postPricing(text: String, replyTo: TweetID?, database: some StoreReading) throws -> PostPricing {
-        PostPricing(text: text, summoned: try database.summons(replyTo), prices: prices)
+    package func postPricing(text: String, replyTo: TweetID?, database: some StoreReading) async throws -> PostPricing {
+        PostPricing(text: text, summoned: try await database.summons(replyTo), prices: prices)
     }
 
     /// The charge for one sent status, to the outbox.
-    package func postBill(for item: OutboxItem, database: some StoreReading) throws -> BillableAnswer {
+    package func postBill(for item: OutboxItem, database: some StoreReading) async throws -> BillableAnswer {
         var bill = BillableAnswer(source: .outbox)
-        bill.created = [try postPricing(text: item.text, replyTo: item.replyToID, database: database).kind]
+        bill.created = [try await postPricing(text: item.text, replyTo: item.replyToID, database: database).kind]
         return bill
     }
 }

@@ -165,6 +165,7 @@ extension Daemon {
             doorbell: doorbell,
             fetcherDoorbell: fetcherDoorbell,
             watchdog: watchdog,
+            board: board,
             statusPath: statusPath,
             dependencies: dependencies,
             logger: logger
@@ -215,6 +216,7 @@ extension Daemon {
                 database: database,
                 doorbell: nil,
                 watchdog: watchdog,
+                board: board,
                 statusPath: statusPath,
                 dependencies: dependencies,
                 logger: logger
@@ -278,6 +280,7 @@ extension Daemon {
         doorbell: Doorbell?,
         fetcherDoorbell: Doorbell? = nil,
         watchdog: Watchdog,
+        board: StatusBoard? = nil,
         statusPath: String?,
         dependencies: Dependencies,
         logger: Logger
@@ -286,6 +289,9 @@ extension Daemon {
         guard let makeReader = dependencies.reader else {
             throw TwfeedError(.configuration, "http.listen \(address): this build of the daemon has no web reader")
         }
+        // The pages' header shows the board's live status instead of counting the store again.
+        var live: (@Sendable () -> StatusSnapshot)?
+        if let board { live = { board.snapshot } }
         let reader = DaemonReader(
             address: address,
             database: database.reader,
@@ -295,6 +301,7 @@ extension Daemon {
             outbox: DurableOutbox(path: config.storage.database, wake: { doorbell?.ring() }),
             fetches: FetchRequester(database: database, clock: dependencies.clock, logger: logger, wake: { fetcherDoorbell?.ring() }),
             loopsProgress: { watchdog.hung().isEmpty },
+            board: live,
             clock: dependencies.clock,
             logger: logger
         )

@@ -189,7 +189,7 @@ package final class DaemonSupervisor: Sendable {
                         pending = nil
                         // A reload is how a person says "I fixed it in the console": a
                         // refused feed (or the outbox) asks again at once, not in a day.
-                        try? current.database.recheckEndpointRefusals(at: dependencies.clock.now())
+                        try? await current.database.recheckEndpointRefusals(at: dependencies.clock.now())
                         let previousStatusPath = generation.statusPath
                         do {
                             generation = try start(current, sink: sink, tasks: &tasks)

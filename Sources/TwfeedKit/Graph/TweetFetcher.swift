@@ -89,7 +89,7 @@ package struct TweetFetcher: Service {
         var ids: [TweetID] = []
         for feed in feeds {
             // A page's worth of reads (a few hundred key lookups): short enough to run here.
-            for item in try database.feedItems(feed, limit: Self.prefetchWindow) {
+            for item in try await database.feedItems(feed, limit: Self.prefetchWindow) {
                 ids += item.faults.filter { item.unavailable[$0] == nil }
                 if let parent = item.inReplyTo, parent.stored, prefetchDepth > 1,
                     let missing = try await database.missingAncestor(of: parent.id, depth: prefetchDepth - 1)

@@ -19,25 +19,27 @@ package final class DurableOutbox: ReaderOutbox {
     }
 
     package func enqueue(text: String, replyTo: TweetID?, now: Date) async throws -> OutboxItem {
-        try await change { try $0.enqueue(text: text, replyTo: replyTo, now: now) }
+        try await change { try await $0.enqueue(text: text, replyTo: replyTo, now: now) }
     }
 
     package func cancel(_ id: Int64) async throws -> OutboxItem {
-        try await change { try $0.cancelOutbox(id) }
+        try await change { try await $0.cancelOutbox(id) }
     }
 
     package func retry(_ id: Int64, now: Date) async throws -> OutboxItem {
-        try await change { try $0.retryOutbox(id, now: now) }
+        try await change { try await $0.retryOutbox(id, now: now) }
     }
 
-    /// Runs one blocking store change on a thread of its own (a durable commit waits for
-    /// the disk; the server's threads must not), then rings the outbox.
-    private func change<T: Sendable>(_ body: @escaping @Sendable (AppDatabase) throws -> T) async throws -> T {
-        let result: T = try await withCheckedThrowingContinuation { continuation in
+    /// Opens the writer on a thread of its own (opening may migrate; the server's threads
+    /// must not block), runs one store change (whose durable commit waits for the disk on
+    /// the store's own queue), then rings the outbox.
+    private func change<T: Sendable>(_ body: (AppDatabase) async throws -> T) async throws -> T {
+        let database: AppDatabase = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try body(try self.writer.database()) })
+                continuation.resume(with: Result { try self.writer.database() })
             }
         }
+        let result = try await body(database)
         wake()
         return result
     }

@@ -20,10 +20,10 @@ extension OutboxFlusher {
 
     /// An attempt without a definite answer: the status may be out. It waits the outbox
     /// backoff (time for the tweet to show in the account's timeline) and is settled then.
-    func becomeUncertain(_ item: OutboxItem, error: APIError, now: Date) throws -> Pause {
+    func becomeUncertain(_ item: OutboxItem, error: APIError, now: Date) async throws -> Pause {
         let delay = Self.retry.delay(afterFailures: item.attempts)
         let since = item.uncertainSince ?? item.lastAttemptAt ?? now
-        try database.transitionOutbox(
+        try await database.transitionOutbox(
             item.id,
             from: [.sending],
             to: .uncertain,
@@ -72,9 +72,9 @@ extension OutboxFlusher {
             if case .budget = hold.reason, duplicate == nil {
                 // The budget cannot pay for the read: a resend costs nothing if the API
                 // calls it a duplicate, and is the post itself if it is not.
-                return try resendToSettle(item, from: state, since: since, why: "the budget cannot pay for reading own posts")
+                return try await resendToSettle(item, from: state, since: since, why: "the budget cannot pay for reading own posts")
             }
-            if let duplicate { return try settleAsDuplicate(item, from: state, duplicate: duplicate) }
+            if let duplicate { return try await settleAsDuplicate(item, from: state, duplicate: duplicate) }
             // A billing state stops reads: it stays uncertain until the state lets one through.
             try await database.transitionOutbox(
                 item.id,
@@ -86,18 +86,18 @@ extension OutboxFlusher {
         } catch let error as APIError {
             if let duplicate, error.kind != .rateLimited {
                 // The duplicate answer is proof enough; no need to wait for the read.
-                return try settleAsDuplicate(item, from: state, duplicate: duplicate)
+                return try await settleAsDuplicate(item, from: state, duplicate: duplicate)
             }
             if duplicate == nil, Self.isRefusedRead(error) {
-                return try resendToSettle(item, from: state, since: since, why: "own posts refused (\(error.description))")
+                return try await resendToSettle(item, from: state, since: since, why: "own posts refused (\(error.description))")
             }
-            return try settleLater(item, from: state, since: since, error: error)
+            return try await settleLater(item, from: state, since: since, error: error)
         }
         let now = clock.now()
         if let tweet = found {
             // The settled post was created (and charged) by an earlier attempt.
-            let bill = try terms.postBill(for: item, database: database)
-            try database.transitionOutbox(
+            let bill = try await terms.postBill(for: item, database: database)
+            try await database.transitionOutbox(
                 item.id,
                 from: [state],
                 to: .sent,
@@ -112,7 +112,7 @@ extension OutboxFlusher {
             metrics?.statusSent()
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "sent", "tweet_id": "\(tweet.id)"])
         } else if let duplicate {
-            return try settleAsDuplicate(item, from: state, duplicate: duplicate)
+            return try await settleAsDuplicate(item, from: state, duplicate: duplicate)
         } else {
             try await database.transitionOutbox(item.id, from: [state], to: .pending, changes: [.nextAttemptAt(nil)])
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "absent"])
@@ -125,10 +125,10 @@ extension OutboxFlusher {
 
     /// `sent` on the strength of a duplicate answer (see `settle`): no post id, a note,
     /// the post charged once (the earlier attempt's; the refused resend costs nothing).
-    private func settleAsDuplicate(_ item: OutboxItem, from state: OutboxState, duplicate: APIError) throws -> Pause? {
+    private func settleAsDuplicate(_ item: OutboxItem, from state: OutboxState, duplicate: APIError) async throws -> Pause? {
         let now = clock.now()
-        let bill = try terms.postBill(for: item, database: database)
-        try database.transitionOutbox(
+        let bill = try await terms.postBill(for: item, database: database)
+        try await database.transitionOutbox(
             item.id,
             from: [state],
             to: .sent,
@@ -155,8 +155,8 @@ extension OutboxFlusher {
 
     /// The own posts cannot be read to settle it: back to `pending`, still marked
     /// uncertain, and sent again at once; a duplicate answer proves it went out.
-    private func resendToSettle(_ item: OutboxItem, from state: OutboxState, since: Date, why: String) throws -> Pause? {
-        try database.transitionOutbox(
+    private func resendToSettle(_ item: OutboxItem, from state: OutboxState, since: Date, why: String) async throws -> Pause? {
+        try await database.transitionOutbox(
             item.id,
             from: [state],
             to: .pending,
@@ -192,7 +192,7 @@ extension OutboxFlusher {
     /// The lookup failed: wait and try again. Without a failure counter of its own, the
     /// wait doubles by being the time since the attempt (30 s, 60 s, 120 s ...), within
     /// the outbox backoff's bounds; a 429 waits for its reset, or the rate-limit floor.
-    private func settleLater(_ item: OutboxItem, from state: OutboxState, since: Date, error: APIError) throws -> Pause {
+    private func settleLater(_ item: OutboxItem, from state: OutboxState, since: Date, error: APIError) async throws -> Pause {
         let now = clock.now()
         let until: Date
         if error.kind == .rateLimited {
@@ -203,7 +203,7 @@ extension OutboxFlusher {
             let elapsed = now.timeIntervalSince(item.lastAttemptAt ?? now)
             until = now.addingTimeInterval(min(Self.retry.cap, max(Self.retry.base, elapsed)))
         }
-        try database.transitionOutbox(
+        try await database.transitionOutbox(
             item.id,
             from: [state],
             to: .uncertain,

@@ -78,7 +78,7 @@ package struct OutboxFlusher: Service {
     package func run() async throws {
         checkIn.working()
         defer { checkIn.leave() }
-        try recoverInterrupted()
+        try await recoverInterrupted()
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 checkIn.working()
@@ -109,9 +109,9 @@ package struct OutboxFlusher: Service {
 
     /// A status left `sending` by a crash (or a second instance's) may have gone out:
     /// it becomes `uncertain`, and the next flush settles it before sending anything.
-    package func recoverInterrupted() throws {
-        for item in try database.outboxItems(state: .sending) {
-            try database.transitionOutbox(
+    package func recoverInterrupted() async throws {
+        for item in try await database.outboxItems(state: .sending) {
+            try await database.transitionOutbox(
                 item.id,
                 from: [.sending],
                 to: .uncertain,
@@ -158,12 +158,12 @@ package struct OutboxFlusher: Service {
             // The billing state, the endpoint and the budget come before an attempt: a
             // status held back is not an attempt and stays `pending` (expiry still applies).
             if let gate {
-                let price = try terms.postPricing(text: head.text, replyTo: head.replyToID, database: database).price
+                let price = try await terms.postPricing(text: head.text, replyTo: head.replyToID, database: database).price
                 if case .hold(let hold) = try await gate.admit(.outbox, perPost: price, posts: 1...1) {
                     return .until(hold.until)
                 }
             }
-            let bound = try idBound(for: head)
+            let bound = try await idBound(for: head)
             guard
                 let sending = try await database.transitionOutbox(
                     head.id,
@@ -184,7 +184,7 @@ package struct OutboxFlusher: Service {
         let started = clock.now()
         do {
             let id = try await api.post(text: item.text, replyTo: item.replyToID)
-            try markSent(item, tweetID: id, note: nil)
+            try await markSent(item, tweetID: id, note: nil)
             try await gate?.answered(.outbox)
             logger.info(
                 "outbox.sent",
@@ -213,7 +213,7 @@ package struct OutboxFlusher: Service {
                 return try await settle(item, from: .sending, duplicate: error)
             }
             if error.kind == .transient, error.mayHaveArrived {
-                return try becomeUncertain(item, error: error, now: now)
+                return try await becomeUncertain(item, error: error, now: now)
             }
             switch error.kind {
             case .rateLimited:
@@ -221,12 +221,12 @@ package struct OutboxFlusher: Service {
                 let reset =
                     RateLimit.usableReset(error.rateLimit, now: now)
                     ?? now.addingTimeInterval(RateLimit.floor.delay(afterFailures: item.attempts))
-                try retryLater(item, at: reset, error: error)
+                try await retryLater(item, at: reset, error: error)
                 logger.warning("outbox.rate_limited", metadata: ["id": "\(item.id)", "until": "\(Timestamp.iso8601(reset))"])
                 return .until(reset)
             case .transient:
                 let delay = Self.retry.delay(afterFailures: item.attempts)
-                try retryLater(item, at: now.addingTimeInterval(delay), error: error)
+                try await retryLater(item, at: now.addingTimeInterval(delay), error: error)
                 logger.warning(
                     "outbox.retry",
                     metadata: [
@@ -272,17 +272,17 @@ package struct OutboxFlusher: Service {
     /// stored it meanwhile), which would then never be found.
     /// A synchronous read (one step down the primary key): no hop off the task between
     /// taking the head and sending it.
-    func idBound(for item: OutboxItem) throws -> TweetID? {
+    func idBound(for item: OutboxItem) async throws -> TweetID? {
         guard item.uncertainSince == nil else { return item.newestIDBeforeAttempt }
-        return try database.newestKnownTweetID()
+        return try await database.newestKnownTweetID()
     }
 
-    func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) throws {
+    func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) async throws {
         let now = clock.now()
         // The API answered with a post: it charged for it, in the same transaction as
         // the status becomes sent, so a crash never loses or repeats the charge.
-        let bill = try terms.postBill(for: item, database: database)
-        try database.transitionOutbox(
+        let bill = try await terms.postBill(for: item, database: database)
+        try await database.transitionOutbox(
             item.id,
             from: [.sending],
             to: .sent,
@@ -294,13 +294,13 @@ package struct OutboxFlusher: Service {
             now: now
         )
         metrics?.statusSent()
-        if let tweetID, let me = try database.account()?.userID {
-            try database.storeOwnTweet(Tweet(id: tweetID, authorID: me, createdAt: now, text: item.text, inReplyToID: item.replyToID), now: now)
+        if let tweetID, let me = try await database.account()?.userID {
+            try await database.storeOwnTweet(Tweet(id: tweetID, authorID: me, createdAt: now, text: item.text, inReplyToID: item.replyToID), now: now)
         }
     }
 
-    private func retryLater(_ item: OutboxItem, at date: Date, error: APIError) throws {
-        try database.transitionOutbox(
+    private func retryLater(_ item: OutboxItem, at date: Date, error: APIError) async throws {
+        try await database.transitionOutbox(
             item.id,
             from: [.sending],
             to: .pending,

@@ -23,7 +23,7 @@ package struct Heartbeat: Service {
         await cancelWhenGracefulShutdown {
             var failing = false
             while !Task.isCancelled {
-                let snapshot = board.refresh(now: clock.now())
+                let snapshot = await board.refresh(now: clock.now())
                 if let line = board.takeStatusLine() { notifier?.status(line) }
                 if let path {
                     do {

@@ -61,14 +61,14 @@ package final class StatusBoard: Sendable {
     /// Re-reads the counts from the database (a few indexed queries) and the sizes
     /// from the file system; returns the updated snapshot.
     @discardableResult
-    package func refresh(now: Date) -> StatusSnapshot {
+    package func refresh(now: Date) async -> StatusSnapshot {
         let (config, database, full, previous) = state.withLock { state in
             let due = state.fullCountAt.map { now.timeIntervalSince($0) >= Self.fullRecountInterval || $0 > now } ?? true
             return (state.config, state.database, due || state.cycleSinceLastLine, state.snapshot.counts)
         }
         var counts = previous
         if let database,
-            let fresh = try? StatusSnapshot.Counts.read(config: config, database: database.reader, now: now, previous: previous, full: full)
+            let fresh = try? await StatusSnapshot.Counts.read(config: config, database: database.reader, now: now, previous: previous, full: full)
         {
             counts = fresh
         }

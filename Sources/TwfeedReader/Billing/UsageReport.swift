@@ -24,8 +24,8 @@ package struct UsageReport: Sendable {
     package var days: [Day]
 
     /// - Parameter days: how many UTC days to list, today included (at least 1).
-    package static func read(config: TwfeedConfig, database: some StoreReading, now: Date, days: Int) throws -> UsageReport {
-        let spend = try SpendCounts.read(config: config, database: database, now: now)
+    package static func read(config: TwfeedConfig, database: some StoreReading, now: Date, days: Int) async throws -> UsageReport {
+        let spend = try await SpendCounts.read(config: config, database: database, now: now)
         let plan = BudgetPlan(
             monthlyBudget: config.api.budget.monthlyUSD,
             cycle: config.api.budget.cycle,
@@ -41,7 +41,7 @@ package struct UsageReport: Sendable {
             let label = first.adding(days: offset).description
             byDay[label] = Day(day: label, sources: [:], costs: [:])
         }
-        for row in try database.spend(since: first.description) {
+        for row in try await database.spend(since: first.description) {
             guard byDay[row.day] != nil else { continue }  // a day after today: a clock that went back
             byDay[row.day]?.sources[row.source, default: .zero][row.kind] += row.resources
             byDay[row.day]?.costs[row.source, default: .zero] += row.cost

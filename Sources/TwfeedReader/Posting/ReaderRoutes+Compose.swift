@@ -12,9 +12,9 @@ import TwitterText
 extension ReaderRoutes {
     /// `GET /compose[?reply_to=ID]`: an empty box, or a reply to a stored post that
     /// starts with its author's @name.
-    static func composePage(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
+    static func composePage(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) async throws -> Response {
         let replyTo = try tweetID(FormQuery(request.uri.query)["reply_to"], name: "reply_to")
-        var model = try composeModel(replyTo: replyTo, text: "", context, source)
+        var model = try await composeModel(replyTo: replyTo, text: "", context, source)
         if let username = model.replying?.tweet.post.username, !username.isEmpty, model.replying?.tweet.post.name != "unknown author" {
             model.text = "@\(username) "
         }
@@ -33,9 +33,9 @@ extension ReaderRoutes {
         guard action == "check" || action == "queue" else {
             throw HTTPError(.badRequest, message: "action: \(action) is not check or queue")
         }
-        var model = try composeModel(replyTo: replyTo, text: text, context, source)
+        var model = try await composeModel(replyTo: replyTo, text: text, context, source)
         let length = TweetLengthCounter.measure(text)
-        let pricing = PostPricing(text: text, summoned: try source.database.summons(replyTo), prices: source.config.api.prices)
+        let pricing = PostPricing(text: text, summoned: try await source.database.summons(replyTo), prices: source.config.api.prices)
         var problem: String?
         do { _ = try PostValidator.validate(text) } catch let error as TwfeedError { problem = error.message }
         model.check = ComposeModel.Check(
@@ -60,22 +60,22 @@ extension ReaderRoutes {
     /// The page around the box: the post answered (when stored) and whether X may refuse
     /// the reply (self-serve access lets an app reply only to an author who summoned the
     /// account: mentioned it, or quoted or replied to one of its posts).
-    static func composeModel(replyTo: TweetID?, text: String, _ context: ReaderContext, _ source: ReaderSource) throws -> ComposeModel {
+    static func composeModel(replyTo: TweetID?, text: String, _ context: ReaderContext, _ source: ReaderSource) async throws -> ComposeModel {
         let now = source.clock.now()
         var model = ComposeModel(
             heading: replyTo == nil ? "New status" : "Reply",
-            header: try header(current: "/compose", context: context, source: source, now: now),
+            header: await header(current: "/compose", context: context, source: source, now: now, stored: nil),
             label: replyTo == nil ? "Your status" : "Your reply",
             text: text,
             replyTo: replyTo?.description
         )
         guard let replyTo else { return model }
-        let item = try source.database.feedItem(replyTo, avatarPath: source.avatarHref)
+        let item = try await source.database.feedItem(replyTo, avatarPath: source.avatarHref)
         if let item {
-            let links = try source.database.tweetLinks(FeedItem.linkIDs([item]))
+            let links = try await source.database.tweetLinks(FeedItem.linkIDs([item]))
             model.replying = RenderedTweet(TweetModel(item, links: links, now: now))
         }
-        if try !source.database.summons(replyTo) {
+        if try await !source.database.summons(replyTo) {
             let who = item?.author.map { "@\($0.username)" } ?? "The author of post \(replyTo)"
             model.warning =
                 "\(who) did not mention you: with self-serve API access X may refuse this reply. "

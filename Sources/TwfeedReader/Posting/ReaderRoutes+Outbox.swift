@@ -10,13 +10,13 @@ extension ReaderRoutes {
     static let outboxPageSize = 50
 
     /// `GET /outbox[?before=ID]`: newest first, a page at a time.
-    static func outboxPage(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) throws -> Response {
+    static func outboxPage(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) async throws -> Response {
         let text = FormQuery(request.uri.query)["before"]
         let before = try text.map { text in
             guard let id = Int64(text) else { throw HTTPError(.badRequest, message: "before: \(text) is not a status id") }
             return id
         }
-        let model = try outboxModel(before: before, message: nil, context, source)
+        let model = try await outboxModel(before: before, message: nil, context, source)
         return try html(PageTemplates.render(model, withTemplate: "outbox"))
     }
 
@@ -36,25 +36,26 @@ extension ReaderRoutes {
                 _ = try await source.outbox.retry(id, now: source.clock.now())
             }
         } catch let error as TwfeedError where error.code == .invalidData {
-            let model = try outboxModel(before: nil, message: error.message, context, source)
+            let model = try await outboxModel(before: nil, message: error.message, context, source)
             return try html(PageTemplates.render(model, withTemplate: "outbox"), status: .conflict)
         }
         return Response(status: .seeOther, headers: [.location: "/outbox", .cacheControl: "no-store"])
     }
 
-    static func outboxModel(before: Int64?, message: String?, _ context: ReaderContext, _ source: ReaderSource) throws -> OutboxPageModel {
+    static func outboxModel(before: Int64?, message: String?, _ context: ReaderContext, _ source: ReaderSource) async throws -> OutboxPageModel {
         let now = source.clock.now()
-        let items = try source.database.outboxItems(newestFirst: outboxPageSize, before: before)
+        let items = try await source.database.outboxItems(newestFirst: outboxPageSize, before: before)
         let prices = source.config.api.prices
         var model = OutboxPageModel(
-            header: try header(current: "/outbox", context: context, source: source, now: now),
+            header: await header(current: "/outbox", context: context, source: source, now: now, stored: nil),
             message: message ?? (items.isEmpty ? (before == nil ? "Nothing queued yet." : "No older statuses.") : nil),
-            items: try items.map { item in
-                // What it costs (or cost) to post, at today's prices, as `outbox --json`.
-                let cost = PostPricing(text: item.text, summoned: try source.database.summons(item.replyToID), prices: prices).price
-                return OutboxPageModel.Item(item, cost: cost, maxAgeHours: source.config.outbox.maxAgeHours, now: now)
-            }
+            items: []
         )
+        for item in items {
+            // What it costs (or cost) to post, at today's prices, as `outbox --json`.
+            let cost = PostPricing(text: item.text, summoned: try await source.database.summons(item.replyToID), prices: prices).price
+            model.items.append(OutboxPageModel.Item(item, cost: cost, maxAgeHours: source.config.outbox.maxAgeHours, now: now))
+        }
         if items.count == outboxPageSize, let last = items.last { model.olderHref = "/outbox?before=\(last.id)" }
         return model
     }

@@ -79,12 +79,15 @@ package struct StatusReport: Sendable {
 
     /// - Parameter database: the store of `config.storage.database` when the caller has
     ///   it open already (the web reader, on every page): read instead of opening it again.
+    /// - Parameter stored: what a page read of that store with its posts, in the same
+    ///   transaction (`StorePage.counts`): used instead of reading again.
     package static func collect(
         config: TwfeedConfig,
         statusPath: String,
         now: Date = Date(),
-        database: StoreReader? = nil
-    ) throws -> StatusReport {
+        database: StoreReader? = nil,
+        stored: StoredCounts? = nil
+    ) async throws -> StatusReport {
         let snapshot = StatusSnapshot.read(from: statusPath)
         let running = snapshot?.processAlive ?? false
         // A snapshot may come from another daemon than this config's (the systemd
@@ -96,13 +99,18 @@ package struct StatusReport: Sendable {
                 var readConfig = config
                 readConfig.storage.database = databasePath
                 let open = databasePath == config.storage.database ? database : nil
-                var counts = try StatusSnapshot.Counts.read(
-                    config: readConfig,
-                    database: open ?? StoreReader.open(path: databasePath),
-                    now: now,
-                    previous: nil,
-                    full: true
-                )
+                var counts: StatusSnapshot.Counts
+                if let stored, open != nil, stored.feeds.count == Feed.allCases.count {
+                    counts = StatusSnapshot.Counts(config: readConfig, stored: stored, now: now, previous: nil)
+                } else {
+                    counts = try await StatusSnapshot.Counts.read(
+                        config: readConfig,
+                        database: open ?? StoreReader.open(path: databasePath),
+                        now: now,
+                        previous: nil,
+                        full: true
+                    )
+                }
                 if let published = snapshot?.counts {
                     // The running daemon knows which feeds its own config enables.
                     for (feed, entry) in published.feeds { counts.feeds[feed]?.enabled = entry.enabled }
@@ -136,6 +144,13 @@ package struct StatusReport: Sendable {
             databaseBytes: 0,
             countsFrom: "none"
         )
+    }
+
+    /// The daemon's own status, from its live snapshot (`StatusBoard`) with no read of the
+    /// store: what its pages' header shows. Nil until the first heartbeat has counted.
+    package static func live(_ snapshot: StatusSnapshot, config: TwfeedConfig, now: Date) -> StatusReport? {
+        guard let counts = snapshot.counts else { return nil }
+        return report(counts, countsFrom: "snapshot", snapshot: snapshot, running: true, now: now, config: config)
     }
 
     private static func report(

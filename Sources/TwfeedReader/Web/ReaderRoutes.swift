@@ -22,8 +22,8 @@ package enum ReaderRoutes {
         router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/home"]) }
         for feed in Feed.allCases {
             router.get("/\(feed.rawValue)") { request, context in try await timeline(feed, request, context, source) }
-            router.get("/feeds/\(feed.rawValue).atom") { request, _ in try atom(feed, request, source) }
-            router.get("/api/feed/\(feed.rawValue)") { request, _ in try api(feed, request, source) }
+            router.get("/feeds/\(feed.rawValue).atom") { request, _ in try await atom(feed, request, source) }
+            router.get("/api/feed/\(feed.rawValue)") { request, _ in try await api(feed, request, source) }
         }
         router.get("/search") { request, context in try await search(request, context, source) }
         router.get("/tweet/{id}") { request, context in try await conversationPage(request, context, source) }
@@ -31,13 +31,13 @@ package enum ReaderRoutes {
         router.get("/media/**") { _, context in try picture(context.parameters.getCatchAll().joined(separator: "/"), source) }
         router.get("/static/style.css") { _, _ in asset(StaticAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/avatar.svg") { _, _ in asset(StaticAssets.avatarSVG, type: "image/svg+xml") }
-        router.get("/healthz") { _, _ in try healthz(source) }
-        router.get("/metrics") { _, _ in try metrics(source) }
+        router.get("/healthz") { _, _ in try await healthz(source) }
+        router.get("/metrics") { _, _ in try await metrics(source) }
         router.get("/login") { request, _ in try login(request, source) }
         router.post("/signout") { request, context in try await signOut(request, context, source) }
-        router.get("/compose") { request, context in try composePage(request, context, source) }
+        router.get("/compose") { request, context in try await composePage(request, context, source) }
         router.post("/compose") { request, context in try await compose(request, context, source) }
-        router.get("/outbox") { request, context in try outboxPage(request, context, source) }
+        router.get("/outbox") { request, context in try await outboxPage(request, context, source) }
         router.post("/outbox/{id}/{action}") { request, context in try await changeOutbox(request, context, source) }
         return router
     }
@@ -55,10 +55,19 @@ package enum ReaderRoutes {
         let query = FormQuery(request.uri.query)
         let before = try tweetID(query["before"], name: "before")
         let now = source.clock.now()
-        let items = try source.database.feedItems(feed, limit: pageSize, before: before, avatarPath: source.avatarHref)
-        var model = try page(
+        // The posts, their links, the gaps and the header's counts: one read.
+        let read = try await source.database.timelinePage(
+            feed,
+            limit: pageSize,
+            before: before,
+            avatarPath: source.avatarHref,
+            counts: source.countsRequest(now: now)
+        )
+        let items = read.content.items
+        var model = await page(
             title: feed.rawValue,
             heading: before == nil ? headings[feed]! : "\(headings[feed]!), older",
+            read: read,
             items: items,
             current: "/\(feed.rawValue)",
             context: context,
@@ -69,7 +78,7 @@ package enum ReaderRoutes {
         await source.fetches.request(items.flatMap(\.faults))
         model.atomHref = "/feeds/\(feed.rawValue).atom"
         // Where a recorded gap lies, a marker says what was not read and how to read it.
-        let gaps = try await source.database.gaps(feed).filter { gap in before.map { gap.newerThanID < $0 } ?? true }
+        let gaps = read.content.gaps.filter { gap in before.map { gap.newerThanID < $0 } ?? true }
         let api = source.config.api
         model.trailingGaps = GapMarker.place(gaps, in: &model.tweets, isLast: items.count < pageSize) {
             GapMarker($0, prices: api.prices, ownsApp: api.ownsApp)
@@ -91,22 +100,30 @@ package enum ReaderRoutes {
             return feed
         }
         let now = source.clock.now()
-        var items: [FeedItem] = []
+        var read = StorePage<[FeedItem]>(content: [], links: [:], counts: nil)
         var message: String?
         if text.trimmingCharacters(in: .whitespaces).isEmpty {
             message = "Search the cached tweets: words (all must match), \"a phrase\", from:username."
         } else {
             do {
                 let query = try SearchQuery(parsing: text)
-                items = try source.database.search(query, feed: feed, limit: pageSize, avatarPath: source.avatarHref)
-                message = items.isEmpty ? "No cached tweet matches." : nil
+                read = try await source.database.searchPage(
+                    query,
+                    feed: feed,
+                    limit: pageSize,
+                    avatarPath: source.avatarHref,
+                    counts: source.countsRequest(now: now)
+                )
+                message = read.content.isEmpty ? "No cached tweet matches." : nil
             } catch let error as TwfeedError {
                 message = error.message
             }
         }
-        var model = try page(
+        let items = read.content
+        var model = await page(
             title: "search",
             heading: text.isEmpty ? "Search" : "Search: \(text)",
+            read: read,
             items: items,
             current: "/search",
             context: context,
@@ -119,22 +136,22 @@ package enum ReaderRoutes {
         return try html(PageTemplates.render(model, withTemplate: "page"))
     }
 
-    static func page(
+    static func page<Content>(
         title: String,
         heading: String,
+        read: StorePage<Content>,
         items: [FeedItem],
         current: String,
         context: ReaderContext,
         source: ReaderSource,
         now: Date
-    ) throws -> PageModel {
-        let links = try source.database.tweetLinks(FeedItem.linkIDs(items))
-        return PageModel(
+    ) async -> PageModel {
+        PageModel(
             title: title,
             heading: heading,
-            header: try header(current: current, context: context, source: source, now: now),
+            header: await header(current: current, context: context, source: source, now: now, stored: read.counts),
             message: nil,
-            tweets: items.map { RenderedTweet(TweetModel($0, links: links, now: now)) }
+            tweets: items.map { RenderedTweet(TweetModel($0, links: read.links, now: now)) }
         )
     }
 
@@ -142,8 +159,11 @@ package enum ReaderRoutes {
     static let navigation = Feed.allCases.map { ("/\($0.rawValue)", $0.rawValue) } + [("/compose", "compose"), ("/outbox", "outbox")]
 
     /// The header of a signed-in page: who is signed in, the daemon's health and spend.
-    static func header(current: String, context: ReaderContext, source: ReaderSource, now: Date) throws -> HeaderModel {
-        let report = try? source.status(now: now)
+    ///
+    /// - Parameter stored: the counts the page read with its posts (`serve`), nil when
+    ///   it read none (inside the daemon, the board's snapshot is shown).
+    static func header(current: String, context: ReaderContext, source: ReaderSource, now: Date, stored: StoredCounts?) async -> HeaderModel {
+        let (report, account) = await source.headerStatus(now: now, stored: stored)
         // A status that cannot be read is shown as no daemon: the page still shows the store.
         let health = report?.health ?? .notRunning
         let healthText: String
@@ -160,7 +180,6 @@ package enum ReaderRoutes {
                 error: status.sync.lastError?.description
             )
         }
-        let account = try source.database.account()
         let signedOut = account == nil || report?.snapshot?.signedOut == true
         return HeaderModel(
             nav: navigation.map { .init(href: $0.0, label: $0.1, current: $0.0 == current) },
@@ -187,10 +206,10 @@ package enum ReaderRoutes {
 
     // MARK: Feeds, API, files
 
-    static func atom(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
-        let items = try source.database.feedItems(feed, limit: pageSize)
-        let links = try source.database.tweetLinks(FeedItem.linkIDs(items))
-        let account = try source.database.account()?.userID.description
+    static func atom(_ feed: Feed, _ request: Request, _ source: ReaderSource) async throws -> Response {
+        let read = try await source.database.timelinePage(feed, limit: pageSize, before: nil, avatarPath: { _ in nil }, counts: nil)
+        let (items, links) = (read.content.items, read.links)
+        let account = try await source.database.account()?.userID.description
         let host = request.head.authority ?? source.config.http.listen?.description ?? "localhost"
         let document = try AtomFeed(feed: feed, account: account, items: items, links: links, origin: "http://\(host)", now: source.clock.now())
         return Response(
@@ -200,7 +219,7 @@ package enum ReaderRoutes {
         )
     }
 
-    static func api(_ feed: Feed, _ request: Request, _ source: ReaderSource) throws -> Response {
+    static func api(_ feed: Feed, _ request: Request, _ source: ReaderSource) async throws -> Response {
         let query = FormQuery(request.uri.query)
         let before = try tweetID(query["before"], name: "before")
         var limit = pageSize
@@ -210,17 +229,15 @@ package enum ReaderRoutes {
             }
             limit = value
         }
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        var first = true
         // The same objects as `twfeed feed --json`, written as the store steps.
-        try source.database.forEachFeedItem(
+        var out = try await source.database.forEachFeedItem(
             feed,
             limit: limit,
             before: before,
-            avatarPath: source.images.cachedPath
-        ) { item in
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
+            avatarPath: source.images.cachedPath,
+            into: [UInt8(ascii: "[")]
+        ) { out, item in
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
             item.appendJSON(to: &out)
         }
         out.append(contentsOf: "]\n".utf8)
@@ -253,8 +270,8 @@ package enum ReaderRoutes {
 
     // MARK: Health and metrics
 
-    static func healthz(_ source: ReaderSource) throws -> Response {
-        let report = try source.status()
+    static func healthz(_ source: ReaderSource) async throws -> Response {
+        let report = try await source.status()
         return Response(
             status: report.health == .healthy ? .ok : .serviceUnavailable,
             headers: [.contentType: "application/json", .cacheControl: "no-store"],
@@ -262,8 +279,8 @@ package enum ReaderRoutes {
         )
     }
 
-    static func metrics(_ source: ReaderSource) throws -> Response {
-        let report = try? source.status()
+    static func metrics(_ source: ReaderSource) async -> Response {
+        let report = try? await source.status()
         let stored = report.map { TwfeedMetrics.StoredCounts(report: $0, up: source.up($0)) } ?? .init()
         return Response(
             status: .ok,

@@ -18,6 +18,7 @@ extension ReaderServer {
                 outbox: daemon.outbox,
                 fetches: daemon.fetches,
                 loopsProgress: daemon.loopsProgress,
+                board: daemon.board,
                 clock: daemon.clock
             )
             return ReaderServer(source: source, address: daemon.address, logger: daemon.logger, onListening: onListening)

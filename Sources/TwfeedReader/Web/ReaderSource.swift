@@ -15,6 +15,10 @@ package struct ReaderSource: Sendable {
     /// In the daemon: whether its loops make progress (no loop hung, per the watchdog).
     /// Nil in `twfeed serve`, which reads the daemon's heartbeat instead.
     package var loopsProgress: (@Sendable () -> Bool)?
+    /// In the daemon: its live status (`StatusBoard.snapshot`), which a page's header
+    /// shows instead of counting the store again. Nil in `twfeed serve`, whose pages read
+    /// the counts with their posts (`StorePage.counts`).
+    package var board: (@Sendable () -> StatusSnapshot)?
     /// The wall clock the pages' relative times and the status are read against.
     package var clock: any WallClock
     /// Who may use the pages (`http.auth`), and the keys they hand out.
@@ -34,8 +38,10 @@ package struct ReaderSource: Sendable {
         outbox: any ReaderOutbox,
         fetches: any ReaderFetches,
         loopsProgress: (@Sendable () -> Bool)? = nil,
+        board: (@Sendable () -> StatusSnapshot)? = nil,
         clock: any WallClock = SystemClock()
     ) {
+        self.board = board
         self.database = database
         self.config = config
         self.statusPath = statusPath
@@ -48,9 +54,27 @@ package struct ReaderSource: Sendable {
         images = ImageStore(root: config.storage.imageCache)
     }
 
-    /// `twfeed status`'s report, read now.
-    func status(now: Date? = nil) throws -> StatusReport {
-        try StatusReport.collect(config: config, statusPath: statusPath, now: now ?? clock.now(), database: database)
+    /// `twfeed status`'s report, read now (one read of the store).
+    func status(now: Date? = nil) async throws -> StatusReport {
+        try await StatusReport.collect(config: config, statusPath: statusPath, now: now ?? clock.now(), database: database)
+    }
+
+    /// What a page asks the store for its header, with its posts: nothing inside the
+    /// daemon once its board has counted (the header shows the board's snapshot).
+    func countsRequest(now: Date) -> StoredCounts.Request? {
+        if let board, board().counts != nil { return nil }
+        return SpendCounts.request(config: config, now: now, feeds: true)
+    }
+
+    /// The status and account a page's header shows: the daemon's live snapshot; else
+    /// (`serve`) the report built from `stored`, what the page read with its posts, or
+    /// from one read of its own when the page read none.
+    func headerStatus(now: Date, stored: StoredCounts?) async -> (report: StatusReport?, account: StatusSnapshot.Counts.AccountName?) {
+        if let board, let live = StatusReport.live(board(), config: config, now: now) { return (live, live.account) }
+        var stored = stored
+        if stored == nil { stored = try? await database.storedCounts(SpendCounts.request(config: config, now: now, feeds: true)) }
+        let report = try? await StatusReport.collect(config: config, statusPath: statusPath, now: now, database: database, stored: stored)
+        return (report, stored?.account.map { .init(id: $0.userID, username: $0.username) })
     }
 
     /// Whether the daemon's loops make progress: its heartbeat is fresh, and (inside

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedCore
 import TwfeedStore
 
 /// A tweet's text as the pages show it: runs of plain text and links, which the

@@ -53,42 +53,20 @@ package struct SpendCounts: Codable, Sendable, Equatable {
     /// " (the emulator's money, not real)" after the amounts of an emulated API; else "".
     package var moneyNote: String { emulated == true ? " (\(TwfeedConfig.API.playMoneyNote))" : "" }
 
-    package static func read(config: TwfeedConfig, database: some StoreReading, now: Date) throws -> SpendCounts {
+    package static func read(config: TwfeedConfig, database: some StoreReading, now: Date) async throws -> SpendCounts {
+        SpendCounts(config: config, stored: try await database.storedCounts(request(config: config, now: now, feeds: false)), now: now)
+    }
+
+    /// What the store is asked for the counts at `now`: today's and the cycle's days.
+    package static func request(config: TwfeedConfig, now: Date, feeds: Bool) -> StoredCounts.Request {
         let interval = config.api.budget.cycle.cycle(containing: now)
         let today = CivilDate(now)
-        let cycleStart = BillingCycle.utcDay(of: interval.start)
-        let cycleEnd = BillingCycle.utcDay(of: interval.end)
-        var counts = SpendCounts(
-            todayMicros: try database.spent(from: today.description, before: today.adding(days: 1).description).micros,
-            cycleMicros: try database.spent(from: cycleStart, before: cycleEnd).micros,
-            cycleStart: cycleStart,
-            cycleEnd: cycleEnd,
-            budgetMicros: config.api.budget.monthlyUSD?.micros,
-            bySourceMicros: [:],
-            byKindResources: [:],
-            refusals: [:],
-            gaps: try database.gapCounts(),
-            emulated: config.api.billsRealMoney ? nil : true
+        return StoredCounts.Request(
+            now: now,
+            feeds: feeds,
+            today: (today.description, today.adding(days: 1).description),
+            cycle: (BillingCycle.utcDay(of: interval.start), BillingCycle.utcDay(of: interval.end))
         )
-        var bySource: [BillingSource: Int64] = [:]
-        var byKind: [BillableKind: Int] = [:]
-        for source in BillingSource.allCases { bySource[source] = 0 }
-        for kind in BillableKind.allCases { byKind[kind] = 0 }
-        for row in try database.spendTotals() {
-            bySource[row.source, default: 0] += row.cost.micros
-            byKind[row.kind, default: 0] += row.resources
-        }
-        counts.bySourceMicros = bySource
-        counts.byKindResources = byKind
-        if let status = try database.billingStatus() {
-            (counts.state, counts.since, counts.until, counts.detail) = (status.state.rawValue, status.since, status.until, status.detail)
-        }
-        var refusals: [BillingSource: Refusal] = [:]
-        for refusal in try database.endpointRefusals() {
-            refusals[refusal.source] = Refusal(reason: refusal.reason.rawValue, detail: refusal.detail, since: refusal.since)
-        }
-        counts.refusals = refusals
-        return counts
     }
 
     /// `status --json`'s and `usage --json`'s `"billing"`.
@@ -108,5 +86,41 @@ package struct SpendCounts: Codable, Sendable, Equatable {
     /// A JSON number of dollars written from the integer (`0.215`, never `0.21500000001`).
     package static func usd(_ amount: MicroUSD) -> JSONValue {
         .number(amount.decimalString)
+    }
+}
+
+extension SpendCounts {
+    /// The counts from what the store read (`StoredCounts`, asked with `request`).
+    package init(config: TwfeedConfig, stored: StoredCounts, now: Date) {
+        let days = Self.request(config: config, now: now, feeds: false)
+        var bySource: [BillingSource: Int64] = [:]
+        var byKind: [BillableKind: Int] = [:]
+        for source in BillingSource.allCases { bySource[source] = 0 }
+        for kind in BillableKind.allCases { byKind[kind] = 0 }
+        for row in stored.spendTotals {
+            bySource[row.source, default: 0] += row.cost.micros
+            byKind[row.kind, default: 0] += row.resources
+        }
+        let status = stored.billingStatus
+        var refusals: [BillingSource: Refusal] = [:]
+        for refusal in stored.endpointRefusals {
+            refusals[refusal.source] = Refusal(reason: refusal.reason.rawValue, detail: refusal.detail, since: refusal.since)
+        }
+        self.init(
+            todayMicros: stored.spentToday.micros,
+            cycleMicros: stored.spentCycle.micros,
+            cycleStart: days.cycle.from,
+            cycleEnd: days.cycle.before,
+            budgetMicros: config.api.budget.monthlyUSD?.micros,
+            bySourceMicros: bySource,
+            byKindResources: byKind,
+            state: status?.state.rawValue,
+            since: status?.since,
+            until: status?.until,
+            detail: status?.detail,
+            refusals: refusals,
+            gaps: stored.gapCounts,
+            emulated: config.api.billsRealMoney ? nil : true
+        )
     }
 }

@@ -24,6 +24,9 @@ package struct DaemonReader: Sendable {
     package var fetches: any ReaderFetches
     /// Whether the daemon's loops make progress (no loop hung, per its watchdog).
     package var loopsProgress: @Sendable () -> Bool
+    /// The daemon's live status (its `StatusBoard`), which the pages' header shows instead
+    /// of counting the store again; nil until the board exists.
+    package var board: (@Sendable () -> StatusSnapshot)?
     package var clock: any WallClock
     package var logger: Logger
 
@@ -36,6 +39,7 @@ package struct DaemonReader: Sendable {
         outbox: any ReaderOutbox,
         fetches: any ReaderFetches,
         loopsProgress: @escaping @Sendable () -> Bool,
+        board: (@Sendable () -> StatusSnapshot)? = nil,
         clock: any WallClock,
         logger: Logger
     ) {
@@ -47,6 +51,7 @@ package struct DaemonReader: Sendable {
         self.outbox = outbox
         self.fetches = fetches
         self.loopsProgress = loopsProgress
+        self.board = board
         self.clock = clock
         self.logger = logger
     }

@@ -12,33 +12,31 @@ extension StatusSnapshot.Counts {
         now: Date,
         previous: StatusSnapshot.Counts?,
         full: Bool
-    ) throws -> StatusSnapshot.Counts {
+    ) async throws -> StatusSnapshot.Counts {
         let full = full || previous == nil
+        let stored = try await database.storedCounts(SpendCounts.request(config: config, now: now, feeds: full))
+        return StatusSnapshot.Counts(config: config, stored: stored, now: now, previous: previous)
+    }
+
+    /// The counts from one read of the store (`StoredCounts`): a feed's come from
+    /// `previous` when the store was not asked to count them.
+    package init(config: TwfeedConfig, stored: StoredCounts, now: Date, previous: StatusSnapshot.Counts?) {
         var feeds = previous?.feeds ?? [:]
-        if full {
-            for feed in Feed.allCases {
-                feeds[feed] = StatusSnapshot.FeedCounts(
-                    enabled: config.feeds[feed]?.enabled ?? false,
-                    stats: try database.feedStats(feed),
-                    sync: try database.syncState(feed)
-                )
-            }
+        for (feed, entry) in stored.feeds {
+            feeds[feed] = StatusSnapshot.FeedCounts(enabled: config.feeds[feed]?.enabled ?? false, stats: entry.stats, sync: entry.sync)
         }
-        let (outbox, oldestAge) = try database.outboxCounts(now: now)
-        // Two stored numbers (not a walk of the cache folder): read every time.
-        let (files, bytes) = try database.imageCacheTotals()
         let path = config.storage.database
-        return StatusSnapshot.Counts(
+        self.init(
             at: now,
             feeds: feeds,
-            outbox: outbox,
-            oldestPendingAt: oldestAge.map { now.addingTimeInterval(-$0) },
-            imageFiles: files,
-            imageBytes: bytes,
+            outbox: stored.outbox,
+            oldestPendingAt: stored.oldestPendingAge.map { now.addingTimeInterval(-$0) },
+            imageFiles: stored.imageFiles,
+            imageBytes: stored.imageBytes,
             databasePath: path,
             databaseBytes: Self.fileSize(path) + Self.fileSize(path + "-wal"),
-            account: try database.account().map { AccountName(id: $0.userID, username: $0.username) },
-            spend: try SpendCounts.read(config: config, database: database, now: now)
+            account: stored.account.map { AccountName(id: $0.userID, username: $0.username) },
+            spend: SpendCounts(config: config, stored: stored, now: now)
         )
     }
 

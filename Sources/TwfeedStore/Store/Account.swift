@@ -36,10 +36,6 @@ extension AppDatabase {
     /// A different user id signs the database in as that account: feed tags, counts and
     /// positions are read and written under it from now on (the previous account's stay
     /// stored, for when it signs in again).
-    package func saveAccount(_ account: Account) throws {
-        try write { db in try Self.saveAccount(account, db) }
-    }
-
     package func saveAccount(_ account: Account) async throws {
         try await write { db in try Self.saveAccount(account, db) }
     }
@@ -61,10 +57,6 @@ extension AppDatabase {
 
 extension StoreReading {
     /// The remembered account, nil before the first lookup.
-    package func account() throws -> Account? {
-        try read { db in try AppDatabase.account(db) }
-    }
-
     package func account() async throws -> Account? {
         try await read { db in try AppDatabase.account(db) }
     }

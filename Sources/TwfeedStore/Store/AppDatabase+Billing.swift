@@ -7,45 +7,25 @@ import TwfeedCore
 
 extension StoreReading {
     /// The stored billing status; nil before the API ever refused anything.
-    package func billingStatus() throws -> BillingStatus? {
-        try read { db in try AppDatabase.billingStatus(db) }
-    }
-
     package func billingStatus() async throws -> BillingStatus? {
         try await read { db in try AppDatabase.billingStatus(db) }
     }
 
     /// Every endpoint the API refuses to this account, by source.
-    package func endpointRefusals() throws -> [EndpointRefusal] {
-        try read { db in try AppDatabase.endpointRefusals(db) }
-    }
-
     package func endpointRefusals() async throws -> [EndpointRefusal] {
         try await read { db in try AppDatabase.endpointRefusals(db) }
     }
 
     /// The signed-in account's gaps in `feed` (every feed when nil), newest first.
-    package func gaps(_ feed: Feed? = nil) throws -> [FeedGap] {
-        try read { db in try AppDatabase.gaps(feed, db) }
-    }
-
     package func gaps(_ feed: Feed? = nil) async throws -> [FeedGap] {
         try await read { db in try AppDatabase.gaps(feed, db) }
     }
 
     /// How many gaps each feed of the signed-in account has (feeds without any absent).
-    package func gapCounts() throws -> [Feed: Int] {
-        try read { db in
-            let owner = try AppDatabase.owner(.signedIn, db)
-            var counts: [Feed: Int] = [:]
-            for row in try Row.fetchAll(db, sql: StoreQueries.gapCounts.sql, arguments: [owner]) {
-                if let feed = Feed(rawValue: row[0]) { counts[feed] = row[1] }
-            }
-            return counts
-        }
+    package func gapCounts() async throws -> [Feed: Int] {
+        try await read { db in try AppDatabase.gapCounts(db) }
     }
 
-    /// What `twfeed fill` asked for `feed`: at most this much, nil when nothing is asked.
     package func fillRequest(_ feed: Feed) async throws -> MicroUSD? {
         try await read { db in
             try Int64.fetchOne(db, sql: StoreQueries.fillRequest.sql, arguments: [feed.rawValue]).map(MicroUSD.init(micros:))
@@ -54,6 +34,15 @@ extension StoreReading {
 }
 
 extension AppDatabase {
+    static func gapCounts(_ db: Database) throws -> [Feed: Int] {
+        let owner = try owner(.signedIn, db)
+        var counts: [Feed: Int] = [:]
+        for row in try Row.fetchAll(db, sql: StoreQueries.gapCounts.sql, arguments: [owner]) {
+            if let feed = Feed(rawValue: row[0]) { counts[feed] = row[1] }
+        }
+        return counts
+    }
+
     static func billingStatus(_ db: Database) throws -> BillingStatus? {
         guard let row = try Row.fetchOne(db, sql: StoreQueries.billingState.sql),
             let state = BillingState(rawValue: row["state"]),
@@ -147,8 +136,8 @@ extension AppDatabase {
 
     /// A reload: every refused endpoint is asked again at `now` (the user may have
     /// changed the developer console; the config's reload is how they say so).
-    package func recheckEndpointRefusals(at now: Date) throws {
-        try write { db in
+    package func recheckEndpointRefusals(at now: Date) async throws {
+        try await write { db in
             try db.execute(sql: "UPDATE endpointRefusal SET recheckAt = ?", arguments: [now.timeIntervalSince1970])
             // A refused feed sleeps until its recheck: wake it with the rest.
             try db.execute(
@@ -159,8 +148,8 @@ extension AppDatabase {
     }
 
     /// `twfeed fill FEED --max-usd X`: replaces any earlier request for the feed.
-    package func requestFill(_ feed: Feed, maxSpend: MicroUSD, now: Date) throws {
-        try write { db in
+    package func requestFill(_ feed: Feed, maxSpend: MicroUSD, now: Date) async throws {
+        try await write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO fillRequest (feed, maxMicros, requestedAt) VALUES (?, ?, ?)",
                 arguments: [feed.rawValue, maxSpend.micros, now.timeIntervalSince1970]
@@ -169,10 +158,6 @@ extension AppDatabase {
     }
 
     /// The request is done (or no daemon was there to take it): it goes.
-    package func dropFillRequest(_ feed: Feed) throws {
-        try write { db in try db.execute(sql: "DELETE FROM fillRequest WHERE feed = ?", arguments: [feed.rawValue]) }
-    }
-
     package func dropFillRequest(_ feed: Feed) async throws {
         try await write { db in try db.execute(sql: "DELETE FROM fillRequest WHERE feed = ?", arguments: [feed.rawValue]) }
     }

@@ -7,13 +7,13 @@ import TwfeedCore
 /// them. Here so that nothing outside the store names a table or imports GRDB.
 extension StoreReading {
     /// Every stored tweet (feed members and the tweets they refer to), all accounts.
-    package func storedTweetCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: StoreQueries.tweetCount.sql) ?? 0 }
+    package func storedTweetCount() async throws -> Int {
+        try await read { db in try Int.fetchOne(db, sql: StoreQueries.tweetCount.sql) ?? 0 }
     }
 
     /// Authors that have a profile picture to fetch.
-    package func authorsWithPictureCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: StoreQueries.authorsWithPicture.sql) ?? 0 }
+    package func authorsWithPictureCount() async throws -> Int {
+        try await read { db in try Int.fetchOne(db, sql: StoreQueries.authorsWithPicture.sql) ?? 0 }
     }
 }
 
@@ -24,9 +24,9 @@ extension AppDatabase {
 
     /// Takes the write lock and gives it back at once, returning how long it waited:
     /// the benchmark's probe of how long another writer would wait while the daemon writes.
-    package func writeLockWait() throws -> Double {
+    package func writeLockWait() async throws -> Double {
         let asked = DispatchTime.now()
-        try write { _ in }
+        try await write { _ in }
         return Double(DispatchTime.now().uptimeNanoseconds - asked.uptimeNanoseconds) / 1e9
     }
 }

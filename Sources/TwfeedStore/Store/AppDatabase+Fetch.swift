@@ -13,12 +13,6 @@ extension AppDatabase {
     /// (`asked`) outranks a prefetch already queued for the same post. Returns how many
     /// are newly asked for.
     @discardableResult
-    package func requestFetch(_ ids: [TweetID], reason: FetchReason, now: Date) throws -> Int {
-        guard !ids.isEmpty else { return 0 }
-        return try write { db in try Self.requestFetch(ids, reason: reason, now: now, db) }
-    }
-
-    @discardableResult
     package func requestFetch(_ ids: [TweetID], reason: FetchReason, now: Date) async throws -> Int {
         guard !ids.isEmpty else { return 0 }
         return try await write { db in try Self.requestFetch(ids, reason: reason, now: now, db) }
@@ -102,14 +96,10 @@ extension StoreReading {
         try await read { db in try AppDatabase.pendingFetches(limit: limit, now: now, db) }
     }
 
-    package func pendingFetches(limit: Int, now: Date) throws -> [PendingFetch] {
-        try read { db in try AppDatabase.pendingFetches(limit: limit, now: now, db) }
-    }
-
     /// What the API said of these posts it could not give (any time: a page says why a
     /// post is missing however long ago it was asked).
-    package func unavailableReasons(_ ids: [TweetID]) throws -> [TweetID: String] {
-        try read { db in try AppDatabase.unavailableReasons(ids, db) }
+    package func unavailableReasons(_ ids: [TweetID]) async throws -> [TweetID: String] {
+        try await read { db in try AppDatabase.unavailableReasons(ids, db) }
     }
 }
 

@@ -79,16 +79,10 @@ extension AppDatabase {
     }
 
     /// A post's text with its links as the post shows them (`TweetLink.shownText`): the
-    /// `t.co` links replaced from its stored entities. Only a text with a link costs the
-    /// read of its stored JSON.
+    /// `t.co` links replaced from its stored links. Only a text with a link costs the read.
     static func shownText(_ id: TweetID, _ text: String, _ db: Database) throws -> String {
-        guard text.contains("://"),
-            let raw = try String.fetchOne(db.cachedStatement(sql: StoreQueries.tweetRawJSON.sql), arguments: [id.rawValue]),
-            let object = try? JSONValue.parse(raw)
-        else { return text }
-        var links: [TweetLink] = []
-        collectLinks(object, into: &links)
-        return TweetLink.shownText(text, links: links)
+        guard text.contains("://") else { return text }
+        return TweetLink.shownText(text, links: try links(of: id, db))
     }
 
     /// A parent's text on one line, cut to `ReplyContext.excerptLength` characters. Only
@@ -166,35 +160,40 @@ extension StoreReading {
     /// The conversation around `id`, nil when the post itself is not stored. O(depth +
     /// replies): each ancestor is a primary-key lookup, the replies a range of the
     /// `tweet_inReplyTo` index.
-    package func conversation(_ id: TweetID, avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> Conversation? {
-        try read { db in
-            let account = try AppDatabase.currentAccount(db)
-            // One author cache for the whole conversation: its posts share authors.
-            var authors = AppDatabase.AuthorCache(db: db)
-            func items(_ ids: [Int64]) throws -> [FeedItem] {
-                try AppDatabase.feedItems(ids: ids, account: account, authors: &authors, avatarPath: avatarPath, db)
-            }
-            guard let tweet = try items([id.rawValue]).first else {
-                return nil
-            }
-            var ancestors: [Conversation.Ancestor] = []
-            var parent = tweet.tweet.inReplyToID
-            var seen: Set<TweetID> = [id]
-            while let next = parent, ancestors.count < Conversation.maxDepth, seen.insert(next).inserted {
-                if let item = try items([next.rawValue]).first {
-                    ancestors.append(.stored(item))
-                    parent = item.tweet.inReplyToID
-                } else {
-                    ancestors.append(.missing(next, unavailable: try AppDatabase.unavailableReasons([next], db)[next]))
-                    parent = nil
-                }
-            }
-            let replyIDs = try Int64.fetchAll(
-                db.cachedStatement(sql: StoreQueries.repliesTo.sql),
-                arguments: [id.rawValue, Conversation.maxReplies]
-            )
-            let replies = try items(replyIDs)
-            return Conversation(tweet: tweet, ancestors: ancestors, replies: replies)
+    package func conversation(_ id: TweetID, avatarPath: @escaping @Sendable (_ file: String) -> String? = { _ in nil }) async throws -> Conversation?
+    {
+        try await read { db in try AppDatabase.conversation(id, avatarPath: avatarPath, db) }
+    }
+}
+
+extension AppDatabase {
+    static func conversation(_ id: TweetID, avatarPath: (_ file: String) -> String?, _ db: Database) throws -> Conversation? {
+        let account = try currentAccount(db)
+        // One author cache for the whole conversation: its posts share authors.
+        var authors = AuthorCache(db: db)
+        func items(_ ids: [Int64]) throws -> [FeedItem] {
+            try feedItems(ids: ids, account: account, authors: &authors, avatarPath: avatarPath, db)
         }
+        guard let tweet = try items([id.rawValue]).first else {
+            return nil
+        }
+        var ancestors: [Conversation.Ancestor] = []
+        var parent = tweet.tweet.inReplyToID
+        var seen: Set<TweetID> = [id]
+        while let next = parent, ancestors.count < Conversation.maxDepth, seen.insert(next).inserted {
+            if let item = try items([next.rawValue]).first {
+                ancestors.append(.stored(item))
+                parent = item.tweet.inReplyToID
+            } else {
+                ancestors.append(.missing(next, unavailable: try unavailableReasons([next], db)[next]))
+                parent = nil
+            }
+        }
+        let replyIDs = try Int64.fetchAll(
+            db.cachedStatement(sql: StoreQueries.repliesTo.sql),
+            arguments: [id.rawValue, Conversation.maxReplies]
+        )
+        let replies = try items(replyIDs)
+        return Conversation(tweet: tweet, ancestors: ancestors, replies: replies)
     }
 }

@@ -280,15 +280,15 @@ extension AppDatabase {
 }
 
 extension StoreReading {
-    package func profileImage(_ authorID: UserID) throws -> ProfileImageRecord? {
-        try read { db in
+    package func profileImage(_ authorID: UserID) async throws -> ProfileImageRecord? {
+        try await read { db in
             try Row.fetchOne(db, sql: StoreQueries.profileImage.sql, arguments: [authorID.rawValue])
                 .map(ProfileImageRecord.init(row:))
         }
     }
 
-    package func profileImages() throws -> [ProfileImageRecord] {
-        try read { db in
+    package func profileImages() async throws -> [ProfileImageRecord] {
+        try await read { db in
             try Row.fetchAll(db, sql: StoreQueries.profileImages.sql).map(ProfileImageRecord.init(row:))
         }
     }
@@ -299,9 +299,6 @@ extension StoreReading {
         try await read { db in try AppDatabase.imageCacheTotals(db) }
     }
 
-    package func imageCacheTotals() throws -> (files: Int, bytes: Int64) {
-        try read { db in try AppDatabase.imageCacheTotals(db) }
-    }
 }
 
 extension AppDatabase {

@@ -25,11 +25,6 @@ extension AppDatabase {
     /// Records an answer that stored nothing of its own (the who-am-I call, the
     /// settlement's read, a post): what it charged, deduplicated against today's.
     @discardableResult
-    package func recordSpend(_ bill: BillableAnswer, prices: Prices, now: Date) throws -> ResourceCount {
-        try write { db in try Self.recordSpend(bill, prices: prices, now: now, db) }
-    }
-
-    @discardableResult
     package func recordSpend(_ bill: BillableAnswer, prices: Prices, now: Date) async throws -> ResourceCount {
         try await write { db in try Self.recordSpend(bill, prices: prices, now: now, db) }
     }
@@ -99,34 +94,28 @@ package struct SpendRow: Sendable, Equatable {
 
 extension StoreReading {
     /// The ledger's rows from `firstDay` (`YYYY-MM-DD`) on, newest day first.
-    package func spend(since firstDay: String) throws -> [SpendRow] {
-        try read { db in try AppDatabase.spend(since: firstDay, db) }
-    }
-
     package func spend(since firstDay: String) async throws -> [SpendRow] {
         try await read { db in try AppDatabase.spend(since: firstDay, db) }
     }
 
     /// Spent from `firstDay` (included) to `endDay` (excluded): a cycle, or one day.
-    package func spent(from firstDay: String, before endDay: String) throws -> MicroUSD {
-        try read { db in
-            MicroUSD(micros: try Int64.fetchOne(db, sql: StoreQueries.spendBetween.sql, arguments: [firstDay, endDay]) ?? 0)
-        }
-    }
-
     package func spent(from firstDay: String, before endDay: String) async throws -> MicroUSD {
-        try await read { db in
-            MicroUSD(micros: try Int64.fetchOne(db, sql: StoreQueries.spendBetween.sql, arguments: [firstDay, endDay]) ?? 0)
-        }
+        try await read { db in try AppDatabase.spent(from: firstDay, before: endDay, db) }
     }
 
     /// Everything ever spent, per source and kind (what the metrics' counters say).
-    package func spendTotals() throws -> [SpendRow] {
-        try read { db in
-            try Row.fetchAll(db, sql: StoreQueries.spendTotals.sql).compactMap { row in
-                AppDatabase.spendRow(row, day: "")
-            }
-        }
+    package func spendTotals() async throws -> [SpendRow] {
+        try await read { db in try AppDatabase.spendTotals(db) }
+    }
+}
+
+extension AppDatabase {
+    static func spent(from firstDay: String, before endDay: String, _ db: Database) throws -> MicroUSD {
+        MicroUSD(micros: try Int64.fetchOne(db, sql: StoreQueries.spendBetween.sql, arguments: [firstDay, endDay]) ?? 0)
+    }
+
+    static func spendTotals(_ db: Database) throws -> [SpendRow] {
+        try Row.fetchAll(db, sql: StoreQueries.spendTotals.sql).compactMap { row in spendRow(row, day: "") }
     }
 }
 
@@ -179,8 +168,8 @@ extension AppDatabase {
         bill: BillableAnswer,
         prices: Prices,
         now: Date
-    ) throws -> OutboxItem? {
-        try write { db in
+    ) async throws -> OutboxItem? {
+        try await write { db in
             let moved = try Self.transitionOutbox(id, from: from, to: state, changes: changes, db)
             if moved != nil { _ = try Self.recordSpend(bill, prices: prices, now: now, db) }
             return moved
@@ -192,8 +181,8 @@ extension StoreReading {
     /// Whether a post replying to `tweetID` is a summoned reply: the post is in the
     /// account's mentions (it mentions the account, or replies to or quotes one of its
     /// posts, which the API lists as mentions too).
-    package func summons(_ tweetID: TweetID?) throws -> Bool {
+    package func summons(_ tweetID: TweetID?) async throws -> Bool {
         guard let tweetID else { return false }
-        return try !knownIDs([tweetID], feed: .mentions).isEmpty
+        return try await !knownIDs([tweetID], feed: .mentions).isEmpty
     }
 }

@@ -7,8 +7,8 @@ extension AppDatabase {
     /// `twfeed post`) once it is fsynced too: the writing connection's `synchronous` is
     /// checked inside the same transaction, and anything below FULL is refused rather
     /// than reported queued.
-    package func enqueue(text: String, replyTo: TweetID?, now: Date) throws -> OutboxItem {
-        try write { db in
+    package func enqueue(text: String, replyTo: TweetID?, now: Date) async throws -> OutboxItem {
+        try await write { [durable, path] db in
             if durable, let level = try Int.fetchOne(db, sql: "PRAGMA synchronous"), level < 2 {
                 throw TwfeedError(.io, "\(path): the database would not fsync the queued status (synchronous=\(level))")
             }
@@ -27,16 +27,6 @@ extension AppDatabase {
     /// Moves a status between states, only if it is in one of `from` (so a cancel and a
     /// send cannot both win), applying `changes` in the same statement. Returns the
     /// updated item, or nil if it was not in `from`.
-    @discardableResult
-    package func transitionOutbox(
-        _ id: Int64,
-        from: [OutboxState],
-        to state: OutboxState,
-        changes: [OutboxChange] = []
-    ) throws -> OutboxItem? {
-        try write { db in try Self.transitionOutbox(id, from: from, to: state, changes: changes, db) }
-    }
-
     @discardableResult
     package func transitionOutbox(
         _ id: Int64,
@@ -118,10 +108,6 @@ extension OutboxItem {
 extension AppDatabase {
     /// A status of ours that just went out, stored like any other tweet (no feed yet:
     /// the home poll tags it when it comes back).
-    package func storeOwnTweet(_ tweet: Tweet, now: Date) throws {
-        try write { db in try Self.storeOwnTweet(tweet, now: now, db) }
-    }
-
     package func storeOwnTweet(_ tweet: Tweet, now: Date) async throws {
         try await write { db in try Self.storeOwnTweet(tweet, now: now, db) }
     }
@@ -135,13 +121,13 @@ extension AppDatabase {
     /// or, in a database from before v8, any attempt at all) is never posted blindly:
     /// it becomes `uncertain`, and the daemon looks for it among the account's tweets
     /// before sending it again.
-    package func retryOutbox(_ id: Int64, now: Date) throws -> OutboxItem {
-        guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
+    package func retryOutbox(_ id: Int64, now: Date) async throws -> OutboxItem {
+        guard let item = try await outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
         let legacyAttempted = item.state == .expired && item.attempts > 0 && item.uncertainSince == nil
         let mayHaveGoneOut = item.uncertainSince != nil || legacyAttempted
         let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
         guard
-            let updated = try transitionOutbox(
+            let updated = try await transitionOutbox(
                 id,
                 from: [.failed, .expired],
                 to: mayHaveGoneOut ? .uncertain : .pending,
@@ -158,9 +144,9 @@ extension AppDatabase {
     }
 
     /// `outbox cancel`: withdraws a pending status, or a failed one so it is not retried.
-    package func cancelOutbox(_ id: Int64) throws -> OutboxItem {
-        guard let item = try outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
-        guard let updated = try transitionOutbox(id, from: [.pending, .failed], to: .cancelled) else {
+    package func cancelOutbox(_ id: Int64) async throws -> OutboxItem {
+        guard let item = try await outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
+        guard let updated = try await transitionOutbox(id, from: [.pending, .failed], to: .cancelled) else {
             throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only pending or failed statuses can be cancelled")
         }
         return updated
@@ -168,53 +154,36 @@ extension AppDatabase {
 }
 
 extension StoreReading {
-    package func outboxItems() throws -> [OutboxItem] {
-        try read { db in try Row.fetchAll(db, sql: StoreQueries.outboxAll.sql).map(OutboxItem.init(row:)) }
+    package func outboxItems() async throws -> [OutboxItem] {
+        try await read { db in try Row.fetchAll(db, sql: StoreQueries.outboxAll.sql).map(OutboxItem.init(row:)) }
     }
 
     /// The statuses in one state, oldest first, through the (state, id) index: the
     /// flusher's per-pass read, which must not grow with the sent history.
-    package func outboxItems(state: OutboxState, limit: Int = Int.max) throws -> [OutboxItem] {
-        try read { db in try AppDatabase.outboxItems(state: state, limit: limit, db) }
-    }
-
     package func outboxItems(state: OutboxState, limit: Int = Int.max) async throws -> [OutboxItem] {
         try await read { db in try AppDatabase.outboxItems(state: state, limit: limit, db) }
     }
 
-    package func outboxItem(_ id: Int64) throws -> OutboxItem? {
-        try read { db in try AppDatabase.outboxItem(id, db) }
+    package func outboxItem(_ id: Int64) async throws -> OutboxItem? {
+        try await read { db in try AppDatabase.outboxItem(id, db) }
     }
 
     /// The newest statuses first, from below `before` (nil: the newest): the reader's
     /// outbox page, which must not grow with the sent history.
-    package func outboxItems(newestFirst limit: Int, before: Int64? = nil) throws -> [OutboxItem] {
-        try read { db in
+    package func outboxItems(newestFirst limit: Int, before: Int64? = nil) async throws -> [OutboxItem] {
+        try await read { db in
             try Row.fetchAll(db, sql: StoreQueries.outboxNewest.sql, arguments: [before ?? Int64.max, limit]).map(OutboxItem.init(row:))
         }
     }
 
     /// Counts by state (kept by triggers in outboxCount) and the age of the oldest
     /// status still to go.
-    package func outboxCounts(now: Date) throws -> ([OutboxState: Int], Double?) {
-        try read { db in
-            var counts: [OutboxState: Int] = [:]
-            for row in try Row.fetchAll(db, sql: StoreQueries.outboxCounts.sql) {
-                // A state this version does not know (a newer twfeed's) is left out, as no status shows it.
-                guard let state = OutboxState(rawValue: row["state"]) else { continue }
-                counts[state] = row["statuses"]
-            }
-            let oldest = try Double.fetchOne(db, sql: StoreQueries.outboxOldestWaiting.sql)
-            return (counts, oldest.map { now.timeIntervalSince1970 - $0 })
-        }
+    package func outboxCounts(now: Date) async throws -> ([OutboxState: Int], Double?) {
+        try await read { db in try AppDatabase.outboxCounts(now: now, db) }
     }
 
     /// Whether a tweet is already recorded as the one an outbox status became, so two
     /// statuses with the same text cannot both settle on it.
-    package func outboxClaims(_ tweetID: TweetID) throws -> Bool {
-        try read { db in try AppDatabase.outboxClaims(tweetID, db) }
-    }
-
     package func outboxClaims(_ tweetID: TweetID) async throws -> Bool {
         try await read { db in try AppDatabase.outboxClaims(tweetID, db) }
     }
@@ -226,9 +195,6 @@ extension StoreReading {
         try await read { db in try Int64.fetchOne(db, sql: StoreQueries.newestTweetID.sql).map(TweetID.init) }
     }
 
-    package func newestKnownTweetID() throws -> TweetID? {
-        try read { db in try Int64.fetchOne(db, sql: StoreQueries.newestTweetID.sql).map(TweetID.init) }
-    }
 }
 
 extension AppDatabase {
@@ -238,5 +204,18 @@ extension AppDatabase {
 
     static func outboxClaims(_ tweetID: TweetID, _ db: Database) throws -> Bool {
         try Int64.fetchOne(db, sql: StoreQueries.outboxSentTweet.sql, arguments: [tweetID.rawValue]) != nil
+    }
+}
+
+extension AppDatabase {
+    static func outboxCounts(now: Date, _ db: Database) throws -> ([OutboxState: Int], Double?) {
+        var counts: [OutboxState: Int] = [:]
+        for row in try Row.fetchAll(db, sql: StoreQueries.outboxCounts.sql) {
+            // A state this version does not know (a newer twfeed's) is left out, as no status shows it.
+            guard let state = OutboxState(rawValue: row["state"]) else { continue }
+            counts[state] = row["statuses"]
+        }
+        let oldest = try Double.fetchOne(db, sql: StoreQueries.outboxOldestWaiting.sql)
+        return (counts, oldest.map { now.timeIntervalSince1970 - $0 })
     }
 }

@@ -113,7 +113,7 @@ package struct PhotoRecord: Sendable, Equatable {
 }
 
 extension StoreReading {
-    package func photo(_ url: String) throws -> PhotoRecord? {
-        try read { db in try Row.fetchOne(db, sql: StoreQueries.photo.sql, arguments: [url]).map(PhotoRecord.init(row:)) }
+    package func photo(_ url: String) async throws -> PhotoRecord? {
+        try await read { db in try Row.fetchOne(db, sql: StoreQueries.photo.sql, arguments: [url]).map(PhotoRecord.init(row:)) }
     }
 }

@@ -258,69 +258,98 @@ extension StoreReading {
         _ feed: Feed,
         limit: Int,
         before: TweetID? = nil,
-        avatarPath: (_ file: String) -> String? = { _ in nil }
-    ) throws -> [FeedItem] {
-        var items: [FeedItem] = []
-        try forEachFeedItem(feed, limit: limit, before: before, avatarPath: avatarPath) { items.append($0) }
-        return items
+        avatarPath: @escaping @Sendable (_ file: String) -> String? = { _ in nil }
+    ) async throws -> [FeedItem] {
+        try await read { db in try AppDatabase.feedItems(feed, limit: limit, before: before, avatarPath: avatarPath, db) }
     }
 
     /// The same tweets as `feedItems`, handed to `body` one at a time as SQLite steps
     /// through them: a full dump of a million-tweet feed holds one item in memory, not
-    /// the whole feed.
-    package func forEachFeedItem(
+    /// the whole feed. The read runs on a thread of its own, so what `body` builds is
+    /// threaded through it (`state`) and handed back at the end.
+    package func forEachFeedItem<State: Sendable>(
         _ feed: Feed,
         limit: Int,
         before: TweetID? = nil,
-        avatarPath: (_ file: String) -> String? = { _ in nil },
-        _ body: (FeedItem) throws -> Void
-    ) throws {
-        try read { db in
-            let account = try AppDatabase.currentAccount(db)
-            let top = before?.rawValue ?? Int64.max
-            let rows = try Row.fetchCursor(
-                db,
-                sql: StoreQueries.feedItems.sql,
-                arguments: ["account": account, "feed": feed.rawValue, "before": top, "limit": limit]
-            )
-            var authors = AppDatabase.AuthorCache(db: db)
-            var tags = try AppDatabase.OtherFeedTags(feed, account: account, below: top, db)
-            while let row = try rows.next() {
-                let tweet = AppDatabase.tweet(row)
-                let author = try authors.entry(tweet.authorID, avatarPath: avatarPath)
-                let feeds = try tags.feeds(of: tweet.id)
-                var item = FeedItem(tweet: tweet, feeds: feeds, author: author.author, avatarPath: author.avatar)
-                try AppDatabase.attachGraph(&item, row, authors: &authors, avatarPath: avatarPath, db)
-                try body(item)
-            }
+        avatarPath: @escaping @Sendable (_ file: String) -> String? = { _ in nil },
+        into state: State,
+        _ body: @escaping @Sendable (inout State, FeedItem) throws -> Void
+    ) async throws -> State {
+        try await read { db in
+            var state = state
+            try AppDatabase.forEachFeedItem(feed, limit: limit, before: before, avatarPath: avatarPath, db) { try body(&state, $0) }
+            return state
         }
     }
 
     /// O(log n): the count is kept by triggers (feedCount), the newest id is the primary
     /// key's last entry.
-    package func feedStats(_ feed: Feed) throws -> FeedStats {
-        try read { db in
-            let row = try Row.fetchOne(
-                db,
-                sql: StoreQueries.feedStats.sql,
-                arguments: [
-                    "account": try AppDatabase.currentAccount(db), "feed": feed.rawValue,
-                ]
-            )!
-            return FeedStats(
-                tweets: row["tweets"] ?? 0,
-                newestID: (row["newest"] as Int64?).map(TweetID.init),
-                newestCreatedAt: (row["newestCreatedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-            )
-        }
+    package func feedStats(_ feed: Feed) async throws -> FeedStats {
+        try await read { db in try AppDatabase.feedStats(feed, db) }
     }
 
     /// Every tweet id the feed holds, newest first (tests compare it with the
     /// emulator's ground truth).
-    package func memberIDs(_ feed: Feed) throws -> [TweetID] {
-        try read { db in
+    package func memberIDs(_ feed: Feed) async throws -> [TweetID] {
+        try await read { db in
             try Int64.fetchAll(db, sql: StoreQueries.memberIDs.sql, arguments: [try AppDatabase.currentAccount(db), feed.rawValue])
                 .map(TweetID.init)
         }
+    }
+}
+
+extension AppDatabase {
+    static func feedItems(
+        _ feed: Feed,
+        limit: Int,
+        before: TweetID?,
+        avatarPath: (_ file: String) -> String?,
+        _ db: Database
+    ) throws -> [FeedItem] {
+        var items: [FeedItem] = []
+        try forEachFeedItem(feed, limit: limit, before: before, avatarPath: avatarPath, db) { items.append($0) }
+        return items
+    }
+
+    static func forEachFeedItem(
+        _ feed: Feed,
+        limit: Int,
+        before: TweetID?,
+        avatarPath: (_ file: String) -> String?,
+        _ db: Database,
+        _ body: (FeedItem) throws -> Void
+    ) throws {
+        let account = try currentAccount(db)
+        let top = before?.rawValue ?? Int64.max
+        let rows = try Row.fetchCursor(
+            db,
+            sql: StoreQueries.feedItems.sql,
+            arguments: ["account": account, "feed": feed.rawValue, "before": top, "limit": limit]
+        )
+        var authors = AuthorCache(db: db)
+        var tags = try OtherFeedTags(feed, account: account, below: top, db)
+        while let row = try rows.next() {
+            let tweet = tweet(row)
+            let author = try authors.entry(tweet.authorID, avatarPath: avatarPath)
+            let feeds = try tags.feeds(of: tweet.id)
+            var item = FeedItem(tweet: tweet, feeds: feeds, author: author.author, avatarPath: author.avatar)
+            try attachGraph(&item, row, authors: &authors, avatarPath: avatarPath, db)
+            try body(item)
+        }
+    }
+}
+
+extension AppDatabase {
+    static func feedStats(_ feed: Feed, _ db: Database) throws -> FeedStats {
+        let row = try Row.fetchOne(
+            db,
+            sql: StoreQueries.feedStats.sql,
+            arguments: ["account": try currentAccount(db), "feed": feed.rawValue]
+        )!
+        return FeedStats(
+            tweets: row["tweets"] ?? 0,
+            newestID: (row["newest"] as Int64?).map(TweetID.init),
+            newestCreatedAt: (row["newestCreatedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        )
     }
 }

@@ -150,6 +150,7 @@ extension AppDatabase {
         ("v15: photos", photoSchema),
         ("v16: every post has a conversation", conversationSchema),
         ("v17: one charge per resource a day", ledgerPerResource),
+        ("v18: links stored at ingest", linkSchema),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

@@ -107,8 +107,8 @@ extension AppDatabase {
 extension StoreReading {
     /// One stored tweet as the pages show it (the post a reply answers), nil when the
     /// store does not hold it.
-    package func feedItem(_ id: TweetID, avatarPath: (_ file: String) -> String? = { _ in nil }) throws -> FeedItem? {
-        try read { db in
+    package func feedItem(_ id: TweetID, avatarPath: @escaping @Sendable (_ file: String) -> String? = { _ in nil }) async throws -> FeedItem? {
+        try await read { db in
             try AppDatabase.feedItems(ids: [id.rawValue], account: AppDatabase.currentAccount(db), avatarPath: avatarPath, db).first
         }
     }
@@ -125,15 +125,19 @@ extension StoreReading {
         _ query: SearchQuery,
         feed: Feed?,
         limit: Int,
-        avatarPath: (_ file: String) -> String? = { _ in nil }
-    ) throws -> [FeedItem] {
-        try read { db in
-            guard let match = try AppDatabase.searchMatch(query, db) else { return [] }
-            let account = try AppDatabase.currentAccount(db)
-            var arguments: StatementArguments = ["match": match, "limit": limit]
-            if let feed { arguments += ["feed": feed.rawValue, "account": account] }
-            let ids = try Int64.fetchAll(db, sql: feed == nil ? AppDatabase.searchSQL : AppDatabase.searchInFeedSQL, arguments: arguments)
-            return try AppDatabase.feedItems(ids: ids, account: account, avatarPath: avatarPath, db)
-        }
+        avatarPath: @escaping @Sendable (_ file: String) -> String? = { _ in nil }
+    ) async throws -> [FeedItem] {
+        try await read { db in try AppDatabase.search(query, feed: feed, limit: limit, avatarPath: avatarPath, db) }
+    }
+}
+
+extension AppDatabase {
+    static func search(_ query: SearchQuery, feed: Feed?, limit: Int, avatarPath: (_ file: String) -> String?, _ db: Database) throws -> [FeedItem] {
+        guard let match = try searchMatch(query, db) else { return [] }
+        let account = try currentAccount(db)
+        var arguments: StatementArguments = ["match": match, "limit": limit]
+        if let feed { arguments += ["feed": feed.rawValue, "account": account] }
+        let ids = try Int64.fetchAll(db, sql: feed == nil ? searchSQL : searchInFeedSQL, arguments: arguments)
+        return try feedItems(ids: ids, account: account, avatarPath: avatarPath, db)
     }
 }

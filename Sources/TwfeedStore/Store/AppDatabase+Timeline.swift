@@ -9,11 +9,6 @@ extension AppDatabase {
     ///
     /// - Returns: how many of the page's tweets were new to the feed.
     @discardableResult
-    package func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date) throws -> Int {
-        try write { db in try Self.storePage(page, feed: feed, state: state, now: now, db) }
-    }
-
-    @discardableResult
     package func storePage(_ page: TimelinePage, feed: Feed, state: SyncState, now: Date) async throws -> Int {
         try await write { db in try Self.storePage(page, feed: feed, state: state, now: now, db) }
     }
@@ -55,6 +50,7 @@ extension AppDatabase {
         }
         try settleConversations(page.referencedTweets + page.tweets, db)
         try insertMedia(page.referencedTweets + page.tweets, now: now, db)
+        try insertLinks(page.referencedTweets + page.tweets, db)
         try recordUnavailable(page.unavailable, now: now, db)
         let memberStatement = try db.cachedStatement(
             sql: """
@@ -101,12 +97,29 @@ extension AppDatabase {
     }
 }
 
+extension AppDatabase {
+    /// The tweets' links, as the client read them from the answer (`Tweet.links`): they
+    /// replace what is stored, as the stored answer they come from is replaced.
+    static func insertLinks(_ tweets: [Tweet], _ db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO link (tweetId, position, url, expandedURL, displayURL) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(tweetId, position) DO UPDATE SET url = excluded.url, expandedURL = excluded.expandedURL,
+                    displayURL = excluded.displayURL
+                """
+        )
+        let trim = try db.cachedStatement(sql: "DELETE FROM link WHERE tweetId = ? AND position >= ?")
+        for tweet in tweets {
+            for (position, link) in tweet.links.enumerated() {
+                try statement.execute(arguments: [tweet.id.rawValue, position, link.url, link.expandedURL, link.displayURL])
+            }
+            try trim.execute(arguments: [tweet.id.rawValue, tweet.links.count])
+        }
+    }
+}
+
 extension StoreReading {
     /// Which of these ids the feed already holds for `account` (by default the signed-in one).
-    package func knownIDs(_ ids: [TweetID], feed: Feed, account: AccountScope = .signedIn) throws -> Set<TweetID> {
-        try read { db in try AppDatabase.knownIDs(ids, feed: feed, account: account, db) }
-    }
-
     package func knownIDs(_ ids: [TweetID], feed: Feed, account: AccountScope = .signedIn) async throws -> Set<TweetID> {
         try await read { db in try AppDatabase.knownIDs(ids, feed: feed, account: account, db) }
     }

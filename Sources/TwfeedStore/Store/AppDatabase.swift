@@ -103,10 +103,6 @@ package final class AppDatabase: StoreReading {
 
     /// The writes reach the connection here and nowhere else; GRDB's errors become
     /// `TwfeedError`s naming the file. The reads are `StoreReading`'s, through `connection`.
-    func write<T>(_ updates: (Database) throws -> T) throws -> T {
-        try Self.mapErrors(path: path, "cannot write the database") { try dbWriter.write(updates) }
-    }
-
     func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await Self.mapErrors(path: path, "cannot write the database") { try await dbWriter.write(updates) }
     }
@@ -136,7 +132,7 @@ package final class AppDatabase: StoreReading {
     /// Writes raw SQL, for tests that must put the database in a state the typed
     /// methods never produce (`package` for the same reason as `inspect`).
     package func tamper<T>(_ updates: (Database) throws -> T) throws -> T {
-        try write(updates)
+        try Self.mapErrors(path: path, "cannot write the database") { try dbWriter.write(updates) }
     }
 
     // MARK: Errors

@@ -271,7 +271,7 @@ enum StoreQueries {
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals, tweetCount, authorsWithPicture,
         imageFileUsers, imageFileOf, photosWanted, photosRefusedUnderOldPolicy, nextPhotoDue, photo, photoFileOf,
         timelineView, feedCountsView, postsView,
-        search, searchInFeed, usersMatching, usersNamed, feedItemByID, tweetRawJSON, authorByID,
+        search, searchInFeed, usersMatching, usersNamed, feedItemByID, linksOfTweet, authorByID,
         spendSince, spendBetween, spendTotals,
         billingState, endpointRefusals, gapsInFeed, gapsAll, gapCounts, fillRequest,
         tweetByID, mediaOfTweet, repliesTo, pendingFetches, unavailableTweet, conversationOf,
@@ -330,7 +330,11 @@ enum StoreQueries {
     static let usersNamed = StoreQuery("usersNamed", AppDatabase.usersNamedSQL)
     static let feedItemByID = StoreQuery("feedItemByID", AppDatabase.feedItemByIDSQL)
     /// The web reader's links: the API's object of one tweet shown on a page.
-    static let tweetRawJSON = StoreQuery("tweetRawJSON", "SELECT raw FROM tweet WHERE id = ?")
+    /// A post's links (v18), in order: its primary key's range.
+    static let linksOfTweet = StoreQuery(
+        "linksOfTweet",
+        "SELECT url, expandedURL, displayURL FROM link WHERE tweetId = ? ORDER BY position"
+    )
     /// A stored post's conversation, when storing its replies (`settleConversations`).
     static let conversationOf = StoreQuery("conversationOf", "SELECT conversationId FROM tweet WHERE id = ?")
 }

@@ -14,10 +14,6 @@ extension StoreReading {
     /// Names the database in error messages: the file, or "memory".
     var path: String { connection.path }
 
-    func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try connection.read(value)
-    }
-
     func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await connection.read(value)
     }

@@ -100,10 +100,6 @@ extension AppDatabase {
         return SyncState(feed: feed, account: scope(account))
     }
 
-    package func saveSyncState(_ state: SyncState) throws {
-        try write { db in try state.save(db) }
-    }
-
     package func saveSyncState(_ state: SyncState) async throws {
         try await write { db in try state.save(db) }
     }
@@ -112,10 +108,6 @@ extension AppDatabase {
     /// store (non-finite, unreadable, or a wait further than `maxWait` ahead of `now`)
     /// is cleared, so a bad header stored by an older version cannot make a crash loop
     /// or a feed that never polls again. Returns what was repaired, for one log line.
-    package func repairSyncState(_ feed: Feed, now: Date, maxWait: Double) throws -> [String] {
-        try write { db in try Self.repairSyncState(feed, now: now, maxWait: maxWait, db) }
-    }
-
     package func repairSyncState(_ feed: Feed, now: Date, maxWait: Double) async throws -> [String] {
         try await write { db in try Self.repairSyncState(feed, now: now, maxWait: maxWait, db) }
     }
@@ -152,10 +144,6 @@ extension AppDatabase {
 
 extension StoreReading {
     /// The feed's sync state for `account` (a user id), by default the signed-in one's.
-    package func syncState(_ feed: Feed, account: AccountScope = .signedIn) throws -> SyncState {
-        try read { db in try AppDatabase.syncState(feed, account: AppDatabase.owner(account, db), db) }
-    }
-
     package func syncState(_ feed: Feed, account: AccountScope = .signedIn) async throws -> SyncState {
         try await read { db in try AppDatabase.syncState(feed, account: AppDatabase.owner(account, db), db) }
     }

@@ -36,35 +36,38 @@ struct DemoTour: Sendable {
         let config = launch.config
         let database = launch.inputs.database
         let giveUp = Date().addingTimeInterval(60)
-        func waitFor(_ condition: () throws -> Bool) async throws {
-            while try !condition() && Date() < giveUp { try await Task.sleep(for: .milliseconds(50)) }
+        func waitFor(_ condition: () async throws -> Bool) async throws {
+            while try await !condition() && Date() < giveUp { try await Task.sleep(for: .milliseconds(50)) }
         }
-        try await waitFor { try config.enabledFeeds.allSatisfy { try database.syncState($0).lastSuccessAt != nil } }
+        try await waitFor {
+            for feed in config.enabledFeeds where try await database.syncState(feed).lastSuccessAt == nil { return false }
+            return true
+        }
 
         let text = "Hello from the twfeed demo, \(Timestamp.iso8601(Date()))"
         _ = try PostValidator.validate(text)
-        let queued = try database.enqueue(text: text, replyTo: nil, now: Date())
+        let queued = try await database.enqueue(text: text, replyTo: nil, now: Date())
         _ = WakeSocket.send(to: WakeSocket.path(config: config))
-        try await waitFor { try database.outboxItem(queued.id)?.state == .sent }
+        try await waitFor { try await database.outboxItem(queued.id)?.state == .sent }
         if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }
 
         for feed in config.enabledFeeds {
-            let stats = try database.feedStats(feed)
+            let stats = try await database.feedStats(feed)
             emit("\n== \(feed.rawValue): \(stats.tweets) tweets stored; the newest 3 (\(hints.command("feed \(feed.rawValue) --limit 3"))):")
-            for item in try database.feedItems(feed, limit: 3) {
+            for item in try await database.feedItems(feed, limit: 3) {
                 emit(FeedPresenter.text(item))
             }
         }
         emit("\n== outbox (\(hints.command("outbox")))")
-        for item in try database.outboxItems() {
+        for item in try await database.outboxItems() {
             emit("#\(item.id)  \(item.state.rawValue)  \(item.sentTweetID.map { "tweet \($0)" } ?? "")  \(item.text)")
         }
         emit("\n== status (\(hints.command("status")))")
-        let report = try StatusReport.collect(config: config, statusPath: StatusSnapshot.path(config: config))
+        let report = try await StatusReport.collect(config: config, statusPath: StatusSnapshot.path(config: config))
         emit(StatusPresenter.table(report))
         // What the run cost, as the emulator billed it at the published rates: play money.
         emit("\n== usage (\(hints.command("usage"))): the emulator's bill at the published rates, not real money")
-        emit(try UsageReport.read(config: config, database: database.reader, now: Date(), days: 1).table)
+        emit(try await UsageReport.read(config: config, database: database.reader, now: Date(), days: 1).table)
         if let listen = serve { try await serveHints(listen: listen, config: config, database: database) }
     }
 
@@ -85,7 +88,7 @@ struct DemoTour: Sendable {
         emit("  " + hints.command("status"))
         emit("  " + hints.command("post \"hello\""))
         // No `fetch` hint: what the stored posts lack, the daemon has already asked for.
-        if let newest = try database.feedItems(.home, limit: 1).first {
+        if let newest = try await database.feedItems(.home, limit: 1).first {
             emit("  " + hints.command("show \(newest.tweet.id)"))
         }
         emit("The emulator adds a tweet every 5 seconds; the daemon polls every 15. Press Ctrl-C to stop.")

@@ -27,17 +27,17 @@ struct FeedCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandLineEdge.run {
             let below = before.flatMap(TweetID.init)
-            try list.show(
+            try await list.show(
                 config: try options.loadConfig(),
-                gaps: { database in try database.gaps(feed).filter { below == nil || $0.newerThanID < below! } }
-            ) { database, avatarPath, print in
-                try database.forEachFeedItem(
+                gaps: { database in try await database.gaps(feed).filter { below == nil || $0.newerThanID < below! } }
+            ) { database, avatarPath, listing in
+                try await database.forEachFeedItem(
                     feed,
                     limit: list.limit,
                     before: below,
                     avatarPath: avatarPath,
-                    print
-                )
+                    into: listing
+                ) { listing, item in listing.take(item) }
             }
         }
     }

@@ -31,7 +31,7 @@ struct FetchCommand: AsyncParsableCommand {
             let config = try options.loadConfig()
             let ids = ids.compactMap(TweetID.init)
             let database = try AppDatabase.open(path: config.storage.database)
-            let added = try database.requestFetch(ids, reason: .asked, now: Date())
+            let added = try await database.requestFetch(ids, reason: .asked, now: Date())
             guard WakeSocket.send(to: WakeSocket.path(config: config)) else {
                 throw TwfeedError(.unavailable, "no daemon runs: the \(ids.count == 1 ? "post waits" : "posts wait") for twfeed run to fetch")
             }

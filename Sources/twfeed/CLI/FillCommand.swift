@@ -36,15 +36,15 @@ struct FillCommand: AsyncParsableCommand {
                 throw TwfeedError(.unavailable, "no daemon has run here: \(config.storage.database) does not exist (start twfeed run)")
             }
             let database = try AppDatabase.open(path: config.storage.database)
-            let gaps = try database.gaps(feed)
+            let gaps = try await database.gaps(feed)
             guard !gaps.isEmpty else {
                 emit("\(feed.rawValue) has no gaps: nothing to read")
                 return
             }
-            try database.requestFill(feed, maxSpend: amount, now: Date())
+            try await database.requestFill(feed, maxSpend: amount, now: Date())
             guard WakeSocket.send(to: WakeSocket.path(config: config)) else {
                 // Nobody will read it: a daemon started later must not spend on it unasked.
-                try database.dropFillRequest(feed)
+                try await database.dropFillRequest(feed)
                 throw TwfeedError(.unavailable, "the daemon is not running: start twfeed run, then ask again")
             }
             emit("asked the daemon to read \(gaps.count) gap\(gaps.count == 1 ? "" : "s") of \(feed.rawValue), spending at most \(amount.formatted)")

@@ -20,7 +20,7 @@ struct GapsCommand: AsyncParsableCommand {
         let gaps = try await CommandLineEdge.run {
             let config = try options.loadConfig()
             guard FileManager.default.fileExists(atPath: config.storage.database) else { return [FeedGap]() }
-            return try StoreReader.open(path: config.storage.database).gaps()
+            return try await StoreReader.open(path: config.storage.database).gaps()
         }
         if json {
             if !gaps.isEmpty { emit(gaps.map(FeedGapPresenter.listJSON).joined(separator: "\n")) }

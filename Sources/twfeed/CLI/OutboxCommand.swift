@@ -26,12 +26,12 @@ struct OutboxCommand: AsyncParsableCommand {
                 let config = try options.loadConfig()
                 guard FileManager.default.fileExists(atPath: config.storage.database) else { return }
                 let database = try StoreReader.open(path: config.storage.database)
-                let items = try database.outboxItems()
+                let items = try await database.outboxItems()
                 let terms = BillingTerms(config.api)
                 for item in items {
                     if json {
                         // What it costs (or cost) to post, at today's prices.
-                        let cost = try terms.postPricing(text: item.text, replyTo: item.replyToID, database: database).price
+                        let cost = try await terms.postPricing(text: item.text, replyTo: item.replyToID, database: database).price
                         var object = item.json
                         if case .object(var fields) = object {
                             fields["costUSD"] = .number(cost.decimalString)
@@ -57,7 +57,7 @@ struct OutboxCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await target.change { config, database, id in
-                let item = try database.retryOutbox(id, now: Date())
+                let item = try await database.retryOutbox(id, now: Date())
                 WakeSocket.send(to: WakeSocket.path(config: config))
                 // One that may have gone out is looked up among the account's tweets
                 // before it is sent again (AppDatabase.retryOutbox).
@@ -77,7 +77,7 @@ struct OutboxCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await target.change { _, database, id in
-                let item = try database.cancelOutbox(id)
+                let item = try await database.cancelOutbox(id)
                 emit("#\(item.id) is cancelled")
             }
         }
@@ -93,10 +93,10 @@ struct OutboxTarget: ParsableArguments {
     @Argument(help: "The status's id, as outbox list shows it.")
     var id: Int64
 
-    func change(_ body: (TwfeedConfig, AppDatabase, Int64) throws -> Void) async throws {
+    func change(_ body: (TwfeedConfig, AppDatabase, Int64) async throws -> Void) async throws {
         try await CommandLineEdge.run {
             let config = try options.loadConfig()
-            try body(config, try AppDatabase.open(path: config.storage.database, durable: true), id)
+            try await body(config, try AppDatabase.open(path: config.storage.database, durable: true), id)
         }
     }
 }

@@ -38,7 +38,7 @@ struct PostCommand: AsyncParsableCommand {
         if dryRun {
             let length = TweetLengthCounter.measure(status)
             let postable = (try? PostValidator.validate(status)) != nil
-            let pricing = try await CommandLineEdge.run { try price(status, config: try? options.loadConfig()) }
+            let pricing = try await CommandLineEdge.run { try await price(status, config: try? options.loadConfig()) }
             if json {
                 // `valid` is twitter-text's verdict; `postable` adds twfeed's own rule
                 // (no blank statuses), and the exit status follows it.
@@ -67,12 +67,12 @@ struct PostCommand: AsyncParsableCommand {
             let config = try options.loadConfig()
             // FULL sync: once this command returns, the status survives a power loss.
             let database = try AppDatabase.open(path: config.storage.database, durable: true)
-            let pricing = try BillingTerms(config.api).postPricing(
+            let pricing = try await BillingTerms(config.api).postPricing(
                 text: status,
                 replyTo: replyTo.flatMap(TweetID.init),
                 database: database
             )
-            let item = try database.enqueue(text: status, replyTo: replyTo.flatMap(TweetID.init), now: Date())
+            let item = try await database.enqueue(text: status, replyTo: replyTo.flatMap(TweetID.init), now: Date())
             let woke = WakeSocket.send(to: WakeSocket.path(config: config))
             if json {
                 emit(
@@ -94,7 +94,7 @@ struct PostCommand: AsyncParsableCommand {
     /// What posting `status` costs. A dry run works without a config or a database: it
     /// then prices at the published rates, and a reply counts as summoned only when the
     /// store holds the post replied to among the mentions.
-    private func price(_ status: String, config: TwfeedConfig?) throws -> PostPricing {
+    private func price(_ status: String, config: TwfeedConfig?) async throws -> PostPricing {
         let terms = config.map { BillingTerms($0.api) } ?? BillingTerms()
         guard let config, let replyTo = replyTo.flatMap(TweetID.init),
             FileManager.default.fileExists(atPath: config.storage.database)
@@ -102,7 +102,7 @@ struct PostCommand: AsyncParsableCommand {
             return PostPricing(text: status, summoned: false, prices: terms.prices)
         }
         let database = try StoreReader.open(path: config.storage.database)
-        return try terms.postPricing(text: status, replyTo: replyTo, database: database)
+        return try await terms.postPricing(text: status, replyTo: replyTo, database: database)
     }
 
     private func readStatus() throws -> String {

@@ -27,8 +27,10 @@ struct SearchCommand: AsyncParsableCommand {
         try await CommandLineEdge.run {
             // The query first: a typo is reported the same with or without a database.
             let parsed = try SearchQuery(parsing: query)
-            let shown = try list.show(config: try options.loadConfig()) { database, avatarPath, print in
-                try database.search(parsed, feed: feed, limit: list.limit, avatarPath: avatarPath).forEach(print)
+            let shown = try await list.show(config: try options.loadConfig()) { database, avatarPath, listing in
+                var listing = listing
+                for item in try await database.search(parsed, feed: feed, limit: list.limit, avatarPath: avatarPath) { listing.take(item) }
+                return listing
             }
             // Said on stderr, so stdout (and --json's, which stays empty) holds posts only.
             if shown == 0 && !list.json {

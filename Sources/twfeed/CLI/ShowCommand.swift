@@ -35,8 +35,8 @@ struct ShowCommand: AsyncParsableCommand {
             }
             let database = try StoreReader.open(path: config.storage.database)
             let images = ImageStore(root: config.storage.imageCache)
-            guard let conversation = try database.conversation(id, avatarPath: images.cachedPath) else {
-                let asked = Self.askDaemon(for: [id], config: config)
+            guard let conversation = try await database.conversation(id, avatarPath: images.cachedPath) else {
+                let asked = await Self.askDaemon(for: [id], config: config)
                 throw TwfeedError(
                     .unavailable,
                     "post \(id) is not stored"
@@ -46,7 +46,7 @@ struct ShowCommand: AsyncParsableCommand {
             // What it lacks above, and what its posts point at, is asked for when a daemon runs.
             let missing = conversation.ancestors.compactMap { if case .missing(let id, nil) = $0 { id } else { nil } }
             let faults = missing + ([conversation.tweet] + conversation.replies).flatMap(\.faults)
-            if !faults.isEmpty { Self.askDaemon(for: faults, config: config) }
+            if !faults.isEmpty { await Self.askDaemon(for: faults, config: config) }
             if json {
                 // Each post as `feed --json` writes it (INTERFACE.md, "Conversations, photos, long posts").
                 var out: [UInt8] = []
@@ -55,7 +55,7 @@ struct ShowCommand: AsyncParsableCommand {
             } else {
                 // Links show where they lead, as in the reader and in a reply's excerpt.
                 let stored = conversation.ancestors.compactMap { if case .stored(let item) = $0 { item } else { nil } }
-                let links = try database.tweetLinks(FeedItem.linkIDs(stored + [conversation.tweet] + conversation.replies))
+                let links = try await database.tweetLinks(FeedItem.linkIDs(stored + [conversation.tweet] + conversation.replies))
                 // Root first; each post below the first has its parent just above it.
                 for (index, ancestor) in conversation.ancestors.reversed().enumerated() {
                     switch ancestor {
@@ -76,11 +76,11 @@ struct ShowCommand: AsyncParsableCommand {
     /// Queues a fetch of `ids` when a daemon runs (a look: before the prefetch); true when
     /// one does. Without a daemon nothing is written: `show` stays a reader.
     @discardableResult
-    static func askDaemon(for ids: [TweetID], config: TwfeedConfig) -> Bool {
+    static func askDaemon(for ids: [TweetID], config: TwfeedConfig) async -> Bool {
         let path = WakeSocket.path(config: config)
         // A datagram only makes the daemon look: the first one finds out whether one runs.
         guard WakeSocket.send(to: path) else { return false }
-        guard (try? AppDatabase.open(path: config.storage.database).requestFetch(ids, reason: .asked, now: Date())) != nil else { return false }
+        guard (try? await AppDatabase.open(path: config.storage.database).requestFetch(ids, reason: .asked, now: Date())) != nil else { return false }
         return WakeSocket.send(to: path)
     }
 }

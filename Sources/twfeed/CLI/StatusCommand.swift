@@ -22,7 +22,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let report = try await CommandLineEdge.run {
             let config = try options.loadConfig()
-            return try StatusReport.collect(config: config, statusPath: StatusSnapshot.readerPath(config: config))
+            return try await StatusReport.collect(config: config, statusPath: StatusSnapshot.readerPath(config: config))
         }
         emit(json ? report.json.serialized : StatusPresenter.table(report))
         if report.health != .healthy { throw ExitCode(report.health.exitCode) }

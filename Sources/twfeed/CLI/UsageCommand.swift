@@ -30,7 +30,7 @@ struct UsageCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: config.storage.database) else {
                 throw TwfeedError(.unavailable, "nothing spent yet: \(config.storage.database) does not exist (start twfeed run)")
             }
-            return try UsageReport.read(
+            return try await UsageReport.read(
                 config: config,
                 database: StoreReader.open(path: config.storage.database),
                 now: Date(),

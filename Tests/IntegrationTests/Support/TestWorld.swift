@@ -196,3 +196,11 @@ final class NthRequest: Sendable {
         if seen == n { action() }
     }
 }
+
+extension Sequence {
+    /// `allSatisfy` for a condition that reads the store (whose reads are async).
+    func allSatisfy(_ condition: (Element) async throws -> Bool) async rethrows -> Bool {
+        for element in self where try await !condition(element) { return false }
+        return true
+    }
+}

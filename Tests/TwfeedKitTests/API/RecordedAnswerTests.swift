@@ -28,8 +28,8 @@ import TwfeedTesting
         _ = try await database.storePage(page, feed: .home, state: SyncState(feed: .home), now: Date())
     }
 
-    static func text(_ id: Int64, in database: AppDatabase) throws -> String? {
-        try database.feedItems(.home, limit: 100).first { $0.tweet.id == TweetID(id) }?.tweet.text
+    static func text(_ id: Int64, in database: AppDatabase) async throws -> String? {
+        try await database.feedItems(.home, limit: 100).first { $0.tweet.id == TweetID(id) }?.tweet.text
     }
 
     /// A v2 timeline does not expand authors: the originals' authors were stored by an
@@ -45,10 +45,10 @@ import TwfeedTesting
         ]
         try await Self.store(TimelinePage(tweets: [], authors: known, nextPageToken: nil), in: database)
         try await Self.store(page, in: database)
-        #expect(try Self.text(1_590_000_000_000_000_030, in: database) == "RT @kisan_voice: Farmers march on Delhi today & tomorrow")
-        #expect(try Self.text(1_590_000_000_000_000_031, in: database) == "RT @bauer_blog: Ein ganz normaler Beitrag", "not the reposter's notice")
+        #expect(try await Self.text(1_590_000_000_000_000_030, in: database) == "RT @kisan_voice: Farmers march on Delhi today & tomorrow")
+        #expect(try await Self.text(1_590_000_000_000_000_031, in: database) == "RT @bauer_blog: Ein ganz normaler Beitrag", "not the reposter's notice")
         #expect(
-            try Self.text(1_590_000_000_000_000_032, in: database)
+            try await Self.text(1_590_000_000_000_000_032, in: database)
                 == "RT @plain_poster: A plain repost, its text cut in the wrapper as the API does with long ones: the whole text is in the original.",
             "a repost whose author is not stored takes the name its own text starts with")
 
@@ -59,7 +59,7 @@ import TwfeedTesting
         #expect(parsed.tweets.last?.text == "RT @kisan_voice: Farmers march on Delhi today & tomorrow")
     }
 
-    @Test func aV11RetweetWithAWithholdingNoticeIsItsOriginalInRTForm() throws {
+    @Test func aV11RetweetWithAWithholdingNoticeIsItsOriginalInRTForm() async throws {
         let page = try Self.page(.v1_1, "v11-withheld-retweet")
         #expect(page.tweets.map(\.text) == ["RT @kisan_voice: Farmers march on Delhi today & tomorrow"])
         #expect(page.referencedTweets.map(\.id) == [TweetID(1_590_000_000_000_000_010)])
@@ -69,7 +69,7 @@ import TwfeedTesting
     /// (v1.1): its expanded URL, the post's own photo or video page, tells. A link to
     /// another post's photo is the author's own and stays.
     @Test(arguments: [TwfeedConfig.Dialect.v2, .v1_1])
-    func aPre2022MediaLinkToThePostsOwnPhotoOrVideoIsDropped(dialect: TwfeedConfig.Dialect) throws {
+    func aPre2022MediaLinkToThePostsOwnPhotoOrVideoIsDropped(dialect: TwfeedConfig.Dialect) async throws {
         let page = try Self.page(dialect, dialect == .v2 ? "v2-pre2022-media-links" : "v11-pre2022-media-links")
         let texts = Dictionary(uniqueKeysWithValues: page.tweets.map { ($0.id.rawValue, $0.text) })
         #expect(texts[1_400_000_000_000_000_001] == "Sunset at the pier")
@@ -102,10 +102,10 @@ import TwfeedTesting
     @Test func aRepliesLineOfItsParentShowsLinksAsTheParentDoes() async throws {
         let database = try Self.fresh()
         try await Self.store(try Self.page(.v2, "v2-reply-to-a-link"), in: database)
-        let reply = try #require(try database.feedItems(.home, limit: 10).first)
+        let reply = try #require(try await database.feedItems(.home, limit: 10).first)
         #expect(reply.inReplyTo?.excerpt == "Worth reading: example.com/a/long/articl… & more")
         #expect(reply.tweet.text == "@reader_one Agreed, see https://t.co/Second0002", "the stored text keeps its t.co link")
-        let links = try database.tweetLinks([reply.tweet.id])
+        let links = try await database.tweetLinks([reply.tweet.id])
         #expect(TweetLink.shownText(reply.tweet.text, links: links[reply.tweet.id] ?? []) == "@reader_one Agreed, see example.net/follow-up")
     }
 

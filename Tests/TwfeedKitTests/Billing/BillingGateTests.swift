@@ -71,7 +71,7 @@ struct BillingGateTests {
         let clock = ManualClock(now: Self.noon)
         // $0.30: a queued post with a URL ($0.20) leaves $0.10 for reads: 3 posts at
         // $0.03, fewer than the 10 a page must hold.
-        _ = try database.enqueue(text: "read this: https://example.com", replyTo: nil, now: clock.now())
+        _ = try await database.enqueue(text: "read this: https://example.com", replyTo: nil, now: clock.now())
         let gate = Self.gate(database, clock: clock, budget: MicroUSD(micros: 300_000))
         let read = try await gate.admit(.home, perPost: MicroUSD(micros: 30_000), posts: 10...100)
         guard case .hold = read else { Issue.record("the read took the post's money: \(read)"); return }

@@ -18,14 +18,14 @@ struct ImageFetcherTests {
     static func url(_ id: Int64, version: Int = 1) -> String { "https://pbs.twimg.com/profile_images/\(id)/\(version)_normal.png" }
 
     /// Authors 1...count, each with their own picture on the scripted host.
-    func authors(_ count: Int) throws {
+    func authors(_ count: Int) async throws {
         for id in 1 ... Int64(count) { host.image(Self.url(id), body: ImageFixture.png(Int(id)), etag: "\"e\(id)\"") }
-        try fixture.storeAuthors((1 ... Int64(count)).map { ($0, Self.url($0)) })
+        try await fixture.storeAuthors((1 ... Int64(count)).map { ($0, Self.url($0)) })
     }
 
     @Test func newAuthorsAreFetchedAtMostFourAtATime() async throws {
         defer { fixture.remove() }
-        try authors(12)
+        try await authors(12)
         let cycle = try await fetcher().fetchDue()
         #expect(cycle.fetched == 12 && cycle.requests == 12 && cycle.written == 12 && cycle.rejected == 0)
         #expect(host.maxInFlight <= 4 && host.maxInFlight >= 2, "\(host.maxInFlight)")
@@ -35,7 +35,7 @@ struct ImageFetcherTests {
             #expect(!request.headers.contains { $0.name.hasPrefix("If-") }, "a first fetch is unconditional")
         }
         for id in 1 ... Int64(12) {
-            let row = try #require(try fixture.database.profileImage(UserID(id)))
+            let row = try #require(try await fixture.database.profileImage(UserID(id)))
             let path = try #require(row.file.flatMap(fixture.store.path(of:)))
             #expect(FileManager.default.contents(atPath: path) == Data(ImageFixture.png(Int(id))))
             #expect(row.etag == "\"e\(id)\"" && row.lastModified == "Sat, 21 Nov 2026 10:00:00 GMT")
@@ -47,13 +47,13 @@ struct ImageFetcherTests {
 
     @Test func anUnchangedImageIsRevalidatedOnlyAfterRevalidateDaysAndA304CostsNoBody() async throws {
         defer { fixture.remove() }
-        try authors(3)
+        try await authors(3)
         let fetcher = fetcher { $0.revalidateDays = 7 }
         try await fetcher.fetchDue()
         #expect(host.requests.count == 3)
         // Seen again in newer pages, days later: still nothing to ask.
         fixture.clock.advance(by: 6.9 * 86_400)
-        try fixture.storeAuthors((1 ... 3).map { ($0, Self.url($0)) })
+        try await fixture.storeAuthors((1 ... 3).map { ($0, Self.url($0)) })
         #expect(try await fetcher.fetchDue() == ImageFetcher.Cycle())
         #expect(host.requests.count == 3)
         #expect(try await fixture.database.nextImageDue(revalidateSeconds: 7 * 86_400) == Date(timeIntervalSince1970: 1_800_000_000 + 7 * 86_400))
@@ -66,7 +66,7 @@ struct ImageFetcherTests {
             #expect(request.headers.contains { $0.name == "If-None-Match" && $0.value == "\"e\(id)\"" })
             #expect(request.headers.contains { $0.name == "If-Modified-Since" && $0.value == "Sat, 21 Nov 2026 10:00:00 GMT" })
         }
-        let row = try #require(try fixture.database.profileImage(UserID(1)))
+        let row = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(row.fetchedAt == fixture.clock.now() && row.file.map(fixture.store.exists) == true)
         #expect(try await fetcher.fetchDue() == ImageFetcher.Cycle(), "the clock restarted")
         #expect(fixture.sink.events("image.not_modified").count == 3)
@@ -74,17 +74,17 @@ struct ImageFetcherTests {
 
     @Test func changedPicturesAreFetchedAndTheOldFileGoes() async throws {
         defer { fixture.remove() }
-        try authors(2)
+        try await authors(2)
         let fetcher = fetcher()
         try await fetcher.fetchDue()
-        let old = try #require(try fixture.database.profileImage(UserID(1))?.file)
+        let old = try #require(try await fixture.database.profileImage(UserID(1))?.file)
         // Author 1 uploads a new picture: a new URL in the next page.
         host.image(Self.url(1, version: 2), body: ImageFixture.png(1001), etag: "\"new\"")
-        try fixture.storeAuthors([(1, Self.url(1, version: 2))])
+        try await fixture.storeAuthors([(1, Self.url(1, version: 2))])
         let cycle = try await fetcher.fetchDue()
         #expect(cycle.fetched == 1 && host.urls.last == Self.url(1, version: 2))
         #expect(!host.requests.last!.headers.contains { $0.name == "If-None-Match" })
-        let row = try #require(try fixture.database.profileImage(UserID(1)))
+        let row = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(row.url == Self.url(1, version: 2) && row.file != old && row.etag == "\"new\"")
         #expect(!fixture.store.exists(old), "nobody uses the old picture any more")
         #expect(fixture.store.scan().files.count == 2)
@@ -94,16 +94,16 @@ struct ImageFetcherTests {
         defer { fixture.remove() }
         let shared = ImageFixture.png(7)
         for id in Int64(1) ... 3 { host.image(Self.url(id), body: shared, etag: "\"s\(id)\"") }
-        try fixture.storeAuthors((1 ... 3).map { ($0, Self.url($0)) })
+        try await fixture.storeAuthors((1 ... 3).map { ($0, Self.url($0)) })
         let fetcher = fetcher { $0.concurrency = 1 }
         let cycle = try await fetcher.fetchDue()
         #expect(cycle.fetched == 3 && cycle.written == 1)
-        let files = Set(try fixture.database.profileImages().compactMap(\.file))
+        let files = Set(try await fixture.database.profileImages().compactMap(\.file))
         #expect(files.count == 1)
         #expect(fixture.store.scan().files.count == 1)
         // One author moves on; the others still hold the file.
         host.image(Self.url(1, version: 2), body: ImageFixture.png(8), etag: "\"x\"")
-        try fixture.storeAuthors([(1, Self.url(1, version: 2))])
+        try await fixture.storeAuthors([(1, Self.url(1, version: 2))])
         try await fetcher.fetchDue()
         #expect(fixture.store.exists(files.first!))
         #expect(try await fixture.database.imageCacheTotals().files == 2)
@@ -129,7 +129,7 @@ struct ImageFetcherTests {
         host.answer(Self.url(7)) { request in APIResponse(status: 301, headers: ["location": request.url]) }
         host.answer(Self.url(8)) { _ in APIResponse(status: 302) }
         host.image(Self.url(9), body: png, etag: "\"ok\"")
-        try fixture.storeAuthors(cases.map { ($0.id, $0.url) } + [(9, Self.url(9))])
+        try await fixture.storeAuthors(cases.map { ($0.id, $0.url) } + [(9, Self.url(9))])
         let fetcher = fetcher()
         let cycle = try await fetcher.fetchDue()
         #expect(cycle.rejected == 8 && cycle.fetched == 1)
@@ -138,8 +138,8 @@ struct ImageFetcherTests {
         for (id, url, reason) in cases {
             #expect(rejected.contains { $0.contains("author_id=\(id) ") && $0.contains("reason=\(reason) ") && $0.contains("url=\(url)") },
                     "\(id) \(reason)")
-            #expect(try fixture.database.profileImage(UserID(id))?.rejectedReason == reason)
-            #expect(try fixture.database.profileImage(UserID(id))?.file == nil)
+            #expect(try await fixture.database.profileImage(UserID(id))?.rejectedReason == reason)
+            #expect(try await fixture.database.profileImage(UserID(id))?.file == nil)
         }
         #expect(rejected.allSatisfy { $0.contains("level=warn") })
         // Neither the URL nor the host were asked for what the policy refuses.
@@ -149,7 +149,7 @@ struct ImageFetcherTests {
         // Seen again: not retried, not logged again.
         let asked = host.requests.count
         fixture.clock.advance(by: 30 * 86_400)
-        try fixture.storeAuthors(cases.map { ($0.id, $0.url) })
+        try await fixture.storeAuthors(cases.map { ($0.id, $0.url) })
         let again = try await fetcher.fetchDue()
         #expect(again.rejected == 0 && again.requests == 1, "only author 9's revalidation")
         #expect(host.requests.count == asked + 1)
@@ -157,16 +157,16 @@ struct ImageFetcherTests {
 
         // A new URL is a new chance.
         host.image(Self.url(3, version: 2), body: png, etag: "\"3b\"")
-        try fixture.storeAuthors([(3, Self.url(3, version: 2))])
+        try await fixture.storeAuthors([(3, Self.url(3, version: 2))])
         #expect(try await fetcher.fetchDue().fetched == 1)
-        #expect(try fixture.database.profileImage(UserID(3))?.rejectedReason == nil)
+        #expect(try await fixture.database.profileImage(UserID(3))?.rejectedReason == nil)
     }
 
     @Test func aRefusalIsReconsideredWhenThePolicyChanges() async throws {
         defer { fixture.remove() }
         let url = "https://images.example/profile_images/1/a_normal.png"
         host.image(url, body: ImageFixture.png(1), etag: "\"1\"")
-        try fixture.storeAuthors([(1, url)])
+        try await fixture.storeAuthors([(1, url)])
         #expect(try await fetcher().fetchDue().rejected == 1)
         #expect(try await fetcher().fetchDue().candidates == 0, "same config: left alone")
         // The user adds the host and restarts.
@@ -180,21 +180,21 @@ struct ImageFetcherTests {
         host.answer(Self.url(1)) { _ in APIResponse(status: 302, headers: ["location": "https://cdn.example/a.png"]) }
         host.answer("https://cdn.example/a.png") { _ in APIResponse(status: 307, headers: ["location": "/b.png"]) }
         host.image("https://cdn.example/b.png", body: ImageFixture.png(3), etag: "\"b\"")
-        try fixture.storeAuthors([(1, Self.url(1))])
+        try await fixture.storeAuthors([(1, Self.url(1))])
         let cycle = try await fetcher().fetchDue()
         #expect(cycle.fetched == 1 && cycle.requests == 3)
         #expect(host.urls == [Self.url(1), "https://cdn.example/a.png", "https://cdn.example/b.png"])
-        #expect(try fixture.database.profileImage(UserID(1))?.url == Self.url(1), "the row keeps the author's URL")
+        #expect(try await fixture.database.profileImage(UserID(1))?.url == Self.url(1), "the row keeps the author's URL")
     }
 
     @Test func transientFailuresBackOffAndKeepTheFileTheyHave() async throws {
         defer { fixture.remove() }
         let failing = Self.url(1)
         host.answer(failing) { _ in APIResponse(status: 503) }
-        try fixture.storeAuthors([(1, failing)])
+        try await fixture.storeAuthors([(1, failing)])
         let fetcher = fetcher()
         #expect(try await fetcher.fetchDue().failed == 1)
-        let row = try #require(try fixture.database.profileImage(UserID(1)))
+        let row = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(row.failures == 1 && row.lastError == "http_503: HTTP 503")
         let retryAt = try #require(row.retryAt)
         #expect(retryAt.timeIntervalSince(fixture.clock.now()) >= 150 && retryAt.timeIntervalSince(fixture.clock.now()) <= 300)
@@ -204,21 +204,21 @@ struct ImageFetcherTests {
         host.image(failing, body: ImageFixture.png(1), etag: "\"1\"")
         fixture.clock.advance(to: retryAt)
         #expect(try await fetcher.fetchDue().fetched == 1)
-        let fixed = try #require(try fixture.database.profileImage(UserID(1)))
+        let fixed = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(fixed.failures == 0 && fixed.retryAt == nil && fixed.file != nil)
 
         // A failed revalidation keeps the file on disk and in the row.
         host.answer(failing) { _ in throw TransportError(.timeout, "Operation timed out") }
         fixture.clock.advance(by: 8 * 86_400)
         #expect(try await fetcher.fetchDue().failed == 1)
-        let kept = try #require(try fixture.database.profileImage(UserID(1)))
+        let kept = try #require(try await fixture.database.profileImage(UserID(1)))
         #expect(kept.file == fixed.file && kept.failures == 1)
         #expect(fixture.sink.events("image.failed").last?.contains("reason=timeout") == true)
     }
 
     @Test func anEvictedPictureComesBackOnlyWhenItsAuthorIsSeenAgain() async throws {
         defer { fixture.remove() }
-        try authors(3)
+        try await authors(3)
         let janitorBell = Doorbell()
         let fetcher = fetcher(janitorBell: janitorBell)
         try await fetcher.fetchDue()
@@ -226,16 +226,16 @@ struct ImageFetcherTests {
         #expect(try await janitor.sweep().evictedFiles == 2)
         #expect(try await fetcher.fetchDue().requests == 0, "no tug of war with the janitor")
         fixture.clock.advance(by: 60)
-        try fixture.storeAuthors([(1, Self.url(1))])
+        try await fixture.storeAuthors([(1, Self.url(1))])
         let cycle = try await fetcher.fetchDue()
         #expect(cycle.fetched == 1 && host.urls.last == Self.url(1))
-        #expect(try fixture.database.profileImage(UserID(1))?.lastUsedAt == fixture.clock.now())
+        #expect(try await fixture.database.profileImage(UserID(1))?.lastUsedAt == fixture.clock.now())
     }
 
     @Test func theJanitorIsToldWhenTheCacheOutgrowsItsCap() async throws {
         defer { fixture.remove() }
         for id in Int64(1) ... 3 { host.image(Self.url(id), body: ImageFixture.png(Int(id), size: 600 << 10), etag: "\"\(id)\"") }
-        try fixture.storeAuthors((1 ... 3).map { ($0, Self.url($0)) })
+        try await fixture.storeAuthors((1 ... 3).map { ($0, Self.url($0)) })
         let janitorBell = Doorbell()
         try await fetcher(janitorBell: janitorBell) { $0.maxCacheMB = 1 }.fetchDue()
         await janitorBell.wait()  // returns at once: it was rung
@@ -243,19 +243,19 @@ struct ImageFetcherTests {
 
     @Test func aPageThatStoresAuthorsWakesTheRunningFetcher() async throws {
         defer { fixture.remove() }
-        try authors(2)
+        try await authors(2)
         let fetcher = fetcher()
         let running = Task { try await fetcher.run() }
         // Idle after its first pass: asleep on the clock until the next hour.
         await host.waitForRequests(2)
         await fixture.clock.waitForSleepers(1)
         host.image(Self.url(3), body: ImageFixture.png(3), etag: "\"3\"")
-        try fixture.storeAuthors([(3, Self.url(3))])
+        try await fixture.storeAuthors([(3, Self.url(3))])
         // The database observation rings; the next pass fetches author 3, then sleeps again.
         await host.waitForRequests(3)
         await fixture.clock.waitForSleepers(1)
         #expect(host.urls.last == Self.url(3))
-        #expect(try fixture.database.profileImage(UserID(3))?.file != nil)
+        #expect(try await fixture.database.profileImage(UserID(3))?.file != nil)
         #expect(fixture.clock.nextDeadline == fixture.clock.now().addingTimeInterval(ImageFetcher.idleInterval))
         running.cancel()
         try await running.value

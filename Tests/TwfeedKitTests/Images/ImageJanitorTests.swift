@@ -30,7 +30,7 @@ struct ImageJanitorTests {
         #expect(report.evictedBytes == 3000)
         #expect(report.files == 2 && report.bytes == 2000)
         #expect(Set(fixture.store.scan().files.keys) == Set(files.suffix(2)))
-        let rows = try fixture.database.profileImages()
+        let rows = try await fixture.database.profileImages()
         for row in rows.prefix(3) {
             #expect(row.file == nil && row.etag == nil && row.evictedAt == fixture.clock.now())
         }
@@ -78,7 +78,7 @@ struct ImageJanitorTests {
         #expect(!FileManager.default.fileExists(atPath: "\(root)/\(temporary)"))
         #expect(FileManager.default.fileExists(atPath: "\(root)/\(ownTemporary)"), "being staged by this very process")
         #expect(FileManager.default.fileExists(atPath: "\(root)/README"))
-        let lost = try #require(try fixture.database.profileImage(UserID(100)))
+        let lost = try #require(try await fixture.database.profileImage(UserID(100)))
         #expect(lost.file == nil && lost.etag == nil && lost.fetchedAt == nil && lost.evictedAt == nil, "fetched again at once")
         #expect(fixture.sink.events("image.repaired").first?.contains("missing_files=1 orphan_files=1 temporary_files=1") == true)
         // The fetcher was told.

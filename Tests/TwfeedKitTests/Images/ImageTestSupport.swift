@@ -25,11 +25,11 @@ struct ImageFixture {
     func remove() { try? FileManager.default.removeItem(atPath: folder) }
 
     /// Authors as a stored page brings them (their `updatedAt` is the clock's now).
-    func storeAuthors(_ authors: [(id: Int64, url: String?)]) throws {
+    func storeAuthors(_ authors: [(id: Int64, url: String?)]) async throws {
         let page = TimelinePage(
             tweets: [], authors: authors.map { Author(id: UserID($0.id), username: "u\($0.id)", name: "U \($0.id)", profileImageURL: $0.url) },
             nextPageToken: nil)
-        try database.storePage(page, feed: .home, state: SyncState(feed: .home), now: clock.now())
+        try await database.storePage(page, feed: .home, state: SyncState(feed: .home), now: clock.now())
     }
 
     func config(_ edit: (inout TwfeedConfig.Images) -> Void = { _ in }) -> TwfeedConfig {

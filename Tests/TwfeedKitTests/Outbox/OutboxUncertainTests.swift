@@ -13,19 +13,19 @@ struct OutboxUncertainTests {
     let fixture: SyncFixture
     let flusher: OutboxFlusher
 
-    init() throws {
+    init() async throws {
         fixture = try SyncFixture()
-        try fixture.database.saveAccount(Account(userID: FakeTimelineAPI.me.id))
+        try await fixture.database.saveAccount(Account(userID: FakeTimelineAPI.me.id))
         flusher = OutboxFlusher(
             api: fixture.api, database: fixture.database, clock: fixture.clock, doorbell: Doorbell(),
             flushInterval: 60, maxAgeHours: 24, logger: fixture.logger)
     }
 
-    func enqueue(_ text: String, ageHours: Double = 0) throws -> Int64 {
-        try fixture.database.enqueue(text: text, replyTo: nil, now: fixture.clock.now().addingTimeInterval(-ageHours * 3600)).id
+    func enqueue(_ text: String, ageHours: Double = 0) async throws -> Int64 {
+        try await fixture.database.enqueue(text: text, replyTo: nil, now: fixture.clock.now().addingTimeInterval(-ageHours * 3600)).id
     }
 
-    func item(_ id: Int64) throws -> OutboxItem { try #require(try fixture.database.outboxItem(id)) }
+    func item(_ id: Int64) async throws -> OutboxItem { try #require(try await fixture.database.outboxItem(id)) }
 
     /// Flushes, then moves the clock to the pause and flushes again.
     func flushTwice() async throws {
@@ -36,11 +36,11 @@ struct OutboxUncertainTests {
 
     @Test func aLostAnswerIsSettledAsSentWithItsTweetIDWithoutASecondPost() async throws {
         fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true }
-        let id = try enqueue("hello")
+        let id = try await enqueue("hello")
         _ = try await flusher.flush()
-        #expect(try item(id).state.rawValue == "uncertain")
+        #expect(try await item(id).state.rawValue == "uncertain")
         try await flushTwice()
-        let settled = try item(id)
+        let settled = try await item(id)
         #expect(settled.state == .sent)
         #expect(fixture.api.posted == ["hello"])
         let tweetID = fixture.api.state.withLock { $0.ownTweets.first?.id }
@@ -53,9 +53,9 @@ struct OutboxUncertainTests {
     @Test func aStatusTheAPINeverTookIsSentAgainExactlyOnce() async throws {
         fixture.api.state.withLock { $0.duplicateCheck = false }
         fixture.api.failNextPost(APIError(kind: .transient, status: 503, message: "Service Unavailable"))
-        let id = try enqueue("second time lucky")
+        let id = try await enqueue("second time lucky")
         try await flushTwice()
-        let sent = try item(id)
+        let sent = try await item(id)
         #expect(sent.state == .sent)
         #expect(sent.sentTweetID != nil)
         #expect(sent.attempts == 2)
@@ -65,27 +65,27 @@ struct OutboxUncertainTests {
 
     @Test func aStatusFoundSendingAtStartIsSettledNotPostedAgain() async throws {
         fixture.api.state.withLock { $0.duplicateCheck = false }
-        let id = try enqueue("interrupted")
+        let id = try await enqueue("interrupted")
         // As if the daemon was killed after marking it sending and after the API took it.
         try await fixture.database.transitionOutbox(id, from: [.pending], to: .sending, changes: [.attempts(1), .lastAttemptAt(fixture.clock.now())])
         _ = try await fixture.api.post(text: "interrupted", replyTo: nil)
         fixture.clock.advance(by: 30)
-        try flusher.recoverInterrupted()
-        #expect(try item(id).state.rawValue == "uncertain")
+        try await flusher.recoverInterrupted()
+        #expect(try await item(id).state.rawValue == "uncertain")
         _ = try await flusher.flush()
-        #expect(try item(id).state == .sent)
-        #expect(try item(id).sentTweetID == fixture.api.state.withLock { $0.ownTweets.first?.id })
+        #expect(try await item(id).state == .sent)
+        #expect(try await item(id).sentTweetID == fixture.api.state.withLock { $0.ownTweets.first?.id })
         #expect(fixture.api.posted == ["interrupted"])
     }
 
     @Test func aStatusThatMayHaveGoneOutNeverExpires() async throws {
         fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true }
         // Queued 23.9 h ago: its first attempt is in time, its retry is not.
-        let id = try enqueue("went out after all", ageHours: 23.9)
+        let id = try await enqueue("went out after all", ageHours: 23.9)
         _ = try await flusher.flush()
         fixture.clock.advance(by: 3600)
         _ = try await flusher.flush()
-        let settled = try item(id)
+        let settled = try await item(id)
         #expect(settled.state == .sent)
         #expect(settled.sentTweetID != nil)
         #expect(fixture.sink.events("outbox.expired").isEmpty)
@@ -96,9 +96,9 @@ struct OutboxUncertainTests {
         // Yesterday's "gm" is still inside the API's duplicate window.
         _ = try await fixture.api.post(text: "gm", replyTo: nil)
         fixture.clock.advance(by: 3600)
-        let id = try enqueue("gm")
+        let id = try await enqueue("gm")
         _ = try await flusher.flush()
-        let failed = try item(id)
+        let failed = try await item(id)
         #expect(failed.state == .failed)
         #expect(failed.sentTweetID == nil)
         #expect(failed.lastError?.contains("duplicate") == true)
@@ -109,9 +109,9 @@ struct OutboxUncertainTests {
         // The answer is lost, and the first look at the timeline does not show the tweet
         // yet: sent again, the API calls it a duplicate, and the second look finds it.
         fixture.api.state.withLock { $0.loseNextAnswer = true; $0.ownTweetsLagging = 1 }
-        let id = try enqueue("slow timeline")
+        let id = try await enqueue("slow timeline")
         try await flushTwice()
-        let settled = try item(id)
+        let settled = try await item(id)
         #expect(settled.state == .sent)
         #expect(settled.sentTweetID == fixture.api.state.withLock { $0.ownTweets.first?.id })
         #expect(fixture.api.posted == ["slow timeline"])
@@ -123,9 +123,9 @@ struct OutboxUncertainTests {
     /// is out (sent, with a note and no id), not a failure to be retried and refused.
     @Test func aDuplicateAfterAnUncertainAttemptThatIsNotFoundIsSentWithANote() async throws {
         fixture.api.state.withLock { $0.loseNextAnswer = true; $0.ownTweetsLagging = 2 }
-        let id = try enqueue("never shows")
+        let id = try await enqueue("never shows")
         try await flushTwice()
-        let sent = try item(id)
+        let sent = try await item(id)
         #expect(sent.state == .sent)
         #expect(sent.sentTweetID == nil)
         #expect(sent.lastError?.hasPrefix(OutboxFlusher.duplicateNote) == true)
@@ -139,15 +139,15 @@ struct OutboxUncertainTests {
         fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true }
         let known = Tweet(id: TweetID(1_800_000_000_000_000_000), authorID: UserID(7), createdAt: fixture.clock.now(), text: "older")
         try await fixture.database.storeOwnTweet(known, now: fixture.clock.now())
-        let id = try enqueue("after the bound")
+        let id = try await enqueue("after the bound")
         guard case .until(let next) = try await flusher.flush() else { Issue.record("expected a pause"); return }
-        #expect(try item(id).newestIDBeforeAttempt == known.id)
+        #expect(try await item(id).newestIDBeforeAttempt == known.id)
         // The attempt seems a day later than the post: a date comparison would miss it; ids do not.
         fixture.clock.advance(to: next)
-        let moved = try item(id)
+        let moved = try await item(id)
         try await fixture.database.transitionOutbox(id, from: [.uncertain], to: .uncertain, changes: [.uncertainSince(moved.uncertainSince!.addingTimeInterval(86_400))])
         _ = try await flusher.flush()
-        #expect(try item(id).state == .sent)
+        #expect(try await item(id).state == .sent)
         #expect(fixture.api.state.withLock { $0.ownPostsSinceIDs } == [known.id])
         #expect(fixture.api.posted == ["after the bound"])
     }
@@ -158,12 +158,12 @@ struct OutboxUncertainTests {
         fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true; $0.ownTweetsLagging = 1 }
         let first = Tweet(id: TweetID(1_800_000_000_000_000_000), authorID: UserID(7), createdAt: fixture.clock.now(), text: "first")
         try await fixture.database.storeOwnTweet(first, now: fixture.clock.now())
-        let id = try enqueue("twice")
+        let id = try await enqueue("twice")
         _ = try await flusher.flush()
         let newer = Tweet(id: TweetID(1_850_000_000_000_000_000), authorID: UserID(7), createdAt: fixture.clock.now(), text: "newer")
         try await fixture.database.storeOwnTweet(newer, now: fixture.clock.now())
         try await flushTwice()  // absent (lagging), sent again
-        #expect(try item(id).newestIDBeforeAttempt == first.id)
+        #expect(try await item(id).newestIDBeforeAttempt == first.id)
     }
 
     /// The own posts cannot be read (403): the status is sent again at once, and a
@@ -172,9 +172,9 @@ struct OutboxUncertainTests {
         fixture.api.state.withLock { $0.loseNextAnswer = true }
         let refused = APIError(kind: .rejected, status: 403, message: "Forbidden")
         fixture.api.state.withLock { $0.ownTweetsFailures = [refused, refused] }
-        let id = try enqueue("unreadable")
+        let id = try await enqueue("unreadable")
         try await flushTwice()
-        let sent = try item(id)
+        let sent = try await item(id)
         #expect(sent.state == .sent)
         #expect(sent.sentTweetID == nil)
         #expect(sent.lastError?.hasPrefix(OutboxFlusher.duplicateNote) == true)
@@ -185,21 +185,21 @@ struct OutboxUncertainTests {
     @Test func aFailedLookupKeepsTheStatusUncertainAndTriesAgainLater() async throws {
         fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true }
         fixture.api.state.withLock { $0.ownTweetsFailures = [APIError(kind: .transient, status: 0, message: "timeout")] }
-        let id = try enqueue("patient")
+        let id = try await enqueue("patient")
         try await flushTwice()
-        #expect(try item(id).state.rawValue == "uncertain")
-        #expect(try item(id).lastError?.contains("settling") == true)
+        #expect(try await item(id).state.rawValue == "uncertain")
+        #expect(try await item(id).lastError?.contains("settling") == true)
         #expect(fixture.sink.events("outbox.settle_failed").count == 1)
         try await flushTwice()
-        #expect(try item(id).state == .sent)
+        #expect(try await item(id).state == .sent)
         #expect(fixture.api.posted == ["patient"])
     }
 
     @Test func aConnectionRefusedIsDefiniteAndRetriedWithoutALookup() async throws {
         fixture.api.failNextPost(APIError.transport(TransportError(.connectionFailed, "Connection refused")))
-        let id = try enqueue("no line")
+        let id = try await enqueue("no line")
         try await flushTwice()
-        #expect(try item(id).state == .sent)
+        #expect(try await item(id).state == .sent)
         #expect(fixture.api.state.withLock { $0.ownTweetsCalls } == 0)
     }
 }

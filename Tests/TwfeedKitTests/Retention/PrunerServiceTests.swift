@@ -11,7 +11,7 @@ struct PrunerServiceTests {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
         // 2 is 30 minutes younger than the limit at start, older than it an hour later.
-        try fixture.store([fixture.tweet(1, daysAgo: 31), fixture.tweet(2, daysAgo: 30 - 0.5 / 24), fixture.tweet(3, daysAgo: 1)])
+        try await fixture.store([fixture.tweet(1, daysAgo: 31), fixture.tweet(2, daysAgo: 30 - 0.5 / 24), fixture.tweet(3, daysAgo: 1)])
         let pruner = fixture.pruner(keepDays: 30)
         let task = Task { try await pruner.run() }
         defer { task.cancel() }
@@ -30,7 +30,7 @@ struct PrunerServiceTests {
     @Test func keepDaysZeroOnlySleeps() async throws {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
-        try fixture.store([fixture.tweet(1, daysAgo: 4000)])
+        try await fixture.store([fixture.tweet(1, daysAgo: 4000)])
         let task = Task { try await fixture.pruner(keepDays: 0).run() }
         defer { task.cancel() }
         await fixture.clock.waitForSleepers(1)
@@ -46,7 +46,7 @@ struct PrunerServiceTests {
         #expect(try await fixture.database.hasIncrementalVacuum())
         let filler = String(repeating: "long tweet text ", count: 100)
         for chunk in stride(from: 1, through: 4000, by: 500) {
-            try fixture.store((chunk ..< chunk + 500).map {
+            try await fixture.store((chunk ..< chunk + 500).map {
                 fixture.tweet(Int64($0), daysAgo: $0 <= 3600 ? 90 : 1, author: Int64($0 % 50), text: "\($0) \(filler)")
             })
         }

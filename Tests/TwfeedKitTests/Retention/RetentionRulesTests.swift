@@ -14,14 +14,14 @@ struct RetentionRulesTests {
         // 1: old, replied to by the recent 10. 7: old, same author as 1, nothing refers to it.
         // 2 ← quoted by old 3 ← retweeted by recent 11: 3 is kept, 2 (a chain) is not.
         // 6: old, its author's only tweet, in two feeds. 12: recent.
-        try fixture.store([
+        try await fixture.store([
             fixture.tweet(1, daysAgo: old, author: 100), fixture.tweet(7, daysAgo: old, author: 100),
             fixture.tweet(6, daysAgo: old, author: 600), fixture.tweet(10, daysAgo: recent, author: 200, replyTo: 1),
             fixture.tweet(11, daysAgo: recent, author: 200, retweetOf: 3), fixture.tweet(12, daysAgo: recent, author: 200),
         ], references: [
             fixture.tweet(3, daysAgo: old, author: 300, quoted: 2), fixture.tweet(2, daysAgo: old, author: 250),
         ])
-        try fixture.store([fixture.tweet(6, daysAgo: old, author: 600)], feed: .mentions)
+        try await fixture.store([fixture.tweet(6, daysAgo: old, author: 600)], feed: .mentions)
         try fixture.database.tamper { db in
             try db.execute(sql: """
                 INSERT INTO profileImage (authorId, sourceURL, size, url, file, lastUsedAt) VALUES
@@ -38,7 +38,7 @@ struct RetentionRulesTests {
         // The author of 6 and of 2 had nothing left; 100 still wrote 1, 300 wrote 3.
         #expect(try fixture.userIDs() == [100, 200, 300])
         #expect(report.deletedUsers == 2)
-        #expect(try fixture.database.profileImages().map(\.authorID) == [UserID(100)])
+        #expect(try await fixture.database.profileImages().map(\.authorID) == [UserID(100)])
         let line = try #require(fixture.sink.events("prune.done").first)
         #expect(line.contains("deleted_tweets=3") && line.contains("deleted_users=2") && line.contains("kept_tweets=2"))
     }
@@ -46,9 +46,9 @@ struct RetentionRulesTests {
     @Test func whatTheOutboxSentStaysAndKeepsWhatItRepliesTo() async throws {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
-        try fixture.store([fixture.tweet(20, daysAgo: 90, author: 1), fixture.tweet(21, daysAgo: 90, author: 1, replyTo: 22),
+        try await fixture.store([fixture.tweet(20, daysAgo: 90, author: 1), fixture.tweet(21, daysAgo: 90, author: 1, replyTo: 22),
                            fixture.tweet(22, daysAgo: 90, author: 2), fixture.tweet(23, daysAgo: 90, author: 2)])
-        let item = try fixture.database.enqueue(text: "mine", replyTo: TweetID(22), now: fixture.clock.now())
+        let item = try await fixture.database.enqueue(text: "mine", replyTo: TweetID(22), now: fixture.clock.now())
         try await fixture.database.transitionOutbox(item.id, from: [.pending], to: .sent,
                                               changes: [.sentTweetID(TweetID(21)), .sentAt(fixture.clock.now())])
 
@@ -62,7 +62,7 @@ struct RetentionRulesTests {
     @Test func keepDaysZeroPrunesNothing() async throws {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
-        try fixture.store([fixture.tweet(1, daysAgo: 4000), fixture.tweet(2, daysAgo: 0)])
+        try await fixture.store([fixture.tweet(1, daysAgo: 4000), fixture.tweet(2, daysAgo: 0)])
         let report = try await fixture.pruner(keepDays: 0).prune()
         #expect(report.deletedTweets == 0 && report.batches == 0)
         #expect(try fixture.tweetIDs() == [1, 2])
@@ -71,7 +71,7 @@ struct RetentionRulesTests {
     @Test func aTweetExactlyAtTheCutoffIsKept() async throws {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
-        try fixture.store([fixture.tweet(1, daysAgo: 30), fixture.tweet(2, daysAgo: 30.001)])
+        try await fixture.store([fixture.tweet(1, daysAgo: 30), fixture.tweet(2, daysAgo: 30.001)])
         try await fixture.pruner(keepDays: 30).prune()
         #expect(try fixture.tweetIDs() == [1])
     }
@@ -83,7 +83,7 @@ struct RetentionRulesTests {
         // Typed closures: inferred, these literals cost seconds of type-checking.
         let old = (1 ... 1050).map { (n: Int) in fixture.tweet(Int64(n), daysAgo: 60 + Double(n) / 1000, author: Int64(n % 7)) }
         let recent = (1 ... 105).map { (n: Int) in fixture.tweet(Int64(5000 + n), daysAgo: 1, author: 9, retweetOf: Int64(n * 10)) }
-        try fixture.store(old + recent)
+        try await fixture.store(old + recent)
 
         let report = try await fixture.pruner(batchSize: 100).prune()
 
@@ -122,7 +122,7 @@ struct RetentionRulesTests {
 struct PruneBatchSizeTests {
     /// A slow transaction (a loaded machine) makes the next one smaller, down to 25
     /// tweets; quick ones grow it back, never past the configured size.
-    @Test func aSlowBatchHalvesTheNextAndQuickOnesGrowItBack() throws {
+    @Test func aSlowBatchHalvesTheNextAndQuickOnesGrowItBack() async throws {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
         let pruner = Pruner(database: fixture.database, clock: fixture.clock, keepDays: 1, logger: fixture.logger)
@@ -141,13 +141,13 @@ struct PruneBatchSizeTests {
 struct RetentionQueryPlanTests {
     /// Each batch costs O(batch), whatever the size of the database: no step of the
     /// prune query scans a table or sorts.
-    @Test func thePruneQueryWalksIndexesOnly() throws {
+    @Test func thePruneQueryWalksIndexesOnly() async throws {
         let fixture = try RetentionFixture()
         defer { fixture.remove() }
         let tweets = (1 ... 300).map { (id: Int64) -> Tweet in
             fixture.tweet(id, daysAgo: Double(id), replyTo: id > 1 ? id - 1 : nil, retweetOf: id > 2 ? id - 2 : nil, quoted: id > 3 ? id - 3 : nil)
         }
-        try fixture.store(tweets)
+        try await fixture.store(tweets)
         let plan = try fixture.database.tamper { db in
             try db.execute(sql: "ANALYZE")
             return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(AppDatabase.pruneCandidatesSQL)",

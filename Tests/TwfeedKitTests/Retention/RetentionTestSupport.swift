@@ -39,12 +39,12 @@ struct RetentionFixture {
     }
 
     /// Stores `tweets` in `feed` and `references` (tweets only referred to) as a page does.
-    func store(_ tweets: [Tweet], references: [Tweet] = [], feed: Feed = .home) throws {
+    func store(_ tweets: [Tweet], references: [Tweet] = [], feed: Feed = .home) async throws {
         let authors = Set((tweets + references).map(\.authorID.rawValue)).sorted().map {
             Author(id: UserID($0), username: "user\($0)", name: "User \($0)")
         }
         let page = TimelinePage(tweets: tweets, referencedTweets: references, authors: authors, nextPageToken: nil)
-        try database.storePage(page, feed: feed, state: SyncState(feed: feed), now: clock.now())
+        try await database.storePage(page, feed: feed, state: SyncState(feed: feed), now: clock.now())
     }
 
     func tweetIDs() throws -> Set<Int64> {

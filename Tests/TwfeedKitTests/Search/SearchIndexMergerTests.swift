@@ -13,7 +13,7 @@ struct SearchIndexMergerTests {
     static let author = Author(id: UserID(1), username: "alice", name: "Alice Martin")
 
     /// Thirty pages, as thirty polls write them: thirty index segments.
-    func database() throws -> AppDatabase {
+    func database() async throws -> AppDatabase {
         let database = try AppDatabase.inMemory()
         for page in 0 ..< 30 {
             let tweets = (0 ..< 5).map { index in
@@ -21,14 +21,14 @@ struct SearchIndexMergerTests {
                 return Tweet(id: TweetID(id), authorID: Self.author.id, createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(id)),
                              text: "page \(page) tweet \(index) coffee")
             }
-            try database.storePage(TimelinePage(tweets: tweets, authors: [Self.author], nextPageToken: nil),
+            try await database.storePage(TimelinePage(tweets: tweets, authors: [Self.author], nextPageToken: nil),
                                    feed: .home, state: SyncState(feed: .home), now: Date())
         }
         return database
     }
 
-    @Test func writesLeaveMergingToTheMerger() throws {
-        let database = try database()
+    @Test func writesLeaveMergingToTheMerger() async throws {
+        let database = try await database()
         let automerge = try database.inspect { db in
             try ["tweetSearch", "userSearch"].map { try Int.fetchOne(db, sql: "SELECT v FROM \($0)_config WHERE k = 'automerge'") }
         }
@@ -36,9 +36,9 @@ struct SearchIndexMergerTests {
     }
 
     @Test func theMergerMergesInStepsUntilNothingIsLeftAndSearchStillFindsEverything() async throws {
-        let database = try database()
+        let database = try await database()
         let query = try SearchQuery(parsing: "coffee")
-        let before = try database.search(query, feed: nil, limit: 500).map(\.tweet.id)
+        let before = try await database.search(query, feed: nil, limit: 500).map(\.tweet.id)
         #expect(before.count == 150)
 
         let sink = MemorySink()
@@ -50,6 +50,6 @@ struct SearchIndexMergerTests {
         // Nothing left: a second round merges nothing and logs nothing.
         #expect(try await merger.mergeAll().steps == 0)
         #expect(sink.events("search.merged").count == 1)
-        #expect(try database.search(query, feed: nil, limit: 500).map(\.tweet.id) == before)
+        #expect(try await database.search(query, feed: nil, limit: 500).map(\.tweet.id) == before)
     }
 }

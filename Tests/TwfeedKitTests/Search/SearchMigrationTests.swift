@@ -27,7 +27,7 @@ struct SearchMigrationTests {
         }
     }
 
-    @Test func anExistingDatabaseIsIndexedInBatchesAndLogsItsProgress() throws {
+    @Test func anExistingDatabaseIsIndexedInBatchesAndLogsItsProgress() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-search-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -43,15 +43,15 @@ struct SearchMigrationTests {
         #expect(progress.count == 3)
         #expect(progress.map { $0.contains(" done=\(tweets) ") && $0.contains(" total=\(tweets)") } == [false, false, true])
         #expect(sink.events("search.index").first?.contains("done=2 table=user total=2") == true, "users first")
-        let found = try database.search(SearchQuery(parsing: "ELAN"), feed: .home, limit: 3).map(\.tweet.id.rawValue)
+        let found = try await database.search(SearchQuery(parsing: "ELAN"), feed: .home, limit: 3).map(\.tweet.id.rawValue)
         #expect(found == [100_000, 99_000, 98_000])
-        #expect(try database.search(SearchQuery(parsing: "zoe rare"), feed: nil, limit: 500).count == tweets / 1000, "every rare tweet is by Zoé (even ids)")
+        #expect(try await database.search(SearchQuery(parsing: "zoe rare"), feed: nil, limit: 500).count == tweets / 1000, "every rare tweet is by Zoé (even ids)")
         _ = try database.tamper { db in
             try db.execute(sql: "INSERT INTO tweetSearch(tweetSearch, rank) VALUES ('integrity-check', 1)")
         }
     }
 
-    @Test func aNewDatabaseLogsNoProgress() throws {
+    @Test func aNewDatabaseLogsNoProgress() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-search-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let sink = MemorySink()

@@ -30,14 +30,14 @@ struct LedgerTests {
                                      bill: terms.bill(page, feed: feed), prices: terms.prices)
     }
 
-    func rows(_ database: AppDatabase) throws -> [String: SpendRow] {
-        Dictionary(uniqueKeysWithValues: try database.spend(since: "2000-01-01").map { ("\($0.day) \($0.source.rawValue) \($0.kind.rawValue)", $0) })
+    func rows(_ database: AppDatabase) async throws -> [String: SpendRow] {
+        Dictionary(uniqueKeysWithValues: try await database.spend(since: "2000-01-01").map { ("\($0.day) \($0.source.rawValue) \($0.kind.rawValue)", $0) })
     }
 
     @Test func aPageIsChargedPerPostAndUserAtThePublishedRates() async throws {
         let database = try AppDatabase.inMemory()
         try await store(database, page([3, 2, 1], referenced: [9], authors: [Self.author, Self.other]))
-        let rows = try rows(database)
+        let rows = try await rows(database)
         #expect(rows["2026-11-18 home post_read"]?.resources == 4)
         #expect(rows["2026-11-18 home post_read"]?.cost == MicroUSD(micros: 20_000))
         #expect(rows["2026-11-18 home user_read"]?.resources == 2)
@@ -50,7 +50,7 @@ struct LedgerTests {
         let database = try AppDatabase.inMemory()
         try await store(database, page([2, 1]))
         try await store(database, page([3, 2, 1]), now: Self.noon.addingTimeInterval(3600))
-        var rows = try rows(database)
+        var rows = try await rows(database)
         #expect(rows["2026-11-18 home post_read"]?.resources == 3)
         #expect(rows["2026-11-18 home user_read"]?.resources == 1)
 
@@ -59,14 +59,14 @@ struct LedgerTests {
 
         // Another feed the same day: the same post is free, whichever endpoint returns it.
         try await store(database, page([3]), .retweets, now: Self.noon.addingTimeInterval(7200))
-        rows = try self.rows(database)
+        rows = try await self.rows(database)
         #expect(rows["2026-11-18 retweets post_read"]?.resources == 0)
         #expect(rows["2026-11-18 retweets post_read"]?.repeats == 1)
 
         // Past midnight UTC: everything is charged again, and yesterday's dedup rows go.
         let tomorrow = BillingCycle.endOfUTCDay(Self.noon).addingTimeInterval(60)
         try await store(database, page([3, 2, 1]), now: tomorrow)
-        rows = try self.rows(database)
+        rows = try await self.rows(database)
         #expect(rows["2026-11-19 home post_read"]?.resources == 3)
         #expect(rows["2026-11-19 home user_read"]?.resources == 1)
         let days = try database.inspect { db in try String.fetchAll(db, sql: "SELECT DISTINCT day FROM billedResource") }
@@ -81,7 +81,7 @@ struct LedgerTests {
         let database = try AppDatabase.inMemory()
         try await store(database, page([10], authors: []))
         try await store(database, page([10], authors: []), .mentions, now: Self.noon.addingTimeInterval(60))
-        var rows = try rows(database)
+        var rows = try await rows(database)
         #expect(rows["2026-11-18 home post_read"]?.cost == MicroUSD(micros: 5_000))
         #expect(rows["2026-11-18 mentions owned_read"]?.resources == 0)
         #expect(rows["2026-11-18 mentions owned_read"]?.repeats == 1)
@@ -90,7 +90,7 @@ struct LedgerTests {
         // Owned first: $0.001 once, and home's read of it after is free.
         try await store(database, page([11], authors: []), .mentions, now: Self.noon.addingTimeInterval(120))
         try await store(database, page([11], authors: []), now: Self.noon.addingTimeInterval(180))
-        rows = try self.rows(database)
+        rows = try await self.rows(database)
         #expect(rows["2026-11-18 mentions owned_read"]?.cost == MicroUSD(micros: 1_000))
         #expect(rows["2026-11-18 home post_read"]?.resources == 1)
         #expect(rows["2026-11-18 home post_read"]?.repeats == 1)
@@ -99,7 +99,7 @@ struct LedgerTests {
         // In one answer, the answer's own post comes before what it includes: a mention
         // that is also another mention's parent is an owned read, once.
         try await store(database, page([12], referenced: [12], authors: []), .mentions, now: Self.noon.addingTimeInterval(200))
-        rows = try self.rows(database)
+        rows = try await self.rows(database)
         #expect(rows["2026-11-18 mentions owned_read"]?.resources == 2)
         #expect(rows["2026-11-18 mentions post_read"]?.resources ?? 0 == 0)
 
@@ -107,7 +107,7 @@ struct LedgerTests {
         let tomorrow = BillingCycle.endOfUTCDay(Self.noon).addingTimeInterval(60)
         try await store(database, page([10], authors: []), .mentions, now: tomorrow)
         try await store(database, page([10], authors: []), now: tomorrow.addingTimeInterval(60))
-        rows = try self.rows(database)
+        rows = try await self.rows(database)
         #expect(rows["2026-11-19 mentions owned_read"]?.cost == MicroUSD(micros: 1_000))
         #expect(rows["2026-11-19 home post_read"]?.resources == 0)
         #expect(try await database.spent(from: "2026-11-19", before: "2026-11-20") == MicroUSD(micros: 1_000))
@@ -121,7 +121,7 @@ struct LedgerTests {
         me.read(.userRead, [7])
         try await database.recordSpend(me, prices: Prices(), now: Self.noon)
         try await store(database, page([20]), now: Self.noon.addingTimeInterval(60))
-        var rows = try rows(database)
+        var rows = try await rows(database)
         #expect(rows["2026-11-18 account user_read"]?.cost == MicroUSD(micros: 10_000))
         #expect(rows["2026-11-18 home user_read"]?.resources == 0)
         #expect(rows["2026-11-18 home user_read"]?.repeats == 1)
@@ -129,7 +129,7 @@ struct LedgerTests {
         let tomorrow = BillingCycle.endOfUTCDay(Self.noon).addingTimeInterval(60)
         try await store(database, page([20]), now: tomorrow)
         try await database.recordSpend(me, prices: Prices(), now: tomorrow.addingTimeInterval(60))
-        rows = try self.rows(database)
+        rows = try await self.rows(database)
         #expect(rows["2026-11-19 home user_read"]?.cost == MicroUSD(micros: 10_000))
         #expect(rows["2026-11-19 account user_read"]?.resources == 0)
         #expect(rows["2026-11-19 account user_read"]?.repeats == 1)
@@ -141,7 +141,7 @@ struct LedgerTests {
         try await store(database, page([30, 31]))
         try await store(database, page([31, 32]), .mentions, now: Self.noon.addingTimeInterval(60))
         let config = TwfeedConfig(environment: ["HOME": "/nonexistent"])
-        let report = try UsageReport.read(config: config, database: database, now: Self.noon.addingTimeInterval(120), days: 1)
+        let report = try await UsageReport.read(config: config, database: database, now: Self.noon.addingTimeInterval(120), days: 1)
         let sources = report.json["days"]?.array?.first?["sources"]
         #expect(sources?["home"]?["repeatsFree"] == .number("0"))
         #expect(sources?["mentions"]?["repeatsFree"] == .number("2"), "post 31 and the author came back")
@@ -171,7 +171,7 @@ struct LedgerTests {
         let kept = try database.inspect { db in try Row.fetchAll(db, sql: "SELECT resource, id FROM billedResource ORDER BY resource") }
         #expect(kept.map { "\($0["resource"] as String) \($0["id"] as Int64)" } == ["post 10", "user 7"])
         try await store(database, page([10]), .mentions, now: Self.noon)
-        let rows = try rows(database)
+        let rows = try await rows(database)
         #expect(rows["2026-11-18 home post_read"]?.resources == 1 && rows["2026-11-18 home post_read"]?.repeats == 0)
         #expect(rows["2026-11-18 mentions owned_read"]?.resources == 0, "charged today before the upgrade: free")
         #expect(try await database.spent(from: "2026-11-18", before: "2026-11-19") == MicroUSD(micros: 5_000))
@@ -180,13 +180,13 @@ struct LedgerTests {
     @Test func mentionsAreNormalReadsWhenTheAccountDoesNotOwnTheApp() async throws {
         let database = try AppDatabase.inMemory()
         try await store(database, page([5]), .mentions, terms: BillingTerms(ownsApp: false))
-        #expect(try rows(database)["2026-11-18 mentions post_read"]?.resources == 1)
+        #expect(try await rows(database)["2026-11-18 mentions post_read"]?.resources == 1)
     }
 
     @Test func anEmptyPageCostsNothing() async throws {
         let database = try AppDatabase.inMemory()
         try await store(database, page([], authors: []))
-        #expect(try rows(database).isEmpty)
+        #expect(try await rows(database).isEmpty)
     }
 
     @Test func thePriceIsTheConfiguredOne() async throws {
@@ -194,7 +194,7 @@ struct LedgerTests {
         var prices = Prices.published
         prices.postRead = MicroUSD(micros: 7_000)
         try await store(database, page([1], authors: []), terms: BillingTerms(prices: prices))
-        #expect(try rows(database)["2026-11-18 home post_read"]?.cost == MicroUSD(micros: 7_000))
+        #expect(try await rows(database)["2026-11-18 home post_read"]?.cost == MicroUSD(micros: 7_000))
     }
 
     /// A failure anywhere in the page's transaction (here the ledger's own insert, made
@@ -206,7 +206,7 @@ struct LedgerTests {
             try db.execute(sql: "CREATE TRIGGER crash BEFORE INSERT ON spend BEGIN SELECT RAISE(ABORT, 'crash'); END")
         }
         await #expect(throws: (any Error).self) { try await store(database, page([2, 1])) }
-        #expect(try database.memberIDs(.home).isEmpty)
+        #expect(try await database.memberIDs(.home).isEmpty)
         #expect(try database.inspect { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM billedResource") } == 0)
 
         try database.tamper { db in try db.execute(sql: "DROP TRIGGER crash") }
@@ -214,21 +214,21 @@ struct LedgerTests {
             try db.execute(sql: "CREATE TRIGGER crash BEFORE INSERT ON feedMembership BEGIN SELECT RAISE(ABORT, 'crash'); END")
         }
         await #expect(throws: (any Error).self) { try await store(database, page([2, 1])) }
-        #expect(try rows(database).isEmpty)
+        #expect(try await rows(database).isEmpty)
 
         try database.tamper { db in try db.execute(sql: "DROP TRIGGER crash") }
         try await store(database, page([2, 1]))
         try await store(database, page([2, 1]))
-        #expect(try rows(database)["2026-11-18 home post_read"]?.resources == 2)
+        #expect(try await rows(database)["2026-11-18 home post_read"]?.resources == 2)
     }
 
-    @Test func postsAreNeverDeduplicatedAndGoToTheOutbox() throws {
+    @Test func postsAreNeverDeduplicatedAndGoToTheOutbox() async throws {
         let database = try AppDatabase.inMemory()
         var bill = BillableAnswer(source: .outbox)
         bill.created = [.postCreateWithURL]
-        try database.recordSpend(bill, prices: .published, now: Self.noon)
-        try database.recordSpend(bill, prices: .published, now: Self.noon)
-        let row = try #require(try rows(database)["2026-11-18 outbox post_create_url"])
+        try await database.recordSpend(bill, prices: .published, now: Self.noon)
+        try await database.recordSpend(bill, prices: .published, now: Self.noon)
+        let row = try #require(try await rows(database)["2026-11-18 outbox post_create_url"])
         #expect(row.resources == 2)
         #expect(row.cost == MicroUSD(micros: 400_000))
     }
@@ -237,9 +237,9 @@ struct LedgerTests {
         let database = try AppDatabase.inMemory()
         try await store(database, page([11]), .mentions)
         let terms = BillingTerms()
-        #expect(try terms.postPricing(text: "thanks", replyTo: TweetID(11), database: database).kind == .postCreateSummoned)
-        #expect(try terms.postPricing(text: "thanks", replyTo: TweetID(12), database: database).kind == .postCreate)
-        #expect(try terms.postPricing(text: "see example.com", replyTo: TweetID(11), database: database).kind == .postCreateWithURL)
+        #expect(try await terms.postPricing(text: "thanks", replyTo: TweetID(11), database: database).kind == .postCreateSummoned)
+        #expect(try await terms.postPricing(text: "thanks", replyTo: TweetID(12), database: database).kind == .postCreate)
+        #expect(try await terms.postPricing(text: "see example.com", replyTo: TweetID(11), database: database).kind == .postCreateWithURL)
     }
 }
 
@@ -253,7 +253,7 @@ struct SpendMetricsTests {
         try await database.recordSpend(bill, prices: .published, now: LedgerTests.noon)
         var config = TwfeedConfig(environment: ["HOME": "/home/ada"])
         config.api.budget.monthlyUSD = MicroUSD(micros: 10_000_000)
-        let spend = try SpendCounts.read(config: config, database: database, now: LedgerTests.noon)
+        let spend = try await SpendCounts.read(config: config, database: database, now: LedgerTests.noon)
         #expect(spend.cycleStart == "2026-11-01" && spend.cycleEnd == "2026-12-01")
         #expect(spend.today == MicroUSD(micros: 15_000) && spend.cycle == MicroUSD(micros: 15_000))
         var stored = TwfeedMetrics.StoredCounts()
@@ -267,7 +267,7 @@ struct SpendMetricsTests {
         #expect(spend.billingJSON["budgetUSD"] == .number("10"))
         #expect(spend.billingJSON["todayUSD"] == .number("0.015"))
 
-        let usage = try UsageReport.read(config: config, database: database, now: LedgerTests.noon, days: 3)
+        let usage = try await UsageReport.read(config: config, database: database, now: LedgerTests.noon, days: 3)
         #expect(usage.days.map(\.day) == ["2026-11-18", "2026-11-17", "2026-11-16"])
         #expect(usage.json["cycle"]?["leftUSD"] == .number("9.985"))
         #expect(usage.json["days"]?.array?.first?["sources"]?["home"]?["postReads"] == .number("3"))

@@ -18,7 +18,7 @@ struct UsageTableTests {
         var config = TwfeedConfig(environment: ["HOME": "/home/ada"])
         config.api.budget.monthlyUSD = MicroUSD(micros: 10_000_000)
         config.api.baseURL = baseURL
-        return try UsageReport.read(config: config, database: database, now: Self.noon, days: 2).table
+        return try await UsageReport.read(config: config, database: database, now: Self.noon, days: 2).table
     }
 
     /// The decimals of every dollar amount in `text`.

@@ -117,12 +117,12 @@ struct ReaderAccessTests {
                 body: "text=hi&action=queue"
             )
             #expect(refused.status == 403)
-            #expect(try world.database.outboxItems().isEmpty)
+            #expect(try await world.database.outboxItems().isEmpty)
         }
         #expect(!FileManager.default.fileExists(atPath: ReaderSecret.path(config: world.config)), "no secret is made for none")
     }
 
-    @Test func aSecretOthersCanReadIsRefused() throws {
+    @Test func aSecretOthersCanReadIsRefused() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-secret-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -61,7 +61,7 @@ struct ReaderComposeTests {
             #expect(link.text.contains(#"<span class="price">$0.200</span> (it holds a URL)"#))
             let long = try await browser.post("/compose", [("text", String(repeating: "a", count: 281)), ("action", "check"), ("csrf", browser.csrf)])
             #expect(long.text.contains("Not valid: status is 281/280 characters."))
-            #expect(try world.database.outboxItems().isEmpty, "a check queues nothing")
+            #expect(try await world.database.outboxItems().isEmpty, "a check queues nothing")
         }
     }
 
@@ -72,7 +72,7 @@ struct ReaderComposeTests {
             // Line breaks come from a browser as CRLF; the status keeps the user's LF.
             let queued = try await browser.post("/compose", [("text", "two\r\nlines"), ("action", "queue"), ("csrf", browser.csrf)])
             #expect(queued.status == 303 && queued.headers["location"] == "/outbox")
-            let items = try world.database.outboxItems()
+            let items = try await world.database.outboxItems()
             #expect(items.map(\.text) == ["two\nlines"] && items.first?.state == .pending)
             #expect(world.rings.withLock { $0 } == 1, "the outbox was rung")
 
@@ -82,7 +82,7 @@ struct ReaderComposeTests {
             #expect(refused.text.contains("&lt;script&gt;alert(2)&lt;/script&gt;") && !refused.text.contains("<script>"), "the text comes back as text")
             let blank = try await browser.post("/compose", [("text", "  "), ("action", "queue"), ("csrf", browser.csrf)])
             #expect(blank.status == 422 && blank.text.contains("Not queued: status is empty."))
-            #expect(try world.database.outboxItems().count == 1, "invalid text is never queued")
+            #expect(try await world.database.outboxItems().count == 1, "invalid text is never queued")
 
             let outbox = try await browser.get("/outbox")
             #expect(outbox.status == 200 && outbox.text.contains(#"<td class="state">pending</td>"#))
@@ -114,7 +114,7 @@ struct ReaderComposeTests {
                 let answer = try await browser.post("/compose", fields, headers: headers)
                 #expect(answer.status == 403, "\(what): \(answer.status)")
             }
-            #expect(try world.database.outboxItems().isEmpty, "nothing was queued")
+            #expect(try await world.database.outboxItems().isEmpty, "nothing was queued")
             #expect(world.rings.withLock { $0 } == 0)
             #expect(world.sink.events("http.refused").count == attempts.count, "each refusal is in the log")
             #expect(world.sink.events("http.refused").contains { $0.contains("origin=http://evil.example") })
@@ -123,10 +123,10 @@ struct ReaderComposeTests {
                                                   headers: ["Cookie": browser.cookie, "Referer": "\(own)/compose", "Content-Type": "application/x-www-form-urlencoded"])
             #expect(referred.status == 303)
             // GET changes nothing: the outbox's actions are POST only.
-            let item = try #require(try world.database.outboxItems().first)
+            let item = try #require(try await world.database.outboxItems().first)
             let get = try await browser.get("/outbox/\(item.id)/cancel")
             #expect(get.status != 303 && get.status != 200)
-            #expect(try world.database.outboxItem(item.id)?.state == .pending)
+            #expect(try await world.database.outboxItem(item.id)?.state == .pending)
         }
     }
 
@@ -150,16 +150,16 @@ struct ReaderComposeTests {
             #expect(check.text.contains(#"<span class="price">$0.010</span> (a reply to a post that mentions you)"#))
             let queued = try await browser.post("/compose", [("text", "@alice sure"), ("reply_to", "1002"), ("action", "queue"), ("csrf", browser.csrf)])
             #expect(queued.status == 303)
-            #expect(try world.database.outboxItems().map(\.replyToID) == [TweetID(1002)])
+            #expect(try await world.database.outboxItems().map(\.replyToID) == [TweetID(1002)])
         }
     }
 
     @Test func theOutboxPageCancelsAndRetriesAsTheCommandsDo() async throws {
         let world = try await ReaderHarness()
-        let pending = try world.database.enqueue(text: "to cancel", replyTo: nil, now: Date())
-        let failed = try world.database.enqueue(text: "to retry", replyTo: nil, now: Date())
+        let pending = try await world.database.enqueue(text: "to cancel", replyTo: nil, now: Date())
+        let failed = try await world.database.enqueue(text: "to retry", replyTo: nil, now: Date())
         try await world.database.transitionOutbox(failed.id, from: [.pending], to: .failed, changes: [.lastError("403 Forbidden: not allowed")])
-        let sent = try world.database.enqueue(text: "gone", replyTo: nil, now: Date())
+        let sent = try await world.database.enqueue(text: "gone", replyTo: nil, now: Date())
         try await world.database.transitionOutbox(sent.id, from: [.pending], to: .sent, changes: [.sentTweetID(TweetID(777))])
         try await world.withReader(signedIn: false) { reader in
             let browser = try await Browser.signIn(world, reader: reader)
@@ -170,12 +170,12 @@ struct ReaderComposeTests {
             #expect(page.contains(#"<td class="expires"><time"#), "a pending status says when it expires")
 
             #expect(try await browser.post("/outbox/\(pending.id)/cancel", [("csrf", browser.csrf)]).status == 303)
-            #expect(try world.database.outboxItem(pending.id)?.state == .cancelled)
+            #expect(try await world.database.outboxItem(pending.id)?.state == .cancelled)
             #expect(try await browser.post("/outbox/\(failed.id)/retry", [("csrf", browser.csrf)]).status == 303)
-            #expect(try world.database.outboxItem(failed.id)?.state == .pending)
+            #expect(try await world.database.outboxItem(failed.id)?.state == .pending)
             let wrong = try await browser.post("/outbox/\(sent.id)/cancel", [("csrf", browser.csrf)])
             #expect(wrong.status == 409 && wrong.text.contains("only pending or failed statuses can be cancelled"))
-            #expect(try world.database.outboxItem(sent.id)?.state == .sent)
+            #expect(try await world.database.outboxItem(sent.id)?.state == .sent)
             #expect(try await browser.post("/outbox/\(sent.id)/cancel", []).status == 403, "no token")
         }
     }

@@ -66,7 +66,9 @@ struct ReaderGraphTests {
         let world = try await ReaderHarness()
         let raw = #"{"id":"3101","entities":{"urls":[{"url":"https://t.co/Parent0001","expanded_url":"https://example.com/article","display_url":"example.com/article"}]}}"#
         let parent = Tweet(id: TweetID(3101), authorID: Self.carol.id, createdAt: Date(timeIntervalSince1970: 1_790_020_000),
-                           text: "Read https://t.co/Parent0001 now", rawJSON: raw)
+                           text: "Read https://t.co/Parent0001 now",
+                           links: [TweetLink(url: "https://t.co/Parent0001", expandedURL: "https://example.com/article", displayURL: "example.com/article")],
+                           rawJSON: raw)
         let reply = Tweet(id: TweetID(3102), authorID: Self.carol.id, createdAt: Date(timeIntervalSince1970: 1_790_020_100),
                           text: "done", inReplyToID: TweetID(3101))
         _ = try await world.database.storePage(

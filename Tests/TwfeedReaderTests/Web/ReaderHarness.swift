@@ -52,6 +52,11 @@ final class ReaderHarness: @unchecked Sendable {
         tweets.append(Tweet(
             id: TweetID(Self.linkID), authorID: Self.mallory.id, createdAt: Date(timeIntervalSince1970: base + 5001),
             text: "Links: https://t.co/js1 and https://t.co/ok2 and https://t.co/q3",
+            links: [
+                TweetLink(url: "https://t.co/js1", expandedURL: "javascript:alert(3)", displayURL: "click.me"),
+                TweetLink(url: "https://t.co/ok2", expandedURL: "https://example.com/a?b=1&c=2", displayURL: "example.com/a…"),
+                TweetLink(url: "https://t.co/q3", expandedURL: #"https://example.com/"onmouseover="alert(4)"#, displayURL: #"q"uote"#),
+            ],
             rawJSON: #"{"entities":{"urls":[{"url":"https://t.co/js1","expanded_url":"javascript:alert(3)","display_url":"click.me"},{"url":"https://t.co/ok2","expanded_url":"https://example.com/a?b=1&c=2","display_url":"example.com/a…"},{"url":"https://t.co/q3","expanded_url":"https://example.com/\"onmouseover=\"alert(4)","display_url":"q\"uote"}]}}"#))
         tweets.append(Tweet(id: TweetID(Self.controlID), authorID: Self.mallory.id,
                             createdAt: Date(timeIntervalSince1970: base + 5002), text: "bell\u{07} and form\u{0C}feed ]]> end"))
@@ -80,20 +85,24 @@ final class ReaderHarness: @unchecked Sendable {
 
     /// The reader's source as `twfeed serve` makes it (the store opened read-only), with
     /// the daemon's doors to the outbox and the fetcher.
-    func source(metrics: TwfeedMetrics = TwfeedMetrics(), clock: any WallClock = SystemClock()) throws -> ReaderSource {
+    /// - Parameter board: the daemon's live status, as the daemon hands its reader; nil:
+    ///   as `twfeed serve`.
+    func source(metrics: TwfeedMetrics = TwfeedMetrics(), clock: any WallClock = SystemClock(),
+                board: (@Sendable () -> StatusSnapshot)? = nil) throws -> ReaderSource {
         ReaderSource(database: try StoreReader.open(path: config.storage.database), config: config,
                      statusPath: "\(folder)/status.json", metrics: metrics,
                      access: try ReaderAccess(config: config),
                      outbox: DurableOutbox(path: config.storage.database, wake: { [self] in rings.withLock { $0 += 1 } }),
                      fetches: FetchRequester(path: config.storage.database, clock: clock, logger: logger, wake: {}),
-                     clock: clock)
+                     board: board, clock: clock)
     }
 
     /// Hands the body a client that asks the reader's router in process (no socket).
     /// Its requests send the secret as a bearer unless `signedIn` is false.
     func withReader(metrics: TwfeedMetrics = TwfeedMetrics(), signedIn: Bool = true, clock: any WallClock = SystemClock(),
+                    board: (@Sendable () -> StatusSnapshot)? = nil,
                     _ body: (ReaderClient) async throws -> Void) async throws {
-        let reader = try ReaderClient(source: try source(metrics: metrics, clock: clock), logger: logger)
+        let reader = try ReaderClient(source: try source(metrics: metrics, clock: clock, board: board), logger: logger)
         try await RawHTTP.$bearer.withValue(signedIn ? try secret : nil) { try await body(reader) }
     }
 

@@ -105,7 +105,7 @@ struct ReaderPagesTests {
             #expect(answer.status == 200 && answer.headers["content-type"] == "application/json")
             guard case .array(let objects) = try JSONValue.parse(answer.body) else { Issue.record("not an array"); return }
             let images = ImageStore(root: world.config.storage.imageCache)
-            let expected = try world.database.feedItems(.home, limit: 3, before: TweetID(1050),
+            let expected = try await world.database.feedItems(.home, limit: 3, before: TweetID(1050),
                                                         avatarPath: images.cachedPath)
             // The objects `feed --json` prints, one a line, in a JSON array.
             var lines: [UInt8] = []
@@ -145,6 +145,25 @@ struct ReaderPagesTests {
             #expect(page.contains(#"<p class="health health-not-running" title="no heartbeat">daemon not running: showing what is stored</p>"#))
             let css = try await reader.request("/static/style.css").text
             #expect(css.contains(".health-not-running { color: var(--bad); }"))
+        }
+    }
+
+    /// Inside the daemon the header shows its live status (`StatusBoard`'s snapshot), not
+    /// a recount of the store: its counts, its heartbeat, its account.
+    @Test func insideTheDaemonTheHeaderShowsTheBoardsSnapshot() async throws {
+        let world = try await ReaderHarness()
+        let now = Date()
+        var snapshot = StatusSnapshot(pid: getpid(), startedAt: now, heartbeatAt: now, dialect: "v2")
+        var counts = StatusSnapshot.Counts(at: now, feeds: [:], outbox: [:], oldestPendingAt: nil, imageFiles: 0, imageBytes: 0,
+                                           databasePath: world.config.storage.database, databaseBytes: 0)
+        counts.feeds[.home] = StatusSnapshot.FeedCounts(enabled: true, stats: FeedStats(tweets: 4321), sync: SyncState(feed: .home))
+        counts.account = .init(id: UserID(77), username: "from_the_board")
+        snapshot.counts = counts
+        try await world.withReader(board: { [snapshot] in snapshot }) { reader in
+            let page = try await reader.request("/home").text
+            #expect(page.contains(#"<li class="poll">home: 4321 tweets · last poll never</li>"#))
+            #expect(page.contains("@from_the_board"))
+            #expect(page.contains("daemon running"))
         }
     }
 

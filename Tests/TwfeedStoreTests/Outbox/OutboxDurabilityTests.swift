@@ -13,11 +13,11 @@ struct OutboxDurabilityTests {
         return folder + "/twfeed.sqlite"
     }
 
-    @Test func theConnectionThatWritesAQueuedStatusRunsWithSynchronousFull() throws {
+    @Test func theConnectionThatWritesAQueuedStatusRunsWithSynchronousFull() async throws {
         let path = try temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let database = try AppDatabase.open(path: path, durable: true)
-        let item = try database.enqueue(text: "survives a power cut", replyTo: nil, now: Date())
+        let item = try await database.enqueue(text: "survives a power cut", replyTo: nil, now: Date())
         // A pool has one writer connection: this access is on the connection that wrote the row.
         let (synchronous, stored) = try database.tamper { db in
             (try Int.fetchOne(db, sql: "PRAGMA synchronous"), try String.fetchOne(db, sql: "SELECT text FROM outbox WHERE id = ?", arguments: [item.id]))
@@ -26,7 +26,7 @@ struct OutboxDurabilityTests {
         #expect(stored == "survives a power cut")
     }
 
-    @Test func theDaemonsWriterStaysAtNormal() throws {
+    @Test func theDaemonsWriterStaysAtNormal() async throws {
         let path = try temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let database = try AppDatabase.open(path: path)

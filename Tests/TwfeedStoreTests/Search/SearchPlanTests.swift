@@ -7,11 +7,11 @@ import Testing
 /// The search reads cost O(limit): FTS5 walks its index in rowid order and the feed
 /// filter probes a primary key; nothing scans a table or sorts the results whole.
 struct SearchPlanTests {
-    @Test func searchQueriesNeitherScanNorSort() throws {
+    @Test func searchQueriesNeitherScanNorSort() async throws {
         let database = try AppDatabase.inMemory()
         let authors = (1...50).map { Author(id: UserID($0), username: "user\($0)", name: "User \($0)") }
         let tweets = (1...2000).map { Tweet(id: TweetID(Int64($0)), authorID: UserID(Int64($0 % 50 + 1)), createdAt: Date(), text: "coffee \($0)") }
-        try database.storePage(TimelinePage(tweets: tweets, authors: authors, nextPageToken: nil), feed: .home, state: SyncState(feed: .home), now: Date())
+        try await database.storePage(TimelinePage(tweets: tweets, authors: authors, nextPageToken: nil), feed: .home, state: SyncState(feed: .home), now: Date())
         let queries: [(sql: String, arguments: StatementArguments)] = [
             (AppDatabase.searchSQL, ["match": "\"coffee\"", "limit": 50]),
             (AppDatabase.searchInFeedSQL, ["match": "\"coffee\"", "account": 0, "feed": "home", "limit": 50]),
