@@ -90,6 +90,11 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         package struct AccountName: Codable, Sendable, Equatable {
             package var id: UserID
             package var username: String?
+
+            package init(id: UserID, username: String?) {
+                self.id = id
+                self.username = username
+            }
         }
 
         private enum CodingKeys: String, CodingKey {

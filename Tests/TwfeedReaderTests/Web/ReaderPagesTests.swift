@@ -4,6 +4,7 @@ import TwfeedBilling
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedReader
+import TwfeedStatus
 import TwfeedStore
 
 /// The web reader's pages as a browser gets them: the timeline, paging, search, and that
