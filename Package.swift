@@ -203,6 +203,11 @@ let package = Package(
             name: "TwfeedStoreTests",
             dependencies: ["TwfeedBase", "TwfeedCore", "TwfeedStore", "TwfeedTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        /// The status snapshot, the ledger's summary and the metrics, without the daemon or the reader.
+        .testTarget(
+            name: "TwfeedStatusTests",
+            dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus"]
+        ),
         /// The reader's pages are asked in process (TwfeedTesting's `ReaderClient`) through
         /// the doors the daemon gives it (TwfeedKit's durable outbox and fetch requester).
         .testTarget(

@@ -91,49 +91,10 @@ final class StatusSnapshotTests {
         #expect(gone.countsFrom == "none")
     }
 
-    /// The outbox and feed counts are keyed by `OutboxState` and `Feed` in code and by name in the
-    /// file, as before: a snapshot an earlier twfeed wrote still decodes (a state name this
-    /// version does not know included), and what this one writes reads the same.
-    @Test func theSnapshotFileKeepsTheOutboxCountsByStateName() async throws {
-        let path = "\(folder)/status.json"
-        let earlier = """
-            {"pid":4242,"startedAt":1800000000,"heartbeatAt":1800000060,"dialect":"v2","lastCycle":"home +3 · outbox 1 pending",\
-            "counts":{"at":1800000060,"feeds":{"home":{"enabled":true,"tweets":3},"bookmarks":{"enabled":true,"tweets":9}},\
-            "outbox":{"pending":1,"sent":2,"postponed":7},"oldestPendingAt":1800000000,\
-            "imageFiles":0,"imageBytes":0,"databasePath":"/var/lib/twfeed/twfeed.sqlite","databaseBytes":4096},\
-            "signedOut":false}
-            """
-        try earlier.write(toFile: path, atomically: true, encoding: .utf8)
-        var snapshot = try #require(StatusSnapshot.read(from: path))
-        #expect(snapshot.pid == 4242)
-        #expect(snapshot.counts?.outbox == [.pending: 1, .sent: 2])
-        #expect(snapshot.counts?.feeds[.home]?.tweets == 3)
-        #expect(snapshot.counts?.feeds.count == 1, "a feed this version does not know is left out")
-
-        snapshot.counts?.outbox[.uncertain] = 4
-        try snapshot.write(to: path)
-        let written = try JSONValue.parse(Array(try #require(FileManager.default.contents(atPath: path))))
-        #expect(written["counts"]?["outbox"] == .object(["pending": .number("1"), "sent": .number("2"), "uncertain": .number("4")]))
-        #expect(written["counts"]?["feeds"]?["home"]?["tweets"] == .number("3"), "feeds are written by name")
-        let reread = try #require(StatusSnapshot.read(from: path))
-        #expect(reread == snapshot)
-        #expect(reread.counts?.outbox == [.pending: 1, .sent: 2, .uncertain: 4])
-    }
-
     /// One value answers for `status`'s exit status, its JSON, its table and `/healthz`.
     @Test func eachHealthHasItsExitStatusNameAndLabel() {
         #expect(StatusReport.Health.allCases.map(\.exitCode) == [0, 1, 3])
         #expect(StatusReport.Health.allCases.map(\.name) == ["healthy", "degraded", "not-running"])
         #expect(StatusReport.Health.allCases.map(\.label) == ["healthy", "degraded", "not running"])
-    }
-
-    @Test func aReaderWithoutTheDaemonsEnvironmentFindsTheSystemdSnapshot() async throws {
-        let config = TwfeedConfig(environment: ["HOME": folder])
-        let systemd = "\(folder)/run-twfeed-status.json"
-        #expect(StatusSnapshot.readerPath(config: config, environment: [:], systemdPath: systemd) == config.storage.database + ".status.json")
-        try StatusSnapshot(pid: 1, startedAt: Date(), heartbeatAt: Date(), dialect: "v2").write(to: systemd)
-        #expect(StatusSnapshot.readerPath(config: config, environment: [:], systemdPath: systemd) == systemd)
-        #expect(StatusSnapshot.readerPath(config: config, environment: ["RUNTIME_DIRECTORY": "/run/x"], systemdPath: systemd) == systemd)
-        #expect(StatusSnapshot.path(config: config, environment: ["RUNTIME_DIRECTORY": "/run/x"]) == "/run/x/status.json")
     }
 }

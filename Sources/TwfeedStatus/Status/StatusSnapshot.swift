@@ -98,7 +98,7 @@ package struct StatusSnapshot: Codable, Sendable, Equatable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case at, feeds, outbox, oldestPendingAt, imageFiles, imageBytes, databasePath, databaseBytes, account
+            case at, feeds, outbox, oldestPendingAt, imageFiles, imageBytes, databasePath, databaseBytes, account, spend
         }
 
         package init(

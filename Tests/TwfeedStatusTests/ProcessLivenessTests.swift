@@ -1,16 +1,14 @@
 import Foundation
 import Testing
-import TwfeedTesting
 @testable import TwfeedCore
-@testable import TwfeedReader
 @testable import TwfeedStatus
 
 /// A pid is only the daemon's when it is proven so; a reused pid is never signalled.
 final class ProcessLivenessTests {
     /// Each test's folder, removed after the test.
-    let scratch: ScratchFolder
+    let scratch: TemporaryFolder
 
-    init() throws { scratch = try ScratchFolder(prefix: "twfeed-live") }
+    init() throws { scratch = try TemporaryFolder("twfeed-live") }
 
     func folder() throws -> String { scratch.path }
 
