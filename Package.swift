@@ -244,14 +244,13 @@ let package = Package(
 )
 
 /// One release build serves the tests, the benchmarks and the package (scripts/release-build
-/// says why). So in release the libraries the tests `@testable import` are compiled for
-/// testing, and the test code itself is not optimized: it runs once, and optimizing it
+/// says why). So in release twfeed's Swift libraries are compiled for `@testable import`,
+/// and the test code itself is not optimized: it runs once, and optimizing it
 /// would add about a minute to every clean build on two cores.
-let testedLibraries: Set = ["TwfeedCore", "TwfeedKit", "TwfeedReader", "TwfeedStatus", "TwfeedStore", "TwitterText"]
 for target in package.targets {
     if target.type == .test {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
-    } else if testedLibraries.contains(target.name) {
+    } else if target.type == .regular, target.name.hasPrefix("Twfeed") || target.name == "TwitterText" {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
     }
 }

@@ -177,7 +177,7 @@ package struct ImageFetcher: Service {
         try await core.record {
             try await database.recordImageFailed(
                 subject,
-                error: "\(reason): \(detail)",
+                error: ImageFailure(reason: reason, detail: detail),
                 failures: failures,
                 retryAt: now.addingTimeInterval(delay),
                 now: now

@@ -123,7 +123,7 @@ package struct PhotoFetcher: Service {
         let delay = ImageFetcher.retry.delay(afterFailures: failures)
         try await database.recordPhotoFailed(
             url: candidate.url,
-            error: "\(reason): \(detail)",
+            error: ImageFailure(reason: reason, detail: detail),
             failures: failures,
             retryAt: now.addingTimeInterval(delay)
         )

@@ -29,7 +29,7 @@ package struct ProfileImageRecord: Sendable, Equatable {
     package var rejectedPolicy: String?
     package var failures: Int
     package var retryAt: Date?
-    package var lastError: String?
+    package var lastError: ImageFailure?
 
     init(row: Row) {
         authorID = UserID(row["authorId"] as Int64)
@@ -47,7 +47,7 @@ package struct ProfileImageRecord: Sendable, Equatable {
         rejectedPolicy = row["rejectedPolicy"]
         failures = row["failures"]
         retryAt = (row["retryAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        lastError = row["lastError"]
+        lastError = (row["lastError"] as String?).map(ImageFailure.init(stored:))
     }
 }
 
@@ -190,7 +190,7 @@ extension AppDatabase {
 
     /// A transient failure (network, timeout, an HTTP error): retried at `retryAt`. The
     /// file of the same URL is kept meanwhile. Returns a file no row names any more.
-    package func recordImageFailed(_ subject: ImageSubject, error: String, failures: Int, retryAt: Date, now: Date) async throws -> String? {
+    package func recordImageFailed(_ subject: ImageSubject, error: ImageFailure, failures: Int, retryAt: Date, now: Date) async throws -> String? {
         // The same URL as the row's: only the failure is noted, the file stays.
         let noted = try await write { db in
             try db.execute(
@@ -199,7 +199,7 @@ extension AppDatabase {
                     WHERE authorId = ? AND url = ? AND sourceURL = ?
                     """,
                 arguments: [
-                    failures, retryAt.timeIntervalSince1970, error, subject.usedAt.timeIntervalSince1970,
+                    failures, retryAt.timeIntervalSince1970, error.description, subject.usedAt.timeIntervalSince1970,
                     subject.authorID.rawValue, subject.url, subject.sourceURL,
                 ]
             )
@@ -211,7 +211,8 @@ extension AppDatabase {
             now: now,
             values: [
                 "file": nil, "etag": nil, "lastModified": nil, "bytes": 0, "fetchedAt": nil, "evictedAt": nil,
-                "rejectedReason": nil, "rejectedPolicy": nil, "failures": failures, "retryAt": retryAt.timeIntervalSince1970, "lastError": error,
+                "rejectedReason": nil, "rejectedPolicy": nil, "failures": failures, "retryAt": retryAt.timeIntervalSince1970,
+                "lastError": error.description,
             ]
         )
     }

@@ -75,11 +75,11 @@ extension AppDatabase {
     }
 
     /// A transient failure: tried again at `retryAt`.
-    package func recordPhotoFailed(url: String, error: String, failures: Int, retryAt: Date) async throws {
+    package func recordPhotoFailed(url: String, error: ImageFailure, failures: Int, retryAt: Date) async throws {
         try await write { db in
             try db.execute(
                 sql: "UPDATE photo SET failures = ?, retryAt = ?, lastError = ? WHERE url = ?",
-                arguments: [failures, retryAt.timeIntervalSince1970, error, url]
+                arguments: [failures, retryAt.timeIntervalSince1970, error.description, url]
             )
         }
     }
@@ -96,7 +96,7 @@ package struct PhotoRecord: Sendable, Equatable {
     package var rejectedReason: String?
     package var failures: Int
     package var retryAt: Date?
-    package var lastError: String?
+    package var lastError: ImageFailure?
 
     init(row: Row) {
         url = row["url"]
@@ -108,7 +108,7 @@ package struct PhotoRecord: Sendable, Equatable {
         rejectedReason = row["rejectedReason"]
         failures = row["failures"]
         retryAt = (row["retryAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-        lastError = row["lastError"]
+        lastError = (row["lastError"] as String?).map(ImageFailure.init(stored:))
     }
 }
 

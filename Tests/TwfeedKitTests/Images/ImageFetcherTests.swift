@@ -195,7 +195,7 @@ struct ImageFetcherTests {
         let fetcher = fetcher()
         #expect(try await fetcher.fetchDue().failed == 1)
         let row = try #require(try await fixture.database.profileImage(UserID(1)))
-        #expect(row.failures == 1 && row.lastError == "http_503: HTTP 503")
+        #expect(row.failures == 1 && row.lastError == ImageFailure(reason: "http_503", detail: "HTTP 503"))
         let retryAt = try #require(row.retryAt)
         #expect(retryAt.timeIntervalSince(fixture.clock.now()) >= 150 && retryAt.timeIntervalSince(fixture.clock.now()) <= 300)
         #expect(try await fetcher.fetchDue().requests == 0, "not before retryAt")

@@ -82,7 +82,7 @@ struct PhotoCacheTests {
         #expect(item.media.count == 1 && item.media[0].file == nil && item.media[0].path == nil)
         let row = try #require(try await fixture.database.photo(Self.url(1)))
         let retryIn = try #require(row.retryAt).timeIntervalSince(fixture.clock.now())
-        #expect(row.failures == 1 && (150 ... 300).contains(retryIn) && row.lastError?.hasPrefix("http_503") == true, "\(row)")
+        #expect(row.failures == 1 && (150 ... 300).contains(retryIn) && row.lastError?.reason == "http_503", "\(row)")
         #expect(try await fixture.database.nextPhotoDue() == row.retryAt)
         #expect(fixture.sink.events("photo.failed").count == 1)
 
