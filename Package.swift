@@ -71,6 +71,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        /// The archive X sends its users (`twfeed import`): reading it, zip or folder, with
+        /// bounded memory; no store, no network.
+        .target(
+            name: "TwfeedArchive",
+            dependencies: ["TwfeedCore"]
+        ),
         /// The store: the one target that imports GRDB or writes SQL. A writer for the
         /// daemon and the commands that queue, a read-only reader for everything that shows.
         .target(
