@@ -243,8 +243,12 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
+            /// The executables too: the suite runs their binaries, and with them here one
+            /// build compiles every module the test command needs, side by side on both
+            /// cores (the binaries' own builds are then only links; scripts/release-build).
             dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
-                           "TwfeedSandbox", "TwfeedTesting", .product(name: "GRDB", package: "GRDB.swift")]
+                           "TwfeedSandbox", "TwfeedTesting", "twfeed", "twfeed-emulator",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )
