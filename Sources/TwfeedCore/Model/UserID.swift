@@ -6,3 +6,11 @@ package struct UserID: SnowflakeID {
 
     package init(_ rawValue: Int64) { self.rawValue = rawValue }
 }
+
+extension UserID {
+    /// The author of a post stored before anyone said who wrote it: an archive's like
+    /// names the post, not its author. X gives no user the id 0, and no `user` row has it,
+    /// so every reader shows such a post without an author (`"author": null`) until the
+    /// post is fetched and its row takes the real author.
+    package static let unknown = UserID(0)
+}

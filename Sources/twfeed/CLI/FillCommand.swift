@@ -23,6 +23,7 @@ struct FillCommand: AsyncParsableCommand {
     var maxUSD: String
 
     func validate() throws {
+        guard feed.isPolled else { throw ValidationError("\(feed.rawValue) is imported from your archive, never read from the API: it has no gaps") }
         guard let amount = try? MicroUSD(parsing: maxUSD), amount.micros > 0 else {
             throw ValidationError("--max-usd: \(maxUSD) is not an amount of dollars above 0 (such as 0.50)")
         }
