@@ -169,20 +169,9 @@ package struct ArchiveImporter: Sendable {
                 cached += 1
                 continue
             }
-            let staged = try await images.stage(bytes, format: format)
-            let written = try await images.withLock {
-                let written: Bool
-                do {
-                    written = try images.install(staged)
-                } catch {
-                    images.discard(staged)
-                    throw error
-                }
-                let orphan = try await database.recordPhotoFetched(url: url, file: staged.file, bytes: bytes.count, now: now)
-                if let orphan { images.remove(orphan) }
-                return written
+            _ = try await images.install(bytes, format: format) { file in
+                try await database.recordPhotoFetched(url: url, file: file, bytes: bytes.count, now: now)
             }
-            if written { await images.syncFolder(of: staged.file) }
             cached += 1
         }
         if !photos.isEmpty { progress(ImportProgress(phase: .photos, done: photos.count, total: photos.count)) }

@@ -105,7 +105,9 @@ package enum ReaderRoutes {
         let form = FormQuery(request.uri.query)
         let text = form["q"] ?? ""
         let feed = try form["feed"].map { name in
-            guard let feed = Feed(rawValue: name) else { throw HTTPError(.badRequest, message: "feed: \(name) is not home, mentions, retweets, posts or likes") }
+            guard let feed = Feed(rawValue: name) else {
+                throw HTTPError(.badRequest, message: "feed: \(name) is not home, mentions, retweets, posts or likes")
+            }
             return feed
         }
         let now = source.clock.now()

@@ -64,7 +64,12 @@ extension AppDatabase {
     }
 
     static func storeArchived(
-        _ tweets: [Tweet], feed: Feed, account: Int64, now: Date, storedBefore: Set<TweetID> = [], _ db: Database
+        _ tweets: [Tweet],
+        feed: Feed,
+        account: Int64,
+        now: Date,
+        storedBefore: Set<TweetID> = [],
+        _ db: Database
     ) throws -> ArchiveCounts {
         let fetchedAt = now.timeIntervalSince1970
         let insert = try db.cachedStatement(

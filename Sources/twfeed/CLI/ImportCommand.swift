@@ -54,7 +54,10 @@ struct ImportCommand: AsyncParsableCommand {
             try await ArchiveImporter.check(archive, logger: logger)
             let database = try AppDatabase.open(path: config.storage.database, durable: true)
             let importer = ArchiveImporter(
-                database: database, images: ImageStore(root: config.storage.imageCache), clock: clock, logger: logger
+                database: database,
+                images: ImageStore(root: config.storage.imageCache),
+                clock: clock,
+                logger: logger
             )
             return try await importer.store(archive, dryRun: dryRun, startedAt: started) { bar?.show($0) }
         }
