@@ -196,7 +196,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "twfeed-bench",
-            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
+            dependencies: ["TwfeedArchive", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
                            "TwfeedSandbox", "TwfeedTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(

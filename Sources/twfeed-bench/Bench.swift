@@ -32,6 +32,10 @@ struct Bench {
             }
             return
         }
+        if CommandLine.arguments.contains("--archive-store") {
+            try await ArchiveStoreBench.run(folder: "\(folder)/archive", arguments: CommandLine.arguments)
+            return
+        }
         if CommandLine.arguments.contains("--page-cost") {
             try await PageCost.run()
             return
