@@ -16,7 +16,7 @@ struct FillCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "home, mentions or retweets")
+    @Argument(help: "home, mentions or retweets", completion: .list(Feed.polled.map(\.rawValue)))
     var feed: Feed
 
     @Option(name: .customLong("max-usd"), help: ArgumentHelp("The most to spend on it, in US dollars.", valueName: "X"))
