@@ -57,6 +57,17 @@ import TwfeedTesting
         #expect(found.map(\.tweet.id) == [TweetID(10)])
     }
 
+    /// An archive lists its newest posts first: a thread's replies arrive in batches
+    /// before the posts they answer, and the whole thread still settles on its root.
+    @Test func aThreadStoredNewestFirstSettlesOnItsRoot() async throws {
+        let database = try await Self.database()
+        for post in [Self.post(32, replyTo: 31), Self.post(31, replyTo: 30), Self.post(30)] {
+            _ = try await database.storeArchived([post], feed: .posts, account: Self.me, now: Self.now)
+        }
+        let items = try await database.feedItems(.posts, limit: 10)
+        #expect(items.map(\.tweet.conversationID) == [TweetID(30), TweetID(30), TweetID(30)])
+    }
+
     @Test func theSameArchiveTwiceChangesNothingAndANewerOneAddsWhatIsNew() async throws {
         let database = try await Self.database()
         let posts = (1...5).map { Self.post(Int64($0)) }

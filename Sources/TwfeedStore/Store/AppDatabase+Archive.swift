@@ -86,7 +86,9 @@ extension AppDatabase {
             try insert.execute(arguments: [
                 tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
                 tweet.inReplyToID?.rawValue, tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
-                tweet.conversationID?.rawValue, tweet.rawJSON, fetchedAt,
+                // A post that replies to nothing is its own conversation (as settling
+                // would say): written at once, so only replies are settled after.
+                (tweet.conversationID ?? (tweet.inReplyToID == nil ? tweet.id : nil))?.rawValue, tweet.rawJSON, fetchedAt,
             ])
             let isNew = db.changesCount > 0
             var changed = false
@@ -106,7 +108,7 @@ extension AppDatabase {
                 counts.unchanged += 1
             }
         }
-        try settleConversations(added, db)
+        try settleConversations(added.filter { $0.inReplyToID != nil }, db)
         try insertMedia(added, now: now, db)
         try insertLinks(added.filter { !$0.links.isEmpty }, db)
         return counts
