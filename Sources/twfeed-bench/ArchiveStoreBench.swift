@@ -20,8 +20,11 @@ enum ArchiveStoreBench {
         let archive = FakeArchive(account: me, posts: posts(count, author: me.id), likes: likes(count / 5))
         let database = try AppDatabase.open(path: "\(folder)/twfeed.sqlite")
         let importer = ArchiveImporter(
-            database: database, images: ImageStore(root: "\(folder)/images"), clock: SystemClock(),
-            logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+            database: database,
+            images: ImageStore(root: "\(folder)/images"),
+            clock: SystemClock(),
+            logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+        )
         let longest = LongestBatch()
         let first = try await importer.run(archive, dryRun: false) { _ in longest.tick() }
         let second = try await importer.run(archive, dryRun: false)
@@ -59,8 +62,13 @@ enum ArchiveStoreBench {
             let media =
                 index % 200 == 0 ? [Media(key: "3_\(index)", kind: .photo, imageURL: "https://pbs.twimg.com/media/p\(index).jpg")] : []
             return Tweet(
-                id: id, authorID: author, createdAt: id.snowflakeDate, text: text,
-                inReplyToID: index % 5 == 1 ? TweetID(id.rawValue - 4_194_304) : nil, media: media, links: links,
+                id: id,
+                authorID: author,
+                createdAt: id.snowflakeDate,
+                text: text,
+                inReplyToID: index % 5 == 1 ? TweetID(id.rawValue - 4_194_304) : nil,
+                media: media,
+                links: links,
                 rawJSON: #"{"id_str":"\#(id)","full_text":"post number \#(index)"}"#
             )
         }
