@@ -5,10 +5,11 @@ import Testing
 @testable import TwfeedStore
 import TwfeedTesting
 
-/// `twfeed import` refusing what is not an archive, through the real binary: one line
-/// naming the file, exit 65, and the database as it was (or never created).
+/// `twfeed import` and the archive's feeds through the real binary: what is not an
+/// archive is one line naming the file, exit 65, and the database as it was (or never
+/// created); what an import stored reads as any feed.
 @Suite(.serialized, .tags(.integration))
-struct ImportBadInputTests {
+struct ImportCommandTests {
     @Test func somethingThatIsNotAnArchiveIsOneLineAndExit65AndChangesNothing() async throws {
         let folder = try BadInputTests.Folder()
         let bogus = "\(folder.path)/not-an-archive.txt"
@@ -33,6 +34,30 @@ struct ImportBadInputTests {
             #expect(result.stderr.hasPrefix("twfeed: \(bogus): ") && result.stderr.split(separator: "\n").count == 1)
         }
         #expect(try await Self.content(database) == before)
+    }
+
+    /// What an import stored, through the commands that read: `feed posts|likes` (text and
+    /// JSON), `search --feed posts`, `show`; a like's unknown author is said in words.
+    @Test func theArchivesFeedsReadLikeAnyOther() async throws {
+        let folder = try BadInputTests.Folder()
+        let database = try AppDatabase.open(path: folder.database)
+        try await database.saveAccount(Account(userID: UserID(42), username: "me"))
+        let post = Tweet(id: TweetID(1_300_000_000_000_000_000), authorID: UserID(42), createdAt: Date(timeIntervalSince1970: 1_290_000_000),
+                         text: "an old post about trains")
+        let like = Tweet(id: TweetID(1_506_267_366_391_803_904), authorID: .unknown, createdAt: TweetID(1_506_267_366_391_803_904).snowflakeDate,
+                         text: "a liked post…")
+        _ = try await database.storeArchived([post], feed: .posts, account: UserID(42), now: Date())
+        _ = try await database.storeArchived([like], feed: .likes, account: UserID(42), now: Date())
+        var result = try folder.run(["feed", "likes"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("author not fetched yet") && result.stdout.contains("2022-03-22 13:51") && result.stdout.contains("a liked post…"))
+        #expect(!result.stdout.contains("user 0") && !result.stdout.contains("@null"))
+        result = try folder.run(["feed", "likes", "--json"])
+        #expect(result.stdout.hasPrefix(#"{"author":null,"#), "\(result.stdout)")
+        result = try folder.run(["search", "trains", "--feed", "posts", "--json"])
+        #expect(result.status == 0 && result.stdout.contains(#""id":"1300000000000000000""#), "\(result.stderr)")
+        result = try folder.run(["show", "1506267366391803904"])
+        #expect(result.status == 0 && result.stdout.contains("author not fetched yet"), "\(result.stderr)")
     }
 
     /// The archive's feeds have no gaps to fill: a usage error, not a request to the daemon.
