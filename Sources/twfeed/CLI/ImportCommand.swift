@@ -52,7 +52,11 @@ struct ImportCommand: AsyncParsableCommand {
             bar?.show(ImportProgress(phase: .checking, done: 0))
             // Checked whole before the database is opened: bad input leaves it as it was.
             try await ArchiveImporter.check(archive, logger: logger)
-            let database = try AppDatabase.open(path: config.storage.database, durable: true)
+            // A dry run where no database is yet creates none: an empty one in memory
+            // counts every post as new, as the real import would.
+            let database =
+                dryRun && !FileManager.default.fileExists(atPath: config.storage.database)
+                ? try AppDatabase.inMemory() : try AppDatabase.open(path: config.storage.database, durable: true)
             let importer = ArchiveImporter(
                 database: database,
                 images: ImageStore(root: config.storage.imageCache),
