@@ -132,6 +132,19 @@ import TwfeedTesting
         #expect(json["text"] as? String == "<b>liked</b> & shared")
     }
 
+    /// A post first stored as a like (an older archive, no author, a cut text) that a
+    /// later archive's posts say is yours takes your id and its whole text.
+    @Test func aLikedPostOfYourOwnTakesItsAuthorFromYourPosts() async throws {
+        let database = try await Self.database()
+        _ = try await database.storeArchived([Self.like(TweetID(50), text: "my own words, cut…")], feed: .likes, account: Self.me, now: Self.now)
+        let counts = try await database.storeArchived(
+            [Self.post(50, text: "my own words, cut short by the like")], feed: .posts, account: Self.me, now: Self.now)
+        #expect(counts == ArchiveCounts(updated: 1))
+        let item = try #require(try await database.feedItems(.posts, limit: 1).first)
+        #expect(item.tweet.authorID == Self.me && item.feeds == [.posts, .likes])
+        #expect(item.tweet.text == "my own words, cut short by the like")
+    }
+
     /// Retention never prunes an imported post or like, even one also in home; home's
     /// own old posts go as before.
     @Test func retentionKeepsPostsAndLikes() async throws {

@@ -8,8 +8,9 @@ package struct ArchiveCounts: Sendable, Equatable {
     /// Not stored before: the post's row and its tag were written.
     package var new = 0
     /// Stored before (from the API, as a post another one points at, or by an earlier
-    /// import) and changed: it gained the feed's tag, or its stored text was a cut of the
-    /// archive's whole text and became whole.
+    /// import) and changed: it gained the feed's tag, its stored text was a cut of the
+    /// archive's whole text and became whole, or it was stored as a like with no author
+    /// and the archive's posts say it is yours.
     package var updated = 0
     /// Stored before, tagged, and whole already: nothing was written.
     package var unchanged = 0
@@ -79,6 +80,8 @@ extension AppDatabase {
                 """
         )
         let whole = try db.cachedStatement(sql: wholeTextSQL)
+        // A post stored as a like (no author) that your archive says is yours.
+        let named = try db.cachedStatement(sql: "UPDATE tweet SET authorId = ? WHERE id = ? AND authorId = 0")
         let tag = try db.cachedStatement(sql: "INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)")
         var counts = ArchiveCounts()
         var added: [Tweet] = []
@@ -97,6 +100,10 @@ extension AppDatabase {
             } else {
                 try whole.execute(arguments: ["text": tweet.text, "id": tweet.id.rawValue])
                 changed = db.changesCount > 0
+                if tweet.authorID != .unknown {
+                    try named.execute(arguments: [tweet.authorID.rawValue, tweet.id.rawValue])
+                    changed = changed || db.changesCount > 0
+                }
             }
             try tag.execute(arguments: [account, feed.rawValue, tweet.id.rawValue, fetchedAt])
             changed = changed || db.changesCount > 0
