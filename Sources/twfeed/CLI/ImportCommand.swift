@@ -53,10 +53,12 @@ struct ImportCommand: AsyncParsableCommand {
             // Checked whole before the database is opened: bad input leaves it as it was.
             try await ArchiveImporter.check(archive, logger: logger)
             // A dry run where no database is yet creates none: an empty one in memory
-            // counts every post as new, as the real import would.
+            // counts every post as new, as the real import would. Not `durable`, as the
+            // daemon: an import cut by a power loss is run again, and stores only what
+            // is missing, so an fsync per batch would buy nothing.
             let database =
                 dryRun && !FileManager.default.fileExists(atPath: config.storage.database)
-                ? try AppDatabase.inMemory() : try AppDatabase.open(path: config.storage.database, durable: true)
+                ? try AppDatabase.inMemory() : try AppDatabase.open(path: config.storage.database)
             let importer = ArchiveImporter(
                 database: database,
                 images: ImageStore(root: config.storage.imageCache),
