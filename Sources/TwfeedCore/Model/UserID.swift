@@ -1,6 +1,7 @@
 /// A user's id: an author's, or the signed-in account's. Its own type, not a `TweetID`
 /// nor a bare integer, so a user id can never be passed where a tweet's is expected and
-/// "no account yet" is an optional, not a 0.
+/// "no account yet" is an optional, not a 0. The one 0 is `unknown`: a post's author the
+/// store was not told (an archive's like), which no user row has.
 package struct UserID: SnowflakeID {
     package let rawValue: Int64
 

@@ -140,8 +140,8 @@ package struct ArchiveImporter: Sendable {
     }
 
     /// The archive's photos, each into the cache as if the photo fetcher had downloaded
-    /// it, matched to its post's picture URL by name. Not an image (a video's mp4), no
-    /// such picture in the post, or cached already: skipped. Returns how many were cached.
+    /// it, matched to its post's picture URL by name. Not an image (a video's mp4), over
+    /// the fetcher's 5 MB, no such picture in the post, or cached already: skipped. Returns how many were cached.
     ///
     /// - Parameter dryRun: nil for a real import; for a dry run, the picture URLs of the
     ///   archive's posts (their rows were rolled back): a photo is counted, not cached.
@@ -157,7 +157,8 @@ package struct ArchiveImporter: Sendable {
             progress(ImportProgress(phase: .photos, done: index, total: photos.count))
             let stored = try await database.archivedPhoto(tweet: photo.tweetID, mediaName: photo.mediaName)
             let dryTarget = pictures?[photo.tweetID]?.first { $0.split(separator: "/").last.map(String.init) == photo.mediaName }
-            guard let url = stored?.url ?? dryTarget, stored?.file == nil else { continue }
+            // What the photo fetcher would refuse to download, the cache does not take either.
+            guard let url = stored?.url ?? dryTarget, stored?.file == nil, photo.byteCount <= ImageDownloader.maxImageBytes else { continue }
             let bytes: [UInt8]
             do {
                 bytes = [UInt8](try archive.photoBytes(photo))
