@@ -11,7 +11,7 @@ import TwfeedStore
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Imports the archive X sends you (Settings → Your account → Download an archive of your data): your posts and likes.",
+        abstract: "Imports the archive X sends you (on x.com: Settings, Your account, Download an archive of your data): your posts and likes.",
         discussion: """
             PATH is the archive's .zip or its unpacked folder. Your posts become the feed posts, your likes the feed \
             likes. Reads nothing from the API and costs nothing. Bad input exits 65 and changes nothing.
