@@ -126,6 +126,7 @@ let package = Package(
         .target(
             name: "TwfeedKit",
             dependencies: [
+                "TwfeedArchive",
                 "TwfeedBilling",
                 "TwfeedBase",
                 "TwfeedCore",
@@ -157,6 +158,7 @@ let package = Package(
         .target(
             name: "TwfeedTesting",
             dependencies: [
+                "TwfeedArchive",
                 "TwfeedCore",
                 "TwfeedStore",
                 "TwfeedReader",
@@ -169,6 +171,7 @@ let package = Package(
         .executableTarget(
             name: "twfeed",
             dependencies: [
+                "TwfeedArchive",
                 "TwfeedBilling",
                 "TwfeedBase",
                 "TwfeedCore",
@@ -193,7 +196,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "twfeed-bench",
-            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
+            dependencies: ["TwfeedArchive", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
                            "TwfeedSandbox", "TwfeedTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
@@ -218,12 +221,12 @@ let package = Package(
         /// the doors the daemon gives it (TwfeedKit's durable outbox and fetch requester).
         .testTarget(
             name: "TwfeedReaderTests",
-            dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
+            dependencies: ["TwfeedArchive", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
                            .product(name: "Mustache", package: "swift-mustache")]
         ),
         .testTarget(
             name: "TwfeedKitTests",
-            dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit",
+            dependencies: ["TwfeedArchive", "TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit",
                            "TwfeedTesting",
                            .product(name: "GRDB", package: "GRDB.swift")],
             // Answers shaped like real recorded X answers (made up), read by the parsing tests.

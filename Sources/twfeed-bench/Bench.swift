@@ -32,6 +32,10 @@ struct Bench {
             }
             return
         }
+        if CommandLine.arguments.contains("--archive-store") {
+            try await ArchiveStoreBench.run(folder: "\(folder)/archive", arguments: CommandLine.arguments)
+            return
+        }
         if CommandLine.arguments.contains("--page-cost") {
             try await PageCost.run()
             return
@@ -149,7 +153,7 @@ struct Bench {
 
         // The same rows, inserted straight into a fresh database in pages of 100.
         var pages: [(Feed, TimelinePage)] = []
-        for feed in Feed.allCases {
+        for feed in Feed.polled {
             let items = try await database.feedItems(feed, limit: 10_000)
             for chunk in stride(from: 0, to: items.count, by: 100) {
                 let slice = items[chunk..<min(chunk + 100, items.count)]

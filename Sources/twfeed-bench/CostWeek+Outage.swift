@@ -39,7 +39,7 @@ extension CostWeek {
             case 60:
                 simulation.emulator.setCredits(usd: nil)
                 end = simulation.clock.now()
-                for feed in Feed.allCases {
+                for feed in Feed.polled {
                     atEnd[feed] = simulation.emulator.expectedMembers(feed, dialect: simulation.sandbox.dialect == "v2" ? .v2 : .v1_1)
                 }
             default:
@@ -59,7 +59,7 @@ extension CostWeek {
                 }
             case 90:
                 var missing: [Feed: Int] = [:]
-                for feed in Feed.allCases {
+                for feed in Feed.polled {
                     let stored = try await simulation.stored(feed)
                     missing[feed] = (atEnd[feed] ?? []).filter { !stored.contains($0) }.count
                 }
@@ -109,14 +109,14 @@ extension CostWeek {
             // Everything the emulator has now, after the catch-up: nothing left behind.
             let dialect: EmulatorDialect = simulation.sandbox.dialect == "v2" ? .v2 : .v1_1
             var missingAtEnd: [Feed: Int] = [:]
-            for feed in Feed.allCases {
+            for feed in Feed.polled {
                 let stored = try await simulation.stored(feed)
                 missingAtEnd[feed] = simulation.emulator.expectedMembers(feed, dialect: dialect).filter { !stored.contains($0) }.count
             }
             let after = missingAfter ?? [:]
             let gaps = try await simulation.database.gaps()
             func counts(_ missing: [Feed: Int]) -> String {
-                Feed.allCases.map { "\($0.rawValue) \(missing[$0] ?? -1)" }.joined(separator: ", ")
+                Feed.polled.map { "\($0.rawValue) \(missing[$0] ?? -1)" }.joined(separator: ", ")
             }
             targets.check(
                 "feeds complete afterwards",

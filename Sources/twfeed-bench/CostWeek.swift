@@ -239,7 +239,7 @@ enum CostWeek {
 
         init(_ simulation: CostSimulation) async throws {
             var members: [Feed: Set<String>] = [:]
-            for feed in Feed.allCases { members[feed] = try await simulation.stored(feed) }
+            for feed in Feed.polled { members[feed] = try await simulation.stored(feed) }
             self.members = members
         }
 
@@ -250,7 +250,7 @@ enum CostWeek {
             var ownedReads: Set<String> = []
             var referenced: Set<String> = []
             var authorIDs: Set<String> = []
-            for feed in Feed.allCases {
+            for feed in Feed.polled {
                 let now = try await simulation.stored(feed)
                 for id in now.subtracting(members[feed] ?? []) {
                     if feed == .mentions && config.api.ownsApp { ownedReads.insert(id) } else { postReads.insert(id) }

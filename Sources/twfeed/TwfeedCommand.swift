@@ -19,7 +19,7 @@ struct TwfeedCommand: AsyncParsableCommand {
             RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, OutboxCommand.self, OpenCommand.self,
             ShowCommand.self, FetchCommand.self,
             ServeCommand.self, UsageCommand.self, GapsCommand.self, FillCommand.self, LoginCommand.self, LogoutCommand.self, LogsCommand.self,
-            DemoCommand.self,
+            DemoCommand.self, ImportCommand.self,
         ]
     )
 

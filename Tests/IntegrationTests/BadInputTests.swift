@@ -116,7 +116,7 @@ struct BadInputTests {
         (["post", "--reply-to", "-1", "x"], #"--reply-to must be a tweet id (digits), not "-1""#),
         (["logs", "--lines", "-3"], "--lines must not be negative"),
         (["outbox", "retry", "99999999999999999999"], "The value '99999999999999999999' is invalid for '<id>'"),
-        (["feed", "sideways"], "The value 'sideways' is invalid for '<feed>'. Please provide one of 'home', 'mentions' or 'retweets'."),
+        (["feed", "sideways"], "The value 'sideways' is invalid for '<feed>'. Please provide one of 'home', 'mentions', 'retweets', 'posts' or 'likes'."),
     ])
     func aBadNumberOnTheCommandLineIsOneLineAndExit64(arguments: [String], expected: String) throws {
         let folder = try Folder()

@@ -98,7 +98,7 @@ struct FaultMatrixTests {
         defer { running.cancel() }
 
         func settled(_ texts: [String]) async throws -> Bool {
-            for feed in Feed.allCases {
+            for feed in Feed.polled {
                 let stored = try await daemon.database.memberIDs(feed).map(\.description)
                 let expected = world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect)
                 guard Set(stored) == Set(expected) else { return false }
@@ -206,7 +206,7 @@ struct FaultMatrixTests {
 
     private func describeState(_ daemon: Daemon, _ world: TestWorld, _ cell: FaultMatrixCell) async throws -> String {
         var lines: [String] = []
-        for feed in Feed.allCases {
+        for feed in Feed.polled {
             let state = try await daemon.database.syncState(feed)
             lines.append("\(feed): \(try await daemon.database.memberIDs(feed).count)/\(world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect).count) error \(state.lastError?.description ?? "-") next \(state.nextPollAt.map { "\($0)" } ?? "-")")
         }

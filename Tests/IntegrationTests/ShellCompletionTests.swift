@@ -66,9 +66,11 @@ struct ShellCompletionTests {
     }
 
     @Test(arguments: [
-        (["twfeed", "feed", ""], ["home", "mentions", "retweets"]),
+        (["twfeed", "feed", ""], ["home", "mentions", "retweets", "posts", "likes"]),
         (["twfeed", "feed", "m"], ["mentions"]),
-        (["twfeed", "search", "--feed", ""], ["home", "mentions", "retweets"]),
+        // Only the polled feeds have gaps to fill.
+        (["twfeed", "fill", ""], ["home", "mentions", "retweets"]),
+        (["twfeed", "search", "--feed", ""], ["home", "mentions", "retweets", "posts", "likes"]),
         (["twfeed", "logs", "--level", ""], ["trace", "debug", "info", "notice", "warn", "error", "critical"]),
         (["twfeed", "demo", "--dialect", ""], ["v2", "v1.1"]),
     ])
@@ -101,8 +103,8 @@ struct ShellCompletionTests {
             // Each line is a candidate, then a tab and its description.
             return output.split(separator: "\n").map { String($0.split(separator: "\t", maxSplits: 1)[0]) }
         }
-        #expect(try complete("twfeed feed ") == ["home", "mentions", "retweets"])
-        #expect(try complete("twfeed search --feed ") == ["home", "mentions", "retweets"])
+        #expect(try complete("twfeed feed ") == ["home", "mentions", "retweets", "posts", "likes"])
+        #expect(try complete("twfeed search --feed ") == ["home", "mentions", "retweets", "posts", "likes"])
         // Folders only (fish offers the typed folder itself too), never a file.
         let folders = try complete("twfeed demo --dir \(folder)/")
         #expect(folders.contains("\(folder)/sub/"), "\(folders)")
@@ -137,6 +139,6 @@ struct ShellCompletionTests {
             .replacing(#/\e\[[0-9;?]*[A-Za-z]/#, with: " ")
             .split(whereSeparator: { $0.isWhitespace }).map(String.init)
             .prefix { $0 != "twfeed" }
-        #expect(Array(listing) == ["home", "mentions", "retweets"], "\(output.debugDescription)")
+        #expect(Array(listing) == ["home", "mentions", "retweets", "posts", "likes"], "\(output.debugDescription)")
     }
 }

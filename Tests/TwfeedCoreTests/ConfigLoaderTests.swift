@@ -49,6 +49,17 @@ struct ConfigLoaderTests {
         #expect(config.api.resolvedBaseURL == "https://api.twitter.com")
     }
 
+    /// The daemon polls, schedules and bills `enabledFeeds`: with every feed turned on,
+    /// still only the three timelines, never the archive's `posts` and `likes`.
+    @Test func theArchivesFeedsAreNeverAmongThePolledOnes() throws {
+        let config = try ConfigLoader.parse(
+            Data(#"{"feeds": {"home": {"enabled": true}, "mentions": {"enabled": true}, "retweets": {"enabled": true}}}"#.utf8),
+            path: "c.json", environment: ["HOME": "/"])
+        #expect(config.enabledFeeds == [.home, .mentions, .retweets])
+        #expect(Feed.allCases.filter(\.isPolled) == Feed.polled)
+        #expect(Feed.archived.allSatisfy { !$0.isPolled })
+    }
+
     @Test func systemdDirectoriesMoveTheDefaults() throws {
         let config = try ConfigLoader.parse(Data("{}".utf8), path: "c.json", environment: [
             "HOME": "/", "STATE_DIRECTORY": "/var/lib/twfeed", "CACHE_DIRECTORY": "/var/cache/twfeed",
@@ -62,6 +73,8 @@ struct ConfigLoaderTests {
     @Test(arguments: [
         (#"{"feeds": {"home": {"intervalSecs": 60}}}"#, "feeds.home.intervalSecs: unknown key"),
         (#"{"colour": 1}"#, "colour: unknown key"),
+        // The archive's feeds are imported, never polled: the config cannot turn them on.
+        (#"{"feeds": {"posts": {"enabled": true}}}"#, "feeds.posts: unknown key"),
         (#"{"feeds": {"home": {"intervalSeconds": 5}}}"#, "feeds.home.intervalSeconds: 5 is out of range: must be between 15 and 86400"),
         (#"{"feeds": {"home": {"intervalSeconds": "60"}}}"#, "feeds.home.intervalSeconds: must be a number, not a string"),
         (#"{"feeds": {"home": {"enabled": "yes"}}}"#, "feeds.home.enabled: must be true or false, not a string"),

@@ -88,7 +88,7 @@ struct TwfeedMetricsTests {
         let metrics = TwfeedMetrics()
         let before = Scrape(metrics.exposition(stored: .init()))
         #expect(before.types["twfeed_poll_requests_total"] == "counter")
-        for feed in Feed.allCases {
+        for feed in Feed.polled {
             #expect(before[#"twfeed_poll_requests_total{feed="\#(feed.rawValue)",outcome="ok"}"#] == 0)
         }
         #expect(before["twfeed_outbox_sent_total"] == 0)

@@ -25,6 +25,7 @@ enum PopulatedStore {
         case .home: true
         case .mentions: id % 3 == 0
         case .retweets: id % 7 == 0
+        case .posts, .likes: false
         }
     }
 
@@ -37,7 +38,7 @@ enum PopulatedStore {
         for first in stride(from: 0, to: tweets, by: 100) {
             let batch: [Tweet] = (first..<min(first + 100, tweets)).map(tweet)
             let authors: [Author] = Set(batch.map { $0.authorID.rawValue }).sorted().map(author)
-            for feed in Feed.allCases {
+            for feed in Feed.polled {
                 let tweets = batch.filter { carries(feed, $0.id.rawValue) }
                 try await database.storePage(TimelinePage(tweets: tweets, authors: authors, nextPageToken: nil),
                                        feed: feed, state: SyncState(feed: feed), now: start)

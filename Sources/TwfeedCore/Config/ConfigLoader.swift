@@ -235,8 +235,8 @@ private struct Reader {
             config.credentials = ConfigLoader.expand(try string(value, "credentials"), environment)
         }
         if let feeds = top["feeds"] {
-            let fields = try object(feeds, "feeds", allowed: Feed.allCases.map(\.rawValue))
-            for feed in Feed.allCases {
+            let fields = try object(feeds, "feeds", allowed: Feed.polled.map(\.rawValue))
+            for feed in Feed.polled {
                 guard let value = fields[feed.rawValue] else { continue }
                 let keyPath = "feeds.\(feed.rawValue)"
                 let settings = try object(

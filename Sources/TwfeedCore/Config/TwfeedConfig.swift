@@ -169,5 +169,5 @@ package struct TwfeedConfig: Sendable, Equatable {
         runtimeDirectory = account?.runtimeDirectory
     }
 
-    package var enabledFeeds: [Feed] { Feed.allCases.filter { feeds[$0]?.enabled ?? false } }
+    package var enabledFeeds: [Feed] { Feed.polled.filter { feeds[$0]?.enabled ?? false } }
 }

@@ -126,6 +126,28 @@ package final class ImageStore: Sendable {
         try? await Self.offPool { AtomicFile.syncDirectory(folder) }
     }
 
+    /// Writes `bytes` into the cache: staged and fsynced first, outside the lock; then
+    /// renamed into place and named by its row (`record`, given the file, answers the
+    /// file no row names any more) together, so the janitor never sees one without the
+    /// other. True when a file was written (false: the same bytes were cached already).
+    /// What the fetchers and the archive import put in the cache goes through here.
+    package func install(_ bytes: [UInt8], format: ImageFormat, record: (_ file: String) async throws -> String?) async throws -> Bool {
+        let staged = try await stage(bytes, format: format)
+        let written = try await withLock {
+            let written: Bool
+            do {
+                written = try install(staged)
+            } catch {
+                discard(staged)
+                throw error
+            }
+            if let orphan = try await record(staged.file) { remove(orphan) }
+            return written
+        }
+        if written { await syncFolder(of: staged.file) }
+        return written
+    }
+
     /// `stage` then `install`, for callers that need neither apart (tests, tools).
     package func put(_ bytes: [UInt8], format: ImageFormat) async throws -> Stored {
         let staged = try await stage(bytes, format: format)

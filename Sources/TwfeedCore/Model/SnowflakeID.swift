@@ -1,3 +1,5 @@
+import Foundation
+
 /// The X API's 64-bit ids (tweets and users alike): positive integers that exceed 2^53,
 /// so never floating point: an `Int64` in memory and SQLite, a decimal string in JSON.
 /// `TweetID` and `UserID` share this behaviour and stay distinct types.
@@ -29,5 +31,15 @@ extension SnowflakeID {
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
+    }
+}
+
+extension SnowflakeID {
+    /// When the id was made, by the server's clock: a snowflake keeps the milliseconds since
+    /// 2010-11-04T01:42:54.657Z in its bits above the lowest 22. What a post whose time is
+    /// not given (an archive's like) is dated by.
+    package var snowflakeDate: Date {
+        let milliseconds = Double(rawValue >> 22) + 1_288_834_974_657
+        return Date(timeIntervalSince1970: milliseconds / 1000)
     }
 }

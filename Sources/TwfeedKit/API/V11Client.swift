@@ -81,6 +81,7 @@ struct V11Client: TwitterAPI {
         case .home: path = "/1.1/statuses/home_timeline.json"
         case .mentions: path = "/1.1/statuses/mentions_timeline.json"
         case .retweets: path = "/1.1/statuses/retweets_of_me.json"
+        case .posts, .likes: preconditionFailure("the archive's feed \(feed.rawValue) is never polled")
         }
         let size = Self.pageBounds(feed).clamped(query.maxResults ?? Self.pageSize(feed))
         var parameters: [(String, String)] = [("count", String(size))] + Self.readParameters

@@ -116,6 +116,7 @@ struct V2Client: TwitterAPI {
         case .home: path = "/2/users/\(userID)/timelines/reverse_chronological"
         case .mentions: path = "/2/users/\(userID)/mentions"
         case .retweets: path = "/2/users/reposts_of_me"
+        case .posts, .likes: preconditionFailure("the archive's feed \(feed.rawValue) is never polled")
         }
         let size = Self.pageBounds(feed).clamped(query.maxResults ?? Self.pageSize)
         var parameters: [(String, String)] = [("max_results", String(size))]

@@ -51,25 +51,9 @@ package struct ImageFetchCore: Sendable {
         }
     }
 
-    /// Writes `body` into the cache: staged and fsynced first, outside the lock; then
-    /// renamed into place and named by its row (`record`, given the file, answers the
-    /// file no row names any more) together, so the janitor never sees one without the
-    /// other. True when a file was written (false: the same bytes were cached already).
+    /// Writes `body` into the cache and names it by its row (`ImageStore.install`).
     func install(_ body: [UInt8], format: ImageFormat, record: (_ file: String) async throws -> String?) async throws -> Bool {
-        let staged = try await store.stage(body, format: format)
-        let written = try await store.withLock {
-            let written: Bool
-            do {
-                written = try store.install(staged)
-            } catch {
-                store.discard(staged)
-                throw error
-            }
-            if let orphan = try await record(staged.file) { store.remove(orphan) }
-            return written
-        }
-        if written { await store.syncFolder(of: staged.file) }
-        return written
+        try await store.install(body, format: format, record: record)
     }
 
     /// A row changed under the cache's lock; the file it named before, when no row

@@ -38,3 +38,16 @@ package struct LogSetup: Sendable {
         self.file = file
     }
 }
+
+extension LogSetup {
+    /// The log file alone, or nothing: for a command whose stderr is the user's (`twfeed
+    /// import` says what went wrong in one line there, and a log line must not add another).
+    package static func fileOnly(config: TwfeedConfig.Log) throws -> Logger {
+        guard let path = config.file else { return Logger(label: "twfeed") { _ in SwiftLogNoOpLogHandler() } }
+        let sink = try FileSink(path: path)
+        let redactor = Redactor()
+        let level = config.level
+        let format = config.format
+        return Logger(label: "twfeed") { _ in EventLogHandler(level: level, format: format, sink: sink, redactor: redactor) }
+    }
+}

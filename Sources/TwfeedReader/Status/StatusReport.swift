@@ -100,7 +100,7 @@ package struct StatusReport: Sendable {
                 readConfig.storage.database = databasePath
                 let open = databasePath == config.storage.database ? database : nil
                 var counts: StatusSnapshot.Counts
-                if let stored, open != nil, stored.feeds.count == Feed.allCases.count {
+                if let stored, open != nil, stored.feeds.count == Feed.polled.count {
                     counts = StatusSnapshot.Counts(config: readConfig, stored: stored, now: now, previous: nil)
                 } else {
                     counts = try await StatusSnapshot.Counts.read(
@@ -127,7 +127,7 @@ package struct StatusReport: Sendable {
         if let counts = snapshot?.counts {
             return report(counts, countsFrom: "snapshot", snapshot: snapshot, running: running, now: now, config: config)
         }
-        let feeds = Feed.allCases.map {
+        let feeds = Feed.polled.map {
             FeedStatus(feed: $0, enabled: config.feeds[$0]?.enabled ?? false, stats: FeedStats(tweets: 0), sync: SyncState(feed: $0))
         }
         let (files, bytes) = StatusSnapshot.Counts.directorySize(config.storage.imageCache)
@@ -161,7 +161,7 @@ package struct StatusReport: Sendable {
         now: Date,
         config: TwfeedConfig
     ) -> StatusReport {
-        let feeds = Feed.allCases.map { feed in
+        let feeds = Feed.polled.map { feed in
             let entry = counts.feeds[feed]
             return FeedStatus(
                 feed: feed,

@@ -36,11 +36,12 @@ struct AtomFeed {
             let model = TweetModel(item, links: links, now: now)
             let html = try PageTemplates.render(model, withTemplate: "atomContent")
             let oneLine = item.shown.tweet.text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            let handle = model.post.username.isEmpty ? "" : "@\(model.post.username)"
             return Entry(
                 id: "tag:twitter.com,2006:status/\(item.tweet.id)",
-                title: Self.xmlSafe("@\(model.post.username): " + (oneLine.count > 80 ? oneLine.prefix(79) + "…" : oneLine)),
+                title: Self.xmlSafe((handle.isEmpty ? "" : "\(handle): ") + (oneLine.count > 80 ? oneLine.prefix(79) + "…" : oneLine)),
                 updated: model.post.time.iso,
-                authorName: Self.xmlSafe("\(model.post.name) (@\(model.post.username))"),
+                authorName: Self.xmlSafe(handle.isEmpty ? model.post.name : "\(model.post.name) (\(handle))"),
                 authorHref: item.shown.author == nil ? nil : model.post.profileHref,
                 statusHref: model.post.statusHref,
                 feeds: model.feeds,

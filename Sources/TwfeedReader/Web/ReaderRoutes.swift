@@ -66,7 +66,7 @@ package enum ReaderRoutes {
         let items = read.content.items
         var model = await page(
             title: feed.rawValue,
-            heading: before == nil ? headings[feed]! : "\(headings[feed]!), older",
+            heading: before == nil ? heading(feed) : "\(heading(feed)), older",
             read: read,
             items: items,
             current: "/\(feed.rawValue)",
@@ -90,13 +90,24 @@ package enum ReaderRoutes {
         return try html(PageTemplates.render(model, withTemplate: "page"))
     }
 
-    static let headings: [Feed: String] = [.home: "Home", .mentions: "Mentions", .retweets: "Your tweets, retweeted"]
+    /// A switch, not a table: a new feed cannot be added without its heading.
+    static func heading(_ feed: Feed) -> String {
+        switch feed {
+        case .home: "Home"
+        case .mentions: "Mentions"
+        case .retweets: "Your tweets, retweeted"
+        case .posts: "Your posts (from your archive)"
+        case .likes: "Your likes (from your archive)"
+        }
+    }
 
     static func search(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) async throws -> Response {
         let form = FormQuery(request.uri.query)
         let text = form["q"] ?? ""
         let feed = try form["feed"].map { name in
-            guard let feed = Feed(rawValue: name) else { throw HTTPError(.badRequest, message: "feed: \(name) is not home, mentions or retweets") }
+            guard let feed = Feed(rawValue: name) else {
+                throw HTTPError(.badRequest, message: "feed: \(name) is not home, mentions, retweets, posts or likes")
+            }
             return feed
         }
         let now = source.clock.now()

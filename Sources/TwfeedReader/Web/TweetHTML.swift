@@ -34,11 +34,15 @@ enum TweetHTML {
         }
         out += #"<p class="meta"><span class="name">"#
         text(tweet.post.name)
-        out += #"</span> <a class="username" href=""#
-        text(tweet.post.profileHref)
-        out += #"">@"#
-        text(tweet.post.username)
-        out += #"</a> · <a class="permalink" href=""#
+        out += "</span>"
+        if !tweet.post.username.isEmpty {
+            out += #" <a class="username" href=""#
+            text(tweet.post.profileHref)
+            out += #"">@"#
+            text(tweet.post.username)
+            out += "</a>"
+        }
+        out += #" · <a class="permalink" href=""#
         text(tweet.post.statusHref)
         out += #"">"#
         time(tweet.post.time, to: &out)
@@ -74,11 +78,15 @@ enum TweetHTML {
             text(quoted.id)
             out += #""><p class="meta"><span class="name">"#
             text(quoted.name)
-            out += #"</span> <a class="username" href=""#
-            text(quoted.profileHref)
-            out += #"">@"#
-            text(quoted.username)
-            out += #"</a> · <a class="permalink" href=""#
+            out += "</span>"
+            if !quoted.username.isEmpty {
+                out += #" <a class="username" href=""#
+                text(quoted.profileHref)
+                out += #"">@"#
+                text(quoted.username)
+                out += "</a>"
+            }
+            out += #" · <a class="permalink" href=""#
             text(quoted.conversationHref)
             out += #"">"#
             time(quoted.time, to: &out)

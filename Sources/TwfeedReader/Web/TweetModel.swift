@@ -147,10 +147,14 @@ struct TweetModel {
 extension TweetModel.Card {
     init(_ tweet: Tweet, author: Author?, media: [MediaItem], links: [TweetID: [TweetLink]], now: Date) {
         id = tweet.id.description
-        name = author?.name ?? "unknown author"
-        username = author?.username ?? tweet.authorID.description
+        // An archive's like names no author until the post is fetched: no "@" line then.
+        let authorKnown = tweet.authorID != .unknown
+        name = author?.name ?? (authorKnown ? "unknown author" : "author not fetched yet")
+        username = author?.username ?? (authorKnown ? tweet.authorID.description : "")
         profileHref = TweetModel.profileHref(author, tweet.authorID)
-        statusHref = "https://x.com/\(TweetModel.pathSafe(username))/status/\(tweet.id)"
+        statusHref =
+            username.isEmpty
+            ? "https://x.com/i/web/status/\(tweet.id)" : "https://x.com/\(TweetModel.pathSafe(username))/status/\(tweet.id)"
         conversationHref = "/tweet/\(tweet.id)"
         time = TimeModel(tweet.createdAt, now: now)
         segments = TweetText.segments(tweet.text, links: links[tweet.id] ?? [])

@@ -32,7 +32,7 @@ package final class TwfeedMetrics: Sendable {
             .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(300),
         ]
         self.factory = factory
-        for feed in Feed.allCases {
+        for feed in Feed.polled {
             // Present from the start, at 0: a dashboard's rate() needs the first sample.
             _ = CoreMetrics.Counter(label: "twfeed_poll_requests_total", dimensions: [("feed", feed.rawValue), ("outcome", "ok")], factory: factory)
         }
@@ -90,7 +90,7 @@ package final class TwfeedMetrics: Sendable {
             for state in BillingState.allCases {
                 gauge("twfeed_api_billing_state", ("state", state.rawValue)).record(state == spend.billingState ? 1 : 0)
             }
-            for feed in Feed.allCases {
+            for feed in Feed.polled {
                 gauge("twfeed_feed_permitted", ("feed", feed.rawValue)).record(spend.refusal(of: feed) == nil ? 1 : 0)
                 gauge("twfeed_feed_gaps", ("feed", feed.rawValue)).record(spend.gaps[feed] ?? 0)
             }

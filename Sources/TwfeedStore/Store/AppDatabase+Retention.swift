@@ -41,8 +41,11 @@ extension AppDatabase {
     /// An old tweet is kept when it is an anchor or an anchor replies to, retweets or
     /// quotes it directly; an old tweet kept only as such a reference anchors nothing
     /// (docs/INTERFACE.md, "Retention").
+    /// A post tagged `posts` or `likes` (an imported archive's, whatever other feed has it
+    /// too) is kept for good: `storage.keepDays` never prunes your own history.
     private static let keptCondition = """
         EXISTS (SELECT 1 FROM outbox o WHERE o.sentTweetId = t.id)
+        OR EXISTS (SELECT 1 FROM feedMembership a WHERE a.tweetId = t.id AND a.feed IN ('posts', 'likes'))
         OR EXISTS (SELECT 1 FROM tweet k WHERE k.inReplyToId = t.id
                    AND (k.createdAt >= :cutoff OR EXISTS (SELECT 1 FROM outbox o WHERE o.sentTweetId = k.id)))
         OR EXISTS (SELECT 1 FROM tweet k WHERE k.retweetOfId = t.id

@@ -90,7 +90,8 @@ package final class AppDatabase: StoreReading {
         }
     }
 
-    /// An empty database in memory, for tests.
+    /// An empty database in memory, for tests and for `import --dry-run` where no
+    /// database exists yet (it must create none).
     package static func inMemory() throws -> AppDatabase {
         try mapErrors(path: "memory", "cannot open the database") {
             let database = AppDatabase(try DatabaseQueue(), path: "memory")

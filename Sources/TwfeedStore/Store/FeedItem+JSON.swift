@@ -38,15 +38,21 @@ extension FeedItem {
             guard let value else { return raw("null") }
             Self.appendDecimal(Int64(value), to: &out)
         }
-        raw(#"{"author":{"avatarPath":"#)
-        string(avatarPath)
-        raw(#","id":"#)
-        id(tweet.authorID)
-        raw(#","name":"#)
-        string(author?.name)
-        raw(#","username":"#)
-        string(author?.username)
-        raw(#"},"conversationId":"#)
+        if tweet.authorID == .unknown {
+            // An archive's like: nobody has said who wrote it yet.
+            raw(#"{"author":null"#)
+        } else {
+            raw(#"{"author":{"avatarPath":"#)
+            string(avatarPath)
+            raw(#","id":"#)
+            id(tweet.authorID)
+            raw(#","name":"#)
+            string(author?.name)
+            raw(#","username":"#)
+            string(author?.username)
+            out.append(UInt8(ascii: "}"))
+        }
+        raw(#","conversationId":"#)
         id(tweet.conversationID)
         raw(#","createdAt":""#)
         Timestamp.appendISO8601(tweet.createdAt, to: &out)

@@ -57,7 +57,7 @@ extension AppDatabase {
         var counts = StoredCounts()
         if request.feeds {
             let owner = try owner(.signedIn, db)
-            for feed in Feed.allCases {
+            for feed in Feed.polled {
                 counts.feeds[feed] = .init(stats: try feedStats(feed, db), sync: try syncState(feed, account: owner, db))
             }
         }

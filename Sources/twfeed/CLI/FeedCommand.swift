@@ -10,7 +10,7 @@ struct FeedCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "home, mentions or retweets")
+    @Argument(help: "home, mentions, retweets, or posts and likes (your imported archive)")
     var feed: Feed
 
     @OptionGroup var list: TweetListOptions

@@ -7,6 +7,11 @@ import TwfeedStore
 /// How `twfeed feed`, `search` and `show` show a tweet as text (the JSON object is
 /// `FeedItem.appendJSON`, in TwfeedStore, so every reader prints the same).
 enum FeedPresenter {
+    /// An author not stored: by id, or, for an archive's like, said to be unknown.
+    static func unnamed(_ id: UserID) -> String {
+        id == .unknown ? "author not fetched yet" : "user \(id)"
+    }
+
     /// Who and when, then the text on one line; a repost as its original by its author
     /// with "reposted by" above, a reply with whom it answers, a quote as an indented line.
     /// With `links` (`StoreReading.tweetLinks`), each `t.co` link shows where it leads, as
@@ -17,7 +22,7 @@ enum FeedPresenter {
     static func text(_ item: FeedItem, links: [TweetID: [TweetLink]] = [:], parentAbove: Bool = false) -> String {
         func display(_ tweet: Tweet) -> String { oneLine(TweetLink.shownText(tweet.text, links: links[tweet.id] ?? [])) }
         let shown = item.shown
-        let who = shown.author.map { "@\($0.username) (\($0.name))" } ?? "user \(shown.tweet.authorID)"
+        let who = shown.author.map { "@\($0.username) (\($0.name))" } ?? Self.unnamed(shown.tweet.authorID)
         let when = Timestamp.iso8601(shown.tweet.createdAt).replacingOccurrences(of: "T", with: " ").dropLast(4)
         var marks = [String]()
         if item.tweet.retweetOfID != nil { marks.append("retweet") }
@@ -42,7 +47,7 @@ enum FeedPresenter {
             )
         }
         if let quoted = item.quoted {
-            let author = quoted.author.map { "@\($0.username)" } ?? "user \(quoted.tweet.authorID)"
+            let author = quoted.author.map { "@\($0.username)" } ?? Self.unnamed(quoted.tweet.authorID)
             lines.append("    > \(author): \(display(quoted.tweet))")
         } else if let missing = shown.tweet.quotedID {
             lines.append("    > quoted post \(missing), not fetched yet")

@@ -16,13 +16,14 @@ struct FillCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "home, mentions or retweets")
+    @Argument(help: "home, mentions or retweets", completion: .list(Feed.polled.map(\.rawValue)))
     var feed: Feed
 
     @Option(name: .customLong("max-usd"), help: ArgumentHelp("The most to spend on it, in US dollars.", valueName: "X"))
     var maxUSD: String
 
     func validate() throws {
+        guard feed.isPolled else { throw ValidationError("\(feed.rawValue) is imported from your archive, never read from the API: it has no gaps") }
         guard let amount = try? MicroUSD(parsing: maxUSD), amount.micros > 0 else {
             throw ValidationError("--max-usd: \(maxUSD) is not an amount of dollars above 0 (such as 0.50)")
         }

@@ -18,7 +18,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Argument(help: "Words, \"a phrase\", from:username.")
     var query: String
 
-    @Option(help: "Only this feed: home, mentions or retweets.")
+    @Option(help: "Only this feed: home, mentions, retweets, posts or likes.")
     var feed: Feed?
 
     @OptionGroup var list: TweetListOptions

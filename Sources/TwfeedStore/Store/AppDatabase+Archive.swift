@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import TwfeedCore
+
+/// What storing an archive's posts (or likes) did, post by post (docs/SCHEMA.md, "The
+/// archive's feeds").
+package struct ArchiveCounts: Sendable, Equatable {
+    /// Not stored before: the post's row and its tag were written.
+    package var new = 0
+    /// Stored before (from the API, as a post another one points at, or by an earlier
+    /// import) and changed: it gained the feed's tag, its stored text was a cut of the
+    /// archive's whole text and became whole, or it was stored as a like with no author
+    /// and the archive's posts say it is yours.
+    package var updated = 0
+    /// Stored before, tagged, and whole already: nothing was written.
+    package var unchanged = 0
+
+    package init(new: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+        self.new = new
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+
+    /// Every post the archive gave, whatever was done with it.
+    package var total: Int { new + updated + unchanged }
+
+    package static func + (lhs: Self, rhs: Self) -> Self {
+        Self(new: lhs.new + rhs.new, updated: lhs.updated + rhs.updated, unchanged: lhs.unchanged + rhs.unchanged)
+    }
+}
+
+extension AppDatabase {
+    /// Stores one batch of an archive's posts under `feed` (`posts` or `likes`) for
+    /// `account`, in one IMMEDIATE transaction: a batch of a few thousand holds the write
+    /// lock for a moment, so the daemon and the reader go on between batches.
+    ///
+    /// A post already stored keeps every field it has (the API's say more than the
+    /// archive's: the author of a like, counts, a v2 conversation) and gains the tag; only
+    /// a text that is a cut of the archive's (what is left once a trailing "…" goes is the
+    /// start of the archive's longer text) takes the whole one. A new post is stored with
+    /// its links and media (each picture gets its `photo` row, as the API's do) and joins
+    /// its conversation. With `dryRun` the same writes are rolled back: the counts are
+    /// exact and nothing changes.
+    ///
+    /// - Parameter storedBefore: with `dryRun`, the ids the same import stores before
+    ///   these (its posts, whose writes were rolled back too): one of them is counted as
+    ///   the real import would find it, stored already.
+    package func storeArchived(
+        _ tweets: [Tweet],
+        feed: Feed,
+        account: UserID,
+        now: Date,
+        dryRun: Bool = false,
+        storedBefore: Set<TweetID> = []
+    ) async throws -> ArchiveCounts {
+        precondition(!feed.isPolled, "only an archive's feeds are imported")
+        return try await writeWithoutTransaction { db in
+            var counts = ArchiveCounts()
+            try db.inTransaction(.immediate) {
+                counts = try Self.storeArchived(tweets, feed: feed, account: account.rawValue, now: now, storedBefore: storedBefore, db)
+                return dryRun ? .rollback : .commit
+            }
+            return counts
+        }
+    }
+
+    static func storeArchived(
+        _ tweets: [Tweet],
+        feed: Feed,
+        account: Int64,
+        now: Date,
+        storedBefore: Set<TweetID> = [],
+        _ db: Database
+    ) throws -> ArchiveCounts {
+        let fetchedAt = now.timeIntervalSince1970
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, fetchedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
+                """
+        )
+        let whole = try db.cachedStatement(sql: wholeTextSQL)
+        // A post stored as a like (no author) that your archive says is yours.
+        let named = try db.cachedStatement(sql: "UPDATE tweet SET authorId = ? WHERE id = ? AND authorId = 0")
+        let tag = try db.cachedStatement(sql: "INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)")
+        var counts = ArchiveCounts()
+        var added: [Tweet] = []
+        for tweet in tweets {
+            try insert.execute(arguments: [
+                tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
+                tweet.inReplyToID?.rawValue, tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
+                // A post that replies to nothing is its own conversation (as settling
+                // would say): written at once, so only replies are settled after.
+                (tweet.conversationID ?? (tweet.inReplyToID == nil ? tweet.id : nil))?.rawValue, tweet.rawJSON, fetchedAt,
+            ])
+            let isNew = db.changesCount > 0
+            var changed = false
+            if isNew {
+                added.append(tweet)
+            } else {
+                try whole.execute(arguments: ["text": tweet.text, "id": tweet.id.rawValue])
+                changed = db.changesCount > 0
+                if tweet.authorID != .unknown {
+                    try named.execute(arguments: [tweet.authorID.rawValue, tweet.id.rawValue])
+                    changed = changed || db.changesCount > 0
+                }
+            }
+            try tag.execute(arguments: [account, feed.rawValue, tweet.id.rawValue, fetchedAt])
+            changed = changed || db.changesCount > 0
+            if isNew && !storedBefore.contains(tweet.id) {
+                counts.new += 1
+            } else if changed || isNew {
+                counts.updated += 1
+            } else {
+                counts.unchanged += 1
+            }
+        }
+        try settleConversations(added.filter { $0.inReplyToID != nil }, db)
+        try insertMedia(added, now: now, db)
+        try insertLinks(added.filter { !$0.links.isEmpty }, db)
+        return counts
+    }
+
+    /// A stored text that is a cut of the archive's: once its trailing "…" and spaces go,
+    /// it is non-empty, shorter, and the archive's text begins with it (a v1.1 answer's
+    /// long post, a like's "fullText" from an older archive). Anything else is kept.
+    static let wholeTextSQL = """
+        UPDATE tweet SET text = :text
+        WHERE id = :id AND length(text) < length(:text) AND length(rtrim(text, ' …')) > 0
+            AND substr(:text, 1, length(rtrim(text, ' …'))) = rtrim(text, ' …')
+        """
+}
+
+extension AppDatabase {
+    /// An archive's photo, put in the cache by the importer: the picture URL of `tweet`'s
+    /// media whose last path part is `mediaName` (the archive names its file
+    /// `TWEETID-NAME.EXT` after it) and the file already cached for it; nil when the post
+    /// shows no such picture.
+    package func archivedPhoto(tweet: TweetID, mediaName: String) async throws -> (url: String, file: String?)? {
+        try await read { db in
+            for row in try Row.fetchAll(db, sql: StoreQueries.mediaOfTweet.sql, arguments: [tweet.rawValue]) {
+                guard let url = row["imageURL"] as String?, url.split(separator: "/").last.map(String.init) == mediaName else { continue }
+                return (url, row["file"] as String?)
+            }
+            return nil
+        }
+    }
+}
