@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: one release build (some Swift 6 concurrency errors only
-# show there), then the test suite on it (the fault matrix is in it) and, beside it, the
-# Debian package and its checks, the web reader in headless Chromium and the short crash
-# loop. Each stage says how long it took.
+# show there), then three lanes side by side: the test suite on it (the fault matrix is
+# in it); the web reader in headless Chromium and the short crash loop; the Debian package
+# and its checks. Each stage says how long it took.
 # --fast: the tier to run while working (about two minutes after its build): the format
 # check, one debug build and every unit suite; not the integration suite (the fault
 # matrix is in it), the package, the browser test or the crash loop.
@@ -21,10 +21,11 @@ trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$TMPDIR"' EXIT
 
 # Each stage's wall time, so a slow run says where its minutes went.
 stage() {
-  local name=$1 started=$SECONDS
+  local name=$1 started=$SECONDS status=0
   shift
-  "$@"
-  echo "test.sh: $name took $((SECONDS - started)) s" >&2
+  "$@" || status=$?
+  echo "test.sh: $name took $((SECONDS - started)) s$([ "$status" = 0 ] || echo ", failed (exit $status)")" >&2
+  return "$status"
 }
 
 if [ "${1:-}" = "--fast" ]; then
@@ -52,40 +53,63 @@ stage format-check bash scripts/format-check
 # release builds, too).
 stage build bash scripts/release-build --with-tests --static
 
-# The test suite runs beside the checks below: much of its time is spent waiting on the
-# daemons and emulators it starts (the fault matrix's slow answers and back-offs), and
-# the checks below need only the binaries. Its output is shown whole when it ends.
-stage "swift test" swift test -c release --skip-build >"$TMPDIR/swift-test.log" 2>&1 &
-suite=$!
+# After the build, three lanes run side by side, the two in the background each writing
+# its own log, shown whole when it ends: the test suite (much of its time is spent waiting
+# on the daemons and emulators it starts: the fault matrix's slow answers and
+# back-offs), the browser lane, and the package lane here in the foreground. All of
+# them need only the build.
+lanes=()
+lane() {
+  local name=$1
+  shift
+  ( "$@" ) >"$TMPDIR/lane-$name.log" 2>&1 &
+  lanes+=("$name:$!")
+}
+
+lane suite stage "swift test" swift test -c release --skip-build
+
+# The web reader in a real browser against the release demo (docs/PROOF.md), then the
+# crash loop's short run (docs/PROOF.md has the long one): 5 SIGKILLs of the release
+# daemon during backfill, posting and pruning.
+browser_lane() {
+  local status=0
+  stage browser-test python3 scripts/browser-test --binary .build/release/twfeed || status=1
+  stage crashloop bash scripts/crashloop 5 1 || status=1
+  return "$status"
+}
+lane browser browser_lane
 
 # The shell completions and the man page as scripts/install-extras installs them (into
 # a scratch root): the page, generated from the commands, renders without an error.
+# (Chained with &&: inside a lane a failed command does not end the function by itself.)
 extras() {
-  local root
+  local root status=0
   root=$(mktemp -d)
-  bash scripts/install-extras --root "$root"
-  mandoc -T lint -W error "$root/usr/local/share/man/man1/twfeed.1"
-  grep -q '^\.It Em feed$' "$root/usr/local/share/man/man1/twfeed.1"
+  bash scripts/install-extras --root "$root" &&
+    mandoc -T lint -W error "$root/usr/local/share/man/man1/twfeed.1" &&
+    grep -q '^\.It Em feed$' "$root/usr/local/share/man/man1/twfeed.1" || status=$?
   rm -rf "$root"
+  return "$status"
 }
-stage extras extras
 
 # The Debian package from that release build: its control, files, binaries without the
 # toolchain, lintian and both units (scripts/package-test says what it checks); --quick
-# compresses it less, a sixth of the CPU time.
-stage package bash scripts/package --skip-build --quick
-stage package-test bash scripts/package-test
-# docs/OPERATIONS.md's install by hand, followed as written in a scratch root.
-stage install-guide-test bash scripts/install-guide-test
+# compresses it less, a sixth of the CPU time. Then docs/OPERATIONS.md's install by hand,
+# followed as written in a scratch root.
+package_lane() {
+  stage extras extras &&
+    stage package bash scripts/package --skip-build --quick &&
+    stage package-test bash scripts/package-test &&
+    stage install-guide-test bash scripts/install-guide-test
+}
 
-# The web reader in a real browser against the release demo (docs/PROOF.md).
-stage browser-test python3 scripts/browser-test --binary .build/release/twfeed
-
-# The crash loop's short run (docs/PROOF.md has the long one): 5 SIGKILLs of the
-# release daemon during backfill, posting and pruning.
-stage crashloop bash scripts/crashloop 5 1
-
+# A lane that fails does not stop the others: every failure of the run is shown.
 status=0
-wait "$suite" || status=$?
-cat "$TMPDIR/swift-test.log"
+package_lane || status=1
+for entry in "${lanes[@]}"; do
+  name=${entry%%:*}
+  if wait "${entry##*:}"; then result=passed; else result=failed; status=1; fi
+  echo "test.sh: ---- lane $name ($result) ----"
+  cat "$TMPDIR/lane-$name.log"
+done
 exit "$status"
