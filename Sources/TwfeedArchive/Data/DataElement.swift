@@ -1,0 +1,56 @@
+import Foundation
+import TwfeedCore
+
+/// One element of a data file's array, decoded alone.
+struct DataElement {
+    /// The element's object, or the object inside its one-key wrapper (`{"tweet": {...}}`).
+    var object: JSONValue
+    /// That object's bytes as the archive wrote them: a post's `rawJSON`.
+    var raw: Range<Int>
+
+    /// Decodes the element at `range`, unwrapping `wrapper` when the element is that one key
+    /// (`required`: the element must be so wrapped, as `like.js`'s and `note-tweet.js`'s are).
+    static func decode(
+        _ data: Data, _ range: Range<Int>, wrapper: String, required: Bool, file: String, index: Int
+    ) throws(ArchiveError) -> DataElement {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(data[range])
+        } catch {
+            throw ArchiveError(.badData, file: file, "entry \(index + 1) is not JSON (\(error))")
+        }
+        guard case .object(let members) = value else { throw ArchiveError(.badData, file: file, "entry \(index + 1) is not an object") }
+        if members.count == 1, let inner = members[wrapper] {
+            guard case .object = inner else {
+                throw ArchiveError(.badData, file: file, "entry \(index + 1): \"\(wrapper)\" is \(inner.typeName), not an object")
+            }
+            return DataElement(object: inner, raw: innerRange(data, range) ?? range)
+        }
+        if required { throw ArchiveError(.badData, file: file, "entry \(index + 1) is not {\"\(wrapper)\": {...}}") }
+        return DataElement(object: value, raw: range)
+    }
+
+    /// The byte range of the value of a one-key object: `{ "key" : VALUE }`.
+    private static func innerRange(_ data: Data, _ range: Range<Int>) -> Range<Int>? {
+        data.withUnsafeBytes { raw -> Range<Int>? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var at = DataFile.skipSpace(bytes, from: range.lowerBound + 1)
+            guard at < range.upperBound, bytes[at] == UInt8(ascii: "\"") else { return nil }
+            at += 1
+            while at < range.upperBound, bytes[at] != UInt8(ascii: "\"") { at += bytes[at] == UInt8(ascii: "\\") ? 2 : 1 }
+            at = DataFile.skipSpace(bytes, from: at + 1)
+            guard at < range.upperBound, bytes[at] == UInt8(ascii: ":") else { return nil }
+            at = DataFile.skipSpace(bytes, from: at + 1)
+            guard at < range.upperBound, let end = DataFile.valueEnd(bytes, from: at), end <= range.upperBound else { return nil }
+            return at..<end
+        }
+    }
+
+    /// The object's text as the archive wrote it.
+    func rawText(_ data: Data) -> String { String(decoding: data[raw], as: UTF8.self) }
+}
+
+extension JSONValue {
+    /// A member that must be a string (the archive writes every number as one).
+    func text(_ key: String) -> String? { self[key]?.string }
+}
