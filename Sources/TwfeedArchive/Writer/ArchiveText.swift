@@ -6,13 +6,42 @@ import TwfeedCore
 /// v1.1-shaped object (HTML-escaped text, every number a string, entity indices in code
 /// points of the escaped text), a note, the manifest.
 enum ArchiveText {
+    /// `window.GLOBAL = [ ... ]`, pretty-printed as X prints it (`"key" : value`, two spaces).
     static func dataFile(global: String, _ elements: [JSONValue]) -> Data {
-        var text = "window.\(global) = ["
+        var out: [UInt8] = Array("window.\(global) = [".utf8)
         for (index, element) in elements.enumerated() {
-            text += (index == 0 ? "\n  " : ",\n  ") + element.serialized
+            out += Array((index == 0 ? " " : ", ").utf8)
+            pretty(element, indent: 0, to: &out)
         }
-        text += elements.isEmpty ? "]" : "\n]"
-        return Data(text.utf8)
+        out += Array(" ]".utf8)
+        return Data(out)
+    }
+
+    private static func pretty(_ value: JSONValue, indent: Int, to out: inout [UInt8]) {
+        let inner = [UInt8](repeating: 0x20, count: indent + 2)
+        switch value {
+        case .object(let members) where !members.isEmpty:
+            out.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted().enumerated() {
+                out += index == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A]
+                out += inner
+                JSONValue.writeString(key, to: &out)
+                out += Array(" : ".utf8)
+                pretty(members[key]!, indent: indent + 2, to: &out)
+            }
+            out.append(0x0A)
+            out += [UInt8](repeating: 0x20, count: indent)
+            out.append(UInt8(ascii: "}"))
+        case .array(let elements) where !elements.isEmpty:
+            out += Array("[ ".utf8)
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += Array(", ".utf8) }
+                pretty(element, indent: indent, to: &out)
+            }
+            out += Array(" ]".utf8)
+        case .array: out += Array("[ ]".utf8)
+        default: out += Array(value.serialized.utf8)
+        }
     }
 
     /// `&`, `<` and `>` as the archive escapes them in a post's text.

@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import TwfeedArchive
+import TwfeedCore
+
+/// `twfeed-bench --archive-parse [--posts N]`: writes an archive as X does (N posts,
+/// default 100,000, in two parts of `tweets.js`, 2% long posts with notes, 500 photos,
+/// 20,000 likes), zipped, then reads it whole in a child process (`check()` then every
+/// post and like, as `twfeed import` does) and prints its time, MB/s of `tweets*.js` and
+/// peak RSS against the largest data file: the archive reader's share of issue 28's 5 s.
+enum ArchiveParse {
+    static func run(arguments: [String], folder: String) async throws {
+        let count = arguments.firstIndex(of: "--posts").flatMap { Int(arguments[$0 + 1]) } ?? 100_000
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = "\(folder)/archive.zip"
+        let writer = synthetic(posts: count)
+        try writer.write(to: path, as: .zip)
+        let files = writer.files()
+        let postBytes = files.filter { $0.0.hasPrefix("data/tweets") && $0.0.hasSuffix(".js") }.reduce(0) { $0 + $1.1.count }
+        let largest = files.filter { $0.0.hasSuffix(".js") }.map(\.1.count).max() ?? 0
+        let zipBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+
+        var usage = rusage()
+        let started = DispatchTime.now()
+        let status = try spawnSelf(["--archive-parse-child", path])
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        guard status == 0 else { throw BenchError("the child reading the archive failed (\(status))") }
+        let peak = Double(usage.ru_maxrss) * 1024
+        let mb = 1_000_000.0
+        print("| archive (\(count) posts, zip \(String(format: "%.0f", Double(zipBytes) / mb)) MB) | seconds | tweets*.js MB/s | peak RSS | largest data file | ratio |")
+        print("|---|---|---|---|---|---|")
+        print(
+            String(
+                format: "| read whole (check + posts + likes), release | %.2f | %.0f (%.0f MB) | %.0f MB | %.0f MB | %.2fx |", seconds,
+                Double(postBytes) / mb / seconds, Double(postBytes) / mb, peak / mb, Double(largest) / mb, peak / Double(max(largest, 1))))
+    }
+
+    /// The child: opens, checks and reads everything, keeping nothing.
+    static func child(path: String) async throws {
+        let archive = try ArchiveOpener.open(path: path)
+        try await archive.check()
+        var posts = 0
+        var likes = 0
+        try await archive.posts(batchSize: 1_000) { posts += $0.count }
+        try await archive.likes(batchSize: 1_000) { likes += $0.count }
+        FileHandle.standardError.write(Data("archive: \(posts) posts, \(likes) likes, \(archive.photos.count) photos\n".utf8))
+    }
+
+    private static func spawnSelf(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Posts shaped like a real account's: ~200 characters, a link in one of three, a
+    /// reply in one of four, a photo in one of 200, a long post in one of 50.
+    static func synthetic(posts count: Int) -> ArchiveWriter {
+        let account = ArchiveAccount(id: UserID(1_000_000_001), username: "bench_user", displayName: "Bench User")
+        let start = Date(timeIntervalSince1970: 1_500_000_000)
+        let words = ["river", "weir", "heron", "lock", "mill", "towpath", "bridge", "kingfisher", "&", "<3", "café", "🐟"]
+        var posts: [ArchiveWriter.Post] = []
+        posts.reserveCapacity(count)
+        for index in 0..<count {
+            let id = TweetID(Int64(900_000_000_000_000_000) + Int64(index) * 4_194_304_000)
+            let length = index % 50 == 0 ? 90 : 30
+            var text = (0..<length).map { words[($0 * 7 + index) % words.count] }.joined(separator: " ")
+            var links: [TweetLink] = []
+            if index % 3 == 0 {
+                let url = "https://t.co/b\(String(index, radix: 36))"
+                text += " " + url
+                links.append(TweetLink(url: url, expandedURL: "https://example.org/post/\(index)", displayURL: "example.org/post/\(index)"))
+            }
+            let reply = index % 4 == 1 ? TweetID(Int64(800_000_000_000_000_000) + Int64(index)) : nil
+            if reply != nil { text = "@friend_\(index % 97) " + text }
+            let photos =
+                index % 200 == 7
+                ? [ArchiveWriter.Photo(mediaID: String(id.rawValue + 1), name: "P\(index).jpg", bytes: Data(repeating: UInt8(index % 251), count: 2_000))]
+                : []
+            posts.append(
+                ArchiveWriter.Post(
+                    id: id, createdAt: start.addingTimeInterval(Double(index) * 1_000), text: text, inReplyToID: reply, links: links,
+                    photos: photos))
+        }
+        var writer = ArchiveWriter(
+            account: account, posts: posts,
+            likes: (0..<(count / 5)).map { ArchivedLike(id: TweetID(Int64(700_000_000_000_000_000) + Int64($0)), text: "liked post \($0) &", expandedURL: nil) })
+        writer.postsPerPart = (count + 1) / 2
+        return writer
+    }
+}
