@@ -288,6 +288,8 @@ if Context.environment["TWFEED_FUZZ"] == "1" {
         ("FuzzV11Page", ["TwfeedKit", "FuzzSupport"]),
         ("FuzzRateLimit", ["TwfeedBase", "TwfeedKit", "FuzzSupport"]),
         ("FuzzTweetLength", ["TwitterText"]),
+        ("FuzzArchiveData", ["TwfeedArchive"]),
+        ("FuzzArchiveZip", ["TwfeedArchive", "FuzzSupport"]),
     ] {
         package.targets.append(.executableTarget(
             name: name, dependencies: (dependencies + ["FuzzDriver"]).map { .target(name: $0) }, path: "Fuzz/\(name)"))

@@ -1,0 +1,45 @@
+import Foundation
+import TwfeedCore
+
+/// What the libFuzzer targets (Fuzz/FuzzArchiveData, Fuzz/FuzzArchiveZip) run: every
+/// reading step on one input, refusals swallowed (each must be an `ArchiveError`).
+package enum ArchiveFuzzing {
+    package static func dataFile(_ data: Data) {
+        let file = "data/tweets.js"
+        var notes: [ArchivedNote] = []
+        if let ranges = try? DataFile.elements(data, file: file) {
+            for (index, range) in ranges.enumerated() {
+                if let element = try? DataElement.decode(data, range, wrapper: "noteTweet", required: true, file: file, index: index),
+                    let note = try? ArchivedNote.decode(element.object, file: file, index: index)
+                {
+                    notes.append(note)
+                }
+            }
+            var index = NoteIndex(notes)
+            for (number, range) in ranges.enumerated() {
+                guard let element = try? DataElement.decode(data, range, wrapper: "tweet", required: false, file: file, index: number)
+                else { continue }
+                _ = try? PostDecoder.decode(element, raw: element.rawText(data), account: UserID(1), notes: &index, file: file, index: number)
+                _ = try? ArchivedLike.decode(element.object, file: file, index: number)
+                _ = try? ArchiveAccount.decode(element.object, file: file)
+            }
+        }
+        _ = try? ArchiveManifest.decode(data, file: "data/manifest.js")
+    }
+
+    /// Small limits, so a fuzzed header cannot make the target allocate gigabytes.
+    package static let limits = ArchiveLimits(maxTotalBytes: 64 << 20, maxRatio: 100, ratioFloorBytes: 1 << 16)
+
+    package static func zip(path: String) async {
+        guard let archive = try? ArchiveOpener.open(path: path, limits: limits) else { return }
+        do {
+            try await archive.check()
+            try await archive.posts(batchSize: 100) { _ in }
+            try await archive.likes(batchSize: 100) { _ in }
+            for photo in archive.photos { _ = try archive.photoBytes(photo) }
+        } catch is ArchiveError {
+        } catch {
+            fatalError("an archive refusal that is not an ArchiveError: \(error)")
+        }
+    }
+}
