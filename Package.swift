@@ -289,7 +289,7 @@ if Context.environment["TWFEED_FUZZ"] == "1" {
         ("FuzzRateLimit", ["TwfeedBase", "TwfeedKit", "FuzzSupport"]),
         ("FuzzTweetLength", ["TwitterText"]),
         ("FuzzArchiveData", ["TwfeedArchive"]),
-        ("FuzzArchiveZip", ["TwfeedArchive", "FuzzSupport"]),
+        ("FuzzArchiveZip", ["TwfeedArchive"]),
     ] {
         package.targets.append(.executableTarget(
             name: name, dependencies: (dependencies + ["FuzzDriver"]).map { .target(name: $0) }, path: "Fuzz/\(name)"))

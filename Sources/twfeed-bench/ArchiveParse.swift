@@ -12,7 +12,8 @@ enum ArchiveParse {
     static func run(arguments: [String], folder: String) async throws {
         let count = arguments.firstIndex(of: "--posts").flatMap { Int(arguments[$0 + 1]) } ?? 100_000
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = "\(folder)/archive.zip"
+        // `--out PATH` keeps the archive (to profile the child on it: `--archive-parse-child PATH`).
+        let path = arguments.firstIndex(of: "--out").map { arguments[$0 + 1] } ?? "\(folder)/archive.zip"
         let writer = synthetic(posts: count)
         try writer.write(to: path, as: .zip)
         let files = writer.files()
@@ -38,13 +39,20 @@ enum ArchiveParse {
 
     /// The child: opens, checks and reads everything, keeping nothing.
     static func child(path: String) async throws {
+        let clock = ContinuousClock()
+        var marks = [clock.now]
         let archive = try ArchiveOpener.open(path: path)
         try await archive.check()
+        marks.append(clock.now)
         var posts = 0
         var likes = 0
         try await archive.posts(batchSize: 1_000) { posts += $0.count }
+        marks.append(clock.now)
         try await archive.likes(batchSize: 1_000) { likes += $0.count }
-        FileHandle.standardError.write(Data("archive: \(posts) posts, \(likes) likes, \(archive.photos.count) photos\n".utf8))
+        marks.append(clock.now)
+        let steps = zip(marks, marks.dropFirst()).map { String(format: "%.2f", ($1 - $0) / .seconds(1)) }
+        FileHandle.standardError.write(
+            Data("archive: \(posts) posts, \(likes) likes, \(archive.photos.count) photos; seconds: check \(steps[0]), posts \(steps[1]), likes \(steps[2])\n".utf8))
     }
 
     private static func spawnSelf(_ arguments: [String]) throws -> Int32 {

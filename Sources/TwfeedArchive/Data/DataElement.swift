@@ -30,7 +30,9 @@ struct DataElement {
         return DataElement(object: value, raw: range)
     }
 
-    /// The byte range of the value of a one-key object: `{ "key" : VALUE }`.
+    /// The byte range of the value of a one-key object, `{ "key" : VALUE }`: from the
+    /// first byte after the colon to the last before the closing brace (the element was
+    /// parsed whole already, so no second bracket scan is needed).
     private static func innerRange(_ data: Data, _ range: Range<Int>) -> Range<Int>? {
         data.withUnsafeBytes { raw -> Range<Int>? in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -41,13 +43,17 @@ struct DataElement {
             at = DataFile.skipSpace(bytes, from: at + 1)
             guard at < range.upperBound, bytes[at] == UInt8(ascii: ":") else { return nil }
             at = DataFile.skipSpace(bytes, from: at + 1)
-            guard at < range.upperBound, let end = DataFile.valueEnd(bytes, from: at), end <= range.upperBound else { return nil }
-            return at..<end
+            var end = range.upperBound - 1
+            while end > at, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+            return at < end ? at..<end : nil
         }
     }
 
     /// The object's text as the archive wrote it.
-    func rawText(_ data: Data) -> String { String(decoding: data[raw], as: UTF8.self) }
+    func rawText(_ data: Data) -> String {
+        // Through the bytes: `String(decoding:)` on a `Data` slice takes a slow generic path.
+        data.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[raw]), as: UTF8.self) }
+    }
 }
 
 extension JSONValue {

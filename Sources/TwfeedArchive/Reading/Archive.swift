@@ -51,7 +51,10 @@ package struct Archive: ArchiveReading {
 
     // MARK: Reading
 
-    package func check() async throws(ArchiveError) {
+    package func check() async throws(ArchiveError) { try checkAll() }
+
+    /// `check()` without suspending: every data file read through, every photo inflated.
+    package func checkAll() throws(ArchiveError) {
         var notes = try loadNotes()
         try forEach(layout.posts, wrapper: "tweet", required: false) { (element, data, file, index) throws(ArchiveError) in
             _ = try PostDecoder.decode(
