@@ -29,12 +29,21 @@ enum ArchiveParse {
         guard status == 0 else { throw BenchError("the child reading the archive failed (\(status))") }
         let peak = Double(usage.ru_maxrss) * 1024
         let mb = 1_000_000.0
-        print("| archive (\(count) posts, zip \(String(format: "%.0f", Double(zipBytes) / mb)) MB) | seconds | tweets*.js MB/s | peak RSS | largest data file | ratio |")
+        print(
+            "| archive (\(count) posts, zip \(String(format: "%.0f", Double(zipBytes) / mb)) MB) | seconds | tweets*.js MB/s | peak RSS | largest data file | ratio |"
+        )
         print("|---|---|---|---|---|---|")
         print(
             String(
-                format: "| read whole (check + posts + likes), release | %.2f | %.0f (%.0f MB) | %.0f MB | %.0f MB | %.2fx |", seconds,
-                Double(postBytes) / mb / seconds, Double(postBytes) / mb, peak / mb, Double(largest) / mb, peak / Double(max(largest, 1))))
+                format: "| read whole (check + posts + likes), release | %.2f | %.0f (%.0f MB) | %.0f MB | %.0f MB | %.2fx |",
+                seconds,
+                Double(postBytes) / mb / seconds,
+                Double(postBytes) / mb,
+                peak / mb,
+                Double(largest) / mb,
+                peak / Double(max(largest, 1))
+            )
+        )
     }
 
     /// The child: opens, checks and reads everything, keeping nothing.
@@ -52,7 +61,11 @@ enum ArchiveParse {
         marks.append(clock.now)
         let steps = zip(marks, marks.dropFirst()).map { String(format: "%.2f", ($1 - $0) / .seconds(1)) }
         FileHandle.standardError.write(
-            Data("archive: \(posts) posts, \(likes) likes, \(archive.photos.count) photos; seconds: check \(steps[0]), posts \(steps[1]), likes \(steps[2])\n".utf8))
+            Data(
+                "archive: \(posts) posts, \(likes) likes, \(archive.photos.count) photos; seconds: check \(steps[0]), posts \(steps[1]), likes \(steps[2])\n"
+                    .utf8
+            )
+        )
     }
 
     private static func spawnSelf(_ arguments: [String]) throws -> Int32 {
@@ -86,16 +99,32 @@ enum ArchiveParse {
             if reply != nil { text = "@friend_\(index % 97) " + text }
             let photos =
                 index % 200 == 7
-                ? [ArchiveWriter.Photo(mediaID: String(id.rawValue + 1), name: "P\(index).jpg", bytes: Data(repeating: UInt8(index % 251), count: 2_000))]
+                ? [
+                    ArchiveWriter.Photo(
+                        mediaID: String(id.rawValue + 1),
+                        name: "P\(index).jpg",
+                        bytes: Data(repeating: UInt8(index % 251), count: 2_000)
+                    )
+                ]
                 : []
             posts.append(
                 ArchiveWriter.Post(
-                    id: id, createdAt: start.addingTimeInterval(Double(index) * 1_000), text: text, inReplyToID: reply, links: links,
-                    photos: photos))
+                    id: id,
+                    createdAt: start.addingTimeInterval(Double(index) * 1_000),
+                    text: text,
+                    inReplyToID: reply,
+                    links: links,
+                    photos: photos
+                )
+            )
         }
         var writer = ArchiveWriter(
-            account: account, posts: posts,
-            likes: (0..<(count / 5)).map { ArchivedLike(id: TweetID(Int64(700_000_000_000_000_000) + Int64($0)), text: "liked post \($0) &", expandedURL: nil) })
+            account: account,
+            posts: posts,
+            likes: (0..<(count / 5)).map {
+                ArchivedLike(id: TweetID(Int64(700_000_000_000_000_000) + Int64($0)), text: "liked post \($0) &", expandedURL: nil)
+            }
+        )
         writer.postsPerPart = (count + 1) / 2
         return writer
     }

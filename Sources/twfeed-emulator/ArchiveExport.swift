@@ -25,12 +25,21 @@ enum ArchiveExport {
                 let bytes = emulator.mediaBytes(path: media.path).map { Data($0) }
                 if bytes != nil { photos += 1 }
                 return ArchiveWriter.Photo(
-                    mediaID: String(media.key.drop(while: { $0 != "_" }).dropFirst()), name: name, bytes: bytes, width: media.width,
-                    height: media.height)
+                    mediaID: String(media.key.drop(while: { $0 != "_" }).dropFirst()),
+                    name: name,
+                    bytes: bytes,
+                    width: media.width,
+                    height: media.height
+                )
             }
             return ArchiveWriter.Post(
-                id: id, createdAt: tweet.createdAt, text: text, inReplyToID: tweet.inReplyToID.flatMap(TweetID.init),
-                quotedID: tweet.quotedID.flatMap(TweetID.init), photos: pictures)
+                id: id,
+                createdAt: tweet.createdAt,
+                text: text,
+                inReplyToID: tweet.inReplyToID.flatMap(TweetID.init),
+                quotedID: tweet.quotedID.flatMap(TweetID.init),
+                photos: pictures
+            )
         }
         let likes = emulator.allTweetIDs(.home).prefix(likeCount).compactMap { emulator.tweet($0) }.compactMap { tweet in
             TweetID(tweet.id).map {

@@ -84,7 +84,8 @@ struct EmulatorCommand: AsyncParsableCommand {
 
     @Option(
         help: "Write the archive X would send the signed-in user (its posts, notes, photos, likes) to PATH (.zip or a folder), then exit.",
-        completion: .file())
+        completion: .file()
+    )
     var writeArchive: String?
 
     @Flag(help: "Allow listening on an address other than loopback (the control routes are unauthenticated).")

@@ -11,7 +11,12 @@ struct DataElement {
     /// Decodes the element at `range`, unwrapping `wrapper` when the element is that one key
     /// (`required`: the element must be so wrapped, as `like.js`'s and `note-tweet.js`'s are).
     static func decode(
-        _ data: Data, _ range: Range<Int>, wrapper: String, required: Bool, file: String, index: Int
+        _ data: Data,
+        _ range: Range<Int>,
+        wrapper: String,
+        required: Bool,
+        file: String,
+        index: Int
     ) throws(ArchiveError) -> DataElement {
         let value: JSONValue
         do {

@@ -31,7 +31,13 @@ package struct Archive: ArchiveReading {
         let ranges = try DataFile.elements(accountData, file: accountFile.file.name)
         guard let first = ranges.first else { throw ArchiveError(.badData, file: accountFile.file.name, "names no account") }
         let element = try DataElement.decode(
-            accountData, first, wrapper: "account", required: true, file: accountFile.file.name, index: 0)
+            accountData,
+            first,
+            wrapper: "account",
+            required: true,
+            file: accountFile.file.name,
+            index: 0
+        )
         account = try ArchiveAccount.decode(element.object, file: accountFile.file.name)
 
         if let manifestFile = layout.manifest {
@@ -58,7 +64,13 @@ package struct Archive: ArchiveReading {
         var notes = try loadNotes()
         try forEach(layout.posts, wrapper: "tweet", required: false) { (element, data, file, index) throws(ArchiveError) in
             _ = try PostDecoder.decode(
-                element, raw: "", account: account.id, notes: &notes, file: file, index: index)
+                element,
+                raw: "",
+                account: account.id,
+                notes: &notes,
+                file: file,
+                index: index
+            )
         }
         try forEach(layout.likes, wrapper: "like", required: true) { (element, _, file, index) throws(ArchiveError) in
             _ = try ArchivedLike.decode(element.object, file: file, index: index)
@@ -77,7 +89,14 @@ package struct Archive: ArchiveReading {
                 let element = try DataElement.decode(data, range, wrapper: "tweet", required: false, file: file.name, index: index)
                 batch.append(
                     try PostDecoder.decode(
-                        element, raw: element.rawText(data), account: account.id, notes: &notes, file: file.name, index: index))
+                        element,
+                        raw: element.rawText(data),
+                        account: account.id,
+                        notes: &notes,
+                        file: file.name,
+                        index: index
+                    )
+                )
                 if batch.count >= batchSize {
                     try await body(batch)
                     batch.removeAll(keepingCapacity: true)
@@ -127,13 +146,18 @@ package struct Archive: ArchiveReading {
         let ranges = try DataFile.elements(data, file: file.name)
         if let announced = manifest?.counts[path], ranges.count < announced {
             throw ArchiveError(
-                .badData, file: file.name, "holds \(ranges.count) entries where manifest.js says \(announced): the archive is cut")
+                .badData,
+                file: file.name,
+                "holds \(ranges.count) entries where manifest.js says \(announced): the archive is cut"
+            )
         }
         return ranges
     }
 
     private func forEach(
-        _ parts: ArchiveLayout.Parts, wrapper: String, required: Bool,
+        _ parts: ArchiveLayout.Parts,
+        wrapper: String,
+        required: Bool,
         _ body: (DataElement, Data, String, Int) throws(ArchiveError) -> Void
     ) throws(ArchiveError) {
         for (file, path) in zip(parts.files, parts.paths) {

@@ -7,7 +7,12 @@ import TwfeedCore
 /// (`V11Status`, `TextCleaning`, `LinkCollector`), with every number a string.
 enum PostDecoder {
     static func decode(
-        _ element: DataElement, raw: String, account: UserID, notes: inout NoteIndex, file: String, index: Int
+        _ element: DataElement,
+        raw: String,
+        account: UserID,
+        notes: inout NoteIndex,
+        file: String,
+        index: Int
     ) throws(ArchiveError) -> Tweet {
         let post = element.object
         guard let id = (post.text("id_str") ?? post.text("id")).flatMap(TweetID.init) else {
@@ -54,7 +59,10 @@ extension ArchivedLike {
             throw ArchiveError(.badData, file: file, "entry \(index + 1) has no tweetId")
         }
         return ArchivedLike(
-            id: id, text: object.text("fullText").map(TextCleaning.unescapeHTML), expandedURL: object.text("expandedUrl"))
+            id: id,
+            text: object.text("fullText").map(TextCleaning.unescapeHTML),
+            expandedURL: object.text("expandedUrl")
+        )
     }
 }
 

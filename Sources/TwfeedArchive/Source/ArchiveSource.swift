@@ -44,7 +44,8 @@ struct ZipSource: ArchiveSource {
         directory = try ZipDirectory(file: RandomAccessFile(path: path), limits: limits)
         self.limits = limits
         files = Self.logicalFiles(
-            directory.entries.map { SourceFile(name: $0.name, size: $0.uncompressedSize, entry: $0) })
+            directory.entries.map { SourceFile(name: $0.name, size: $0.uncompressedSize, entry: $0) }
+        )
     }
 
     func read(_ file: SourceFile) throws(ArchiveError) -> Data {

@@ -137,7 +137,8 @@ enum ArchiveText {
             types[entry.type, default: []].append(
                 .object([
                     "fileName": .string(entry.file), "globalName": .string(entry.global), "count": .string(String(entry.count)),
-                ]))
+                ])
+            )
         }
         let config: JSONValue = .object([
             "userInfo": .object([

@@ -53,8 +53,13 @@ package struct ArchiveWriter: Sendable {
         package var photos: [Photo]
 
         package init(
-            id: TweetID, createdAt: Date, text: String, inReplyToID: TweetID? = nil, quotedID: TweetID? = nil,
-            links: [TweetLink] = [], photos: [Photo] = []
+            id: TweetID,
+            createdAt: Date,
+            text: String,
+            inReplyToID: TweetID? = nil,
+            quotedID: TweetID? = nil,
+            links: [TweetLink] = [],
+            photos: [Photo] = []
         ) {
             self.id = id
             self.createdAt = createdAt

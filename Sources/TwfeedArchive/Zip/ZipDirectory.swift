@@ -55,7 +55,13 @@ struct ZipDirectory: Sendable {
         entries = try Self.entries(directory, count: Int(count), dataEnd: directoryOffset, path: path, limits: limits)
     }
 
-    private static func entries(_ directory: [UInt8], count: Int, dataEnd: Int64, path: String, limits: ArchiveLimits)
+    private static func entries(
+        _ directory: [UInt8],
+        count: Int,
+        dataEnd: Int64,
+        path: String,
+        limits: ArchiveLimits
+    )
         throws(ArchiveError) -> [ZipEntry]
     {
         var entries: [ZipEntry] = []
@@ -80,7 +86,11 @@ struct ZipDirectory: Sendable {
             let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
             try zip64Sizes(
                 directory[(at + 46 + nameLength)..<(at + 46 + nameLength + extraLength)],
-                uncompressed: &uncompressed, compressed: &compressed, offset: &offset, name: name)
+                uncompressed: &uncompressed,
+                compressed: &compressed,
+                offset: &offset,
+                name: name
+            )
             at = end
 
             if let problem = EntryPath.problem(name) { throw ArchiveError(.unsafePath, file: name, problem) }
@@ -99,7 +109,11 @@ struct ZipDirectory: Sendable {
                 throw ArchiveError(.badData, file: name, "a stored entry whose two sizes differ")
             }
             if limits.exceedsRatio(uncompressed: uncompressed, compressed: compressed) {
-                throw ArchiveError(.tooLarge, file: name, "the entry would inflate more than \(limits.maxRatio) times (\(uncompressed) bytes from \(compressed))")
+                throw ArchiveError(
+                    .tooLarge,
+                    file: name,
+                    "the entry would inflate more than \(limits.maxRatio) times (\(uncompressed) bytes from \(compressed))"
+                )
             }
             total += uncompressed
             if total > limits.maxTotalBytes {
@@ -107,8 +121,14 @@ struct ZipDirectory: Sendable {
             }
             entries.append(
                 ZipEntry(
-                    name: name, method: method, compressedSize: compressed, uncompressedSize: uncompressed, crc32: crc,
-                    localHeaderOffset: offset))
+                    name: name,
+                    method: method,
+                    compressedSize: compressed,
+                    uncompressedSize: uncompressed,
+                    crc32: crc,
+                    localHeaderOffset: offset
+                )
+            )
         }
         return entries
     }
@@ -116,7 +136,11 @@ struct ZipDirectory: Sendable {
     /// The ZIP64 extra field (id 1) holds, in this order, each of the three values whose
     /// 32-bit field is all ones.
     private static func zip64Sizes(
-        _ extra: ArraySlice<UInt8>, uncompressed: inout Int64, compressed: inout Int64, offset: inout Int64, name: String
+        _ extra: ArraySlice<UInt8>,
+        uncompressed: inout Int64,
+        compressed: inout Int64,
+        offset: inout Int64,
+        name: String
     ) throws(ArchiveError) {
         guard uncompressed == 0xFFFF_FFFF || compressed == 0xFFFF_FFFF || offset == 0xFFFF_FFFF else { return }
         let extra = Array(extra)

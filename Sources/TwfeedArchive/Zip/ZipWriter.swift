@@ -122,8 +122,17 @@ final class ZipWriter {
     /// Raw deflate (no zlib header), as a zip entry holds it.
     static func deflated(_ data: Data, name: String) throws(ArchiveError) -> Data {
         var stream = z_stream()
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream,
+                Z_DEFAULT_COMPRESSION,
+                Z_DEFLATED,
+                -MAX_WBITS,
+                8,
+                Z_DEFAULT_STRATEGY,
+                zlibVersion(),
+                Int32(MemoryLayout<z_stream>.size)
+            ) == Z_OK
         else { throw ArchiveError(.unreadable, file: name, "zlib cannot start deflating") }
         defer { deflateEnd(&stream) }
         var input = data
