@@ -35,6 +35,33 @@ struct DataElement {
         return DataElement(object: value, raw: range)
     }
 
+    /// What a post's object is read for: ids, time, text, replies and quotes, links, media.
+    static let postMembers: [String: SelectiveJSON.Wanted] = [
+        "id_str": .whole, "id": .whole, "created_at": .whole, "full_text": .whole, "text": .whole,
+        "in_reply_to_status_id_str": .whole, "quoted_status_id_str": .whole,
+        "entities": .members(["urls": .whole, "media": .whole]), "extended_entities": .whole,
+    ]
+
+    /// A post's element: the wrapper's post, or a bare post's members.
+    static let postElement = postMembers.merging(["tweet": .members(postMembers)]) { first, _ in first }
+
+    /// A post, `{"tweet": {...}}` or bare: only `postMembers` built, the rest of its
+    /// syntax checked (`SelectiveJSON`). Bad JSON is parsed again whole, for the message.
+    static func decodePost(_ data: Data, _ range: Range<Int>, file: String, index: Int) throws(ArchiveError) -> DataElement {
+        let read = data.withUnsafeBytes { raw in
+            var reader = SelectiveJSON(raw.bindMemory(to: UInt8.self))
+            return reader.object(at: range.lowerBound, keeping: postElement).flatMap { $0.end == range.upperBound ? $0 : nil }
+        }
+        guard let read else { return try decode(data, range, wrapper: "tweet", required: false, file: file, index: index) }
+        if read.count == 1, let inner = read.members["tweet"], let innerRange = read.ranges["tweet"] {
+            guard case .object = inner else {
+                throw ArchiveError(.badData, file: file, "entry \(index + 1): \"tweet\" is \(inner.typeName), not an object")
+            }
+            return DataElement(object: inner, raw: innerRange)
+        }
+        return DataElement(object: .object(read.members), raw: range)
+    }
+
     /// The byte range of the value of a one-key object, `{ "key" : VALUE }`: from the
     /// first byte after the colon to the last before the closing brace (the element was
     /// parsed whole already, so no second bracket scan is needed).

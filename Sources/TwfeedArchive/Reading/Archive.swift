@@ -86,7 +86,7 @@ package struct Archive: ArchiveReading {
             let data = try source.read(file)
             let ranges = try elementRanges(data, file: file, path: path)
             for (index, range) in ranges.enumerated() {
-                let element = try DataElement.decode(data, range, wrapper: "tweet", required: false, file: file.name, index: index)
+                let element = try DataElement.decodePost(data, range, file: file.name, index: index)
                 batch.append(
                     try PostDecoder.decode(
                         element,
@@ -163,7 +163,10 @@ package struct Archive: ArchiveReading {
         for (file, path) in zip(parts.files, parts.paths) {
             let data = try source.read(file)
             for (index, range) in try elementRanges(data, file: file, path: path).enumerated() {
-                let element = try DataElement.decode(data, range, wrapper: wrapper, required: required, file: file.name, index: index)
+                let element =
+                    wrapper == "tweet"
+                    ? try DataElement.decodePost(data, range, file: file.name, index: index)
+                    : try DataElement.decode(data, range, wrapper: wrapper, required: required, file: file.name, index: index)
                 try body(element, data, file.name, index)
             }
         }

@@ -20,6 +20,9 @@ package enum ArchiveFuzzing {
                 guard let element = try? DataElement.decode(data, range, wrapper: "tweet", required: false, file: file, index: number)
                 else { continue }
                 _ = try? PostDecoder.decode(element, raw: element.rawText(data), account: UserID(1), notes: &index, file: file, index: number)
+                if let post = try? DataElement.decodePost(data, range, file: file, index: number) {
+                    _ = try? PostDecoder.decode(post, raw: post.rawText(data), account: UserID(1), notes: &index, file: file, index: number)
+                }
                 _ = try? ArchivedLike.decode(element.object, file: file, index: number)
                 _ = try? ArchiveAccount.decode(element.object, file: file)
             }
