@@ -20,7 +20,10 @@ struct SelectiveJSON {
 
     /// The object at `at`: its kept members, how many it has in all, the byte range of
     /// each kept member's value, and where it ends.
-    mutating func object(at start: Int, keeping wanted: [String: Wanted])
+    mutating func object(
+        at start: Int,
+        keeping wanted: [String: Wanted]
+    )
         -> (members: [String: JSONValue], count: Int, ranges: [String: Range<Int>], end: Int)?
     {
         guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
@@ -34,13 +37,16 @@ struct SelectiveJSON {
         if at < bytes.count, bytes[at] == UInt8(ascii: "}") { return (members, 0, ranges, at + 1) }
         while true {
             guard let keyEnd = string(at: at) else { return nil }
-            let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[(at + 1)..<(keyEnd - 1)]), as: UTF8.self)
+            let keyBytes = UnsafeBufferPointer(rebasing: bytes[(at + 1)..<(keyEnd - 1)])
             at = space(keyEnd)
             guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { return nil }
             at = space(at + 1)
             let valueStart = at
-            // A key with an escape is not one the reader asks for; its value is only checked.
-            let want = bytes[(keyEnd - 1 - key.utf8.count)..<(keyEnd - 1)].contains(UInt8(ascii: "\\")) ? nil : wanted[key]
+            // Compared as bytes: most keys are not wanted, and making each a String cost more
+            // than the rest of the scan. A key with an escape is never one the reader asks for.
+            let found = wanted.isEmpty ? nil : wanted.first { $0.key.utf8.elementsEqual(keyBytes) }
+            let key = found?.key ?? ""
+            let want = found?.value
             switch want {
             case nil:
                 guard let end = skip(at: at) else { return nil }
