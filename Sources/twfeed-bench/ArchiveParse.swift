@@ -21,24 +21,30 @@ enum ArchiveParse {
         let largest = files.filter { $0.0.hasSuffix(".js") }.map(\.1.count).max() ?? 0
         let zipBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 
-        var usage = rusage()
         let started = DispatchTime.now()
-        let status = try spawnSelf(["--archive-parse-child", path])
+        let (status, output) = try spawnSelf(["--archive-parse-child", path])
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         guard status == 0 else { throw BenchError("the child reading the archive failed (\(status))") }
-        let peak = Double(usage.ru_maxrss) * 1024
+        // The child's own high-water mark (a fork's ru_maxrss would count this process's
+        // pages), then its milliseconds of check, posts and likes.
+        let figures = (output.split(separator: "\n").last ?? "").split(separator: " ").compactMap { Double($0) }
+        guard figures.count == 4 else { throw BenchError("the child printed no figures: \(output)") }
+        let peak = figures[0]
+        let (check, postsPass, likesPass) = (figures[1] / 1000, figures[2] / 1000, figures[3] / 1000)
         let mb = 1_000_000.0
         print(
-            "| archive (\(count) posts, zip \(String(format: "%.0f", Double(zipBytes) / mb)) MB) | seconds | tweets*.js MB/s | peak RSS | largest data file | ratio |"
+            "| archive of \(count) posts (\(String(format: "%.0f", Double(postBytes) / mb)) MB of tweets*.js, zip \(String(format: "%.0f", Double(zipBytes) / mb)) MB), release "
+                + "| child in all | check() | posts() | likes() | posts() MB/s | peak RSS | largest data file | peak / largest |"
         )
-        print("|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|")
         print(
             String(
-                format: "| read whole (check + posts + likes), release | %.2f | %.0f (%.0f MB) | %.0f MB | %.0f MB | %.2fx |",
+                format: "| open, check, read posts and likes | %.2f s | %.2f s | %.2f s | %.2f s | %.0f | %.0f MB | %.0f MB | %.2fx |",
                 seconds,
-                Double(postBytes) / mb / seconds,
-                Double(postBytes) / mb,
+                check,
+                postsPass,
+                likesPass,
+                Double(postBytes) / mb / postsPass,
                 peak / mb,
                 Double(largest) / mb,
                 peak / Double(max(largest, 1))
@@ -60,6 +66,8 @@ enum ArchiveParse {
         try await archive.likes(batchSize: 1_000) { likes += $0.count }
         marks.append(clock.now)
         let steps = zip(marks, marks.dropFirst()).map { String(format: "%.2f", ($1 - $0) / .seconds(1)) }
+        let milliseconds = zip(marks, marks.dropFirst()).map { Int(($1 - $0) / .milliseconds(1)) }
+        print(([peakBytes()] + milliseconds).map(String.init).joined(separator: " "))
         FileHandle.standardError.write(
             Data(
                 "archive: \(posts) posts, \(likes) likes, \(archive.photos.count) photos; seconds: check \(steps[0]), posts \(steps[1]), likes \(steps[2])\n"
@@ -68,13 +76,23 @@ enum ArchiveParse {
         )
     }
 
-    private static func spawnSelf(_ arguments: [String]) throws -> Int32 {
+    /// VmHWM, the peak resident memory of this process since it started (its own, not a parent's).
+    static func peakBytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    private static func spawnSelf(_ arguments: [String]) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
         try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return process.terminationStatus
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
     /// Posts shaped like a real account's: ~200 characters, a link in one of three, a
