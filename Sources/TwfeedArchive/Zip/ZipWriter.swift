@@ -27,16 +27,19 @@ final class ZipWriter {
         let method: UInt16 = deflate ? 8 : 0
         let nameBytes = Array(name.utf8)
         let zip64 = forceZip64 || Int64(data.count) >= 0xFFFF_FFFF || offset >= 0xFFFF_FFFF
+        // The fields both headers share, from "version needed" to the name's length.
+        var shared: [UInt8] = []
+        shared.put(UInt16(zip64 ? 45 : 20))
+        shared.put(UInt16(0x0800))  // UTF-8 names
+        shared.put(method)
+        shared.put(UInt32(0x0021_0000))  // 1980-01-01 00:00, DOS time and date
+        shared.put(crc)
+        shared.put(zip64 ? UInt32(0xFFFF_FFFF) : UInt32(body.count))
+        shared.put(zip64 ? UInt32(0xFFFF_FFFF) : UInt32(data.count))
+        shared.put(UInt16(nameBytes.count))
         var local: [UInt8] = []
         local.put(UInt32(0x0403_4b50))
-        local.put(UInt16(zip64 ? 45 : 20))
-        local.put(UInt16(0x0800))  // UTF-8 names
-        local.put(method)
-        local.put(UInt32(0x0021_0000))  // 1980-01-01 00:00, DOS time and date
-        local.put(crc)
-        local.put(zip64 ? UInt32(0xFFFF_FFFF) : UInt32(body.count))
-        local.put(zip64 ? UInt32(0xFFFF_FFFF) : UInt32(data.count))
-        local.put(UInt16(nameBytes.count))
+        local += shared
         local.put(UInt16(zip64 ? 20 : 0))
         local += nameBytes
         if zip64 {
@@ -47,15 +50,8 @@ final class ZipWriter {
         }
         var entry: [UInt8] = []
         entry.put(UInt32(0x0201_4b50))
-        entry.put(UInt16(zip64 ? 45 : 20))
-        entry.put(UInt16(zip64 ? 45 : 20))
-        entry.put(UInt16(0x0800))
-        entry.put(method)
-        entry.put(UInt32(0x0021_0000))
-        entry.put(crc)
-        entry.put(zip64 ? UInt32(0xFFFF_FFFF) : UInt32(body.count))
-        entry.put(zip64 ? UInt32(0xFFFF_FFFF) : UInt32(data.count))
-        entry.put(UInt16(nameBytes.count))
+        entry.put(UInt16(zip64 ? 45 : 20))  // version made by
+        entry += shared
         entry.put(UInt16(zip64 ? 28 : 0))
         entry.put(UInt16(0))  // comment
         entry.put(UInt16(0))  // disk
