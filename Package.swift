@@ -37,6 +37,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        /// The system zlib (apt: zlib1g-dev): the archive's zip entries are inflated, and
+        /// the archive writer's deflated, through it.
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         /// A thin C shim over libcurl: Swift cannot call the variadic curl_easy_setopt.
         .target(
             name: "CCurl",
@@ -75,7 +81,7 @@ let package = Package(
         /// bounded memory; no store, no network.
         .target(
             name: "TwfeedArchive",
-            dependencies: ["TwfeedCore"]
+            dependencies: ["TwfeedBase", "TwfeedCore", "CZlib"]
         ),
         /// The store: the one target that imports GRDB or writes SQL. A writer for the
         /// daemon and the commands that queue, a read-only reader for everything that shows.
@@ -191,6 +197,8 @@ let package = Package(
             name: "twfeed-emulator",
             dependencies: [
                 "TwfeedEmulator",
+                // `--write-archive` only: the emulator library itself stays apart from twfeed's.
+                "TwfeedArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -207,6 +215,12 @@ let package = Package(
         .testTarget(
             name: "TwfeedCoreTests",
             dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore"]
+        ),
+        /// The archive reader and writer, with made-up archives of each generation.
+        .testTarget(
+            name: "TwfeedArchiveTests",
+            dependencies: ["TwfeedCore", "TwfeedArchive"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "TwfeedStoreTests",
@@ -281,6 +295,8 @@ if Context.environment["TWFEED_FUZZ"] == "1" {
         ("FuzzV11Page", ["TwfeedKit", "FuzzSupport"]),
         ("FuzzRateLimit", ["TwfeedBase", "TwfeedKit", "FuzzSupport"]),
         ("FuzzTweetLength", ["TwitterText"]),
+        ("FuzzArchiveData", ["TwfeedArchive"]),
+        ("FuzzArchiveZip", ["TwfeedArchive"]),
     ] {
         package.targets.append(.executableTarget(
             name: name, dependencies: (dependencies + ["FuzzDriver"]).map { .target(name: $0) }, path: "Fuzz/\(name)"))

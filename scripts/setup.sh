@@ -12,7 +12,7 @@ for argument in "$@"; do
 done
 
 # sqlite3 and curl: scripts/crashloop checks the database and steers the emulator with them.
-packages=(liboauth-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config sqlite3 curl ${extra[@]+"${extra[@]}"})
+packages=(liboauth-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 curl ${extra[@]+"${extra[@]}"})
 $browser_test && packages+=(chromium chromium-driver fonts-noto-color-emoji fonts-wqy-zenhei fonts-lohit-deva)
 missing=()
 for package in "${packages[@]}"; do

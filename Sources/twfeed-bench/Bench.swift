@@ -74,6 +74,14 @@ struct Bench {
             }
             return
         }
+        if let index = CommandLine.arguments.firstIndex(of: "--archive-parse-child") {
+            try await ArchiveParse.child(path: CommandLine.arguments[index + 1])
+            return
+        }
+        if CommandLine.arguments.contains("--archive-parse") {
+            try await ArchiveParse.run(arguments: CommandLine.arguments, folder: "\(folder)/archive-parse")
+            return
+        }
         if CommandLine.arguments.contains("--cache-cost") {
             try await CacheCost.run(folder: "\(folder)/cache-cost", arguments: CommandLine.arguments)
             return

@@ -82,6 +82,12 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Write the demo credentials as twfeed's credentials file (mode 0600) to FILE.", completion: .file())
     var writeCredentials: String?
 
+    @Option(
+        help: "Write the archive X would send the signed-in user (its posts, notes, photos, likes) to PATH (.zip or a folder), then exit.",
+        completion: .file()
+    )
+    var writeArchive: String?
+
     @Flag(help: "Allow listening on an address other than loopback (the control routes are unauthenticated).")
     var allowAnyHost = false
 
@@ -133,6 +139,16 @@ struct EmulatorCommand: AsyncParsableCommand {
         settings.vocabulary = vocabulary
         settings.billing.refusalShape = EmulatorRefusalShape(rawValue: refusalShape) ?? .dialect
         let emulator = Emulator(configuration: settings)
+        if let path = writeArchive {
+            do {
+                let written = try ArchiveExport.write(emulator, to: path)
+                printError("twfeed-emulator: wrote \(path): \(written.posts) posts, \(written.likes) likes, \(written.photos) photos")
+                return
+            } catch {
+                printError("twfeed-emulator: cannot write the archive: \(error)")
+                throw ExitCode(73)
+            }
+        }
         do {
             try emulator.start()
         } catch {

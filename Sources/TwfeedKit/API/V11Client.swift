@@ -173,8 +173,8 @@ struct V11Client: TwitterAPI {
             let created = status["created_at"]?.string.flatMap(Timestamp.parseTwitterDate)
         else { return nil }
         authors[author.id] = author
-        let media = Self.media(status)
-        var text = TextCleaning.unescapeHTML(Self.textWithoutMediaLink(status, id: id))
+        let media = V11Status.media(status)
+        var text = TextCleaning.unescapeHTML(V11Status.textWithoutMediaLink(status, id: id))
         var retweetOf: TweetID?
         // A retweet's text is built from the original it embeds, never from its own
         // (cut short, or a withholding notice when either account is withheld).
@@ -210,55 +210,5 @@ struct V11Client: TwitterAPI {
             links: LinkCollector.links(in: status),
             rawJSON: status.serialized
         )
-    }
-
-    /// `full_text` without the `t.co` link of its media at the end (the post shows the
-    /// media instead): the link of `entities.media` / `extended_entities.media`, or, in
-    /// answers from before 2022, a link of `entities.urls` to the post's own photo or
-    /// video page.
-    static func textWithoutMediaLink(_ status: JSONValue, id: TweetID) -> String {
-        let text = status["full_text"]?.string ?? status["text"]?.string ?? ""
-        let entities = status["entities"]
-        let media = (status["extended_entities"]?["media"]?.array ?? []) + (entities?["media"]?.array ?? [])
-        let ownPages = (entities?["urls"]?.array ?? []).filter { link in
-            link["expanded_url"]?.string.map { TextCleaning.isOwnMediaPage($0, of: id) } == true
-        }
-        return TextCleaning.droppingTrailingLinks((media + ownPages).compactMap { $0["url"]?.string }, from: text)
-    }
-
-    /// `extended_entities.media[]` (or `entities.media[]`, which holds only the first):
-    /// the picture `media_url_https`, the size of the original (`original_info`, else
-    /// `sizes.large`), `ext_alt_text`. Keys as v2 spells them: the type's prefix and
-    /// `id_str` (`3_` photo, `7_` video, `16_` GIF), so one item has one key whichever
-    /// dialect read it.
-    static func media(_ status: JSONValue) -> [Media] {
-        let items = (status["extended_entities"]?["media"] ?? status["entities"]?["media"])?.array ?? []
-        return items.compactMap { item in
-            guard let id = item["id_str"]?.string, let kind = item["type"]?.string.flatMap(Media.Kind.init(rawValue:)) else {
-                return nil
-            }
-            let original = item["original_info"]
-            let large = item["sizes"]?["large"]
-            return Media(
-                key: Media.keyPrefix(kind) + id,
-                kind: kind,
-                imageURL: item["media_url_https"]?.string ?? item["media_url"]?.string,
-                width: original?["width"]?.int ?? large?["w"]?.int,
-                height: original?["height"]?.int ?? large?["h"]?.int,
-                altText: item["ext_alt_text"]?.string.flatMap { $0.isEmpty ? nil : $0 }
-            )
-        }
-    }
-}
-
-extension Media {
-    /// The prefix of a v2 `media_key` for each type: `3_` a photo, `7_` a video, `16_`
-    /// an animated GIF (the key is the prefix and the media's id).
-    static func keyPrefix(_ kind: Kind) -> String {
-        switch kind {
-        case .photo: "3_"
-        case .video: "7_"
-        case .animatedGIF: "16_"
-        }
     }
 }

@@ -18,10 +18,10 @@ struct ImportCommand: AsyncParsableCommand {
             """
     )
 
-    /// How PATH becomes an archive: the seam where the archive reader (TwfeedArchive's
-    /// opener of zips and folders) is wired. Until then every PATH is refused.
+    /// How PATH becomes an archive: TwfeedArchive's opener of zips and folders, with the
+    /// contract's limits (20 GB, a ratio of 100).
     static let open: @Sendable (_ path: String) throws(ArchiveError) -> any ArchiveReading = { (path: String) throws(ArchiveError) in
-        throw ArchiveError(.notAnArchive, file: path, "this twfeed cannot read archives yet")
+        try ArchiveOpener.open(path: path)
     }
 
     @OptionGroup var options: GlobalOptions

@@ -1,13 +1,11 @@
-import TwfeedCore
-
 /// The links an answer's tweet object marks: what the client puts in `Tweet.links`, so
 /// the store keeps them at ingest and knows no dialect. Both dialects spell a link the
 /// same way (`url`, `expanded_url`, `display_url`); v2 puts them under `entities.urls`
 /// (and `note_tweet.entities.urls`), v1.1 also under `retweeted_status` and `quoted_status`.
-enum LinkCollector {
+package enum LinkCollector {
     /// Every object with a `url` and an `expanded_url`, at any depth up to 8, the first of
     /// each `url` kept.
-    static func links(in value: JSONValue) -> [TweetLink] {
+    package static func links(in value: JSONValue) -> [TweetLink] {
         var links: [TweetLink] = []
         collect(value, into: &links, depth: 0)
         return links

@@ -1,0 +1,174 @@
+import Foundation
+import TwfeedCore
+
+/// An opened archive, zip or folder (`ArchiveOpener.open`). Opening reads only the zip's
+/// directory, `account.js` and `manifest.js`; each data file is read when asked, one at a
+/// time, its elements decoded one by one, so memory stays near the largest file's size.
+package struct Archive: ArchiveReading {
+    let source: any ArchiveSource
+    let layout: ArchiveLayout
+    let manifest: ArchiveManifest?
+    package let account: ArchiveAccount
+    private let photoFiles: [String: SourceFile]
+
+    package var ignoredFiles: [String] { layout.ignored }
+    package var photos: [ArchivedPhoto] { layout.photos }
+    /// Whether the posts are 2019-2020's `tweet.js` rather than today's `tweets.js`.
+    package var isOlderGeneration: Bool { layout.olderPosts }
+    /// The posts and likes `manifest.js` announces (nil without one): what a progress bar counts to.
+    package var announcedPosts: Int? { manifest.map { m in layout.posts.paths.reduce(0) { $0 + (m.counts[$1] ?? 0) } } }
+    package var announcedLikes: Int? { manifest.map { m in layout.likes.paths.reduce(0) { $0 + (m.counts[$1] ?? 0) } } }
+
+    init(source: any ArchiveSource, path: String) throws(ArchiveError) {
+        self.source = source
+        let layout = ArchiveLayout(source.files)
+        self.layout = layout
+        guard source.files.keys.contains(where: { $0.hasPrefix("data/") }) else {
+            throw ArchiveError(.notAnArchive, file: path, "holds no data/ folder: not an archive of X data")
+        }
+        guard let accountFile = layout.account else { throw ArchiveError(.badData, file: "data/account.js", "is missing") }
+        let accountData = try source.read(accountFile.file)
+        let ranges = try DataFile.elements(accountData, file: accountFile.file.name)
+        guard let first = ranges.first else { throw ArchiveError(.badData, file: accountFile.file.name, "names no account") }
+        let element = try DataElement.decode(
+            accountData,
+            first,
+            wrapper: "account",
+            required: true,
+            file: accountFile.file.name,
+            index: 0
+        )
+        account = try ArchiveAccount.decode(element.object, file: accountFile.file.name)
+
+        if let manifestFile = layout.manifest {
+            let manifest = try ArchiveManifest.decode(try source.read(manifestFile.file), file: manifestFile.file.name)
+            // A cut archive: a file the manifest lists with entries is not there.
+            for (listed, count) in manifest.counts.sorted(by: { $0.key < $1.key }) where count > 0 && source.files[listed] == nil {
+                throw ArchiveError(.badData, file: listed, "is listed in manifest.js with \(count) entries but missing: the archive is cut")
+            }
+            self.manifest = manifest
+        } else {
+            manifest = nil
+        }
+        let byName = Dictionary(source.files.values.map { ($0.name, $0) }) { first, _ in first }
+        let photoNames = Set(layout.photos.map(\.path))
+        photoFiles = byName.filter { photoNames.contains($0.key) }
+    }
+
+    // MARK: Reading
+
+    package func check() async throws(ArchiveError) { try checkAll() }
+
+    /// `check()` without suspending: every data file read through, every photo inflated.
+    package func checkAll() throws(ArchiveError) {
+        var notes = try loadNotes()
+        try forEach(layout.posts, wrapper: "tweet", required: false) { (element, data, file, index) throws(ArchiveError) in
+            _ = try PostDecoder.decode(
+                element,
+                raw: "",
+                account: account.id,
+                notes: &notes,
+                file: file,
+                index: index
+            )
+        }
+        try forEach(layout.likes, wrapper: "like", required: true) { (element, _, file, index) throws(ArchiveError) in
+            _ = try ArchivedLike.decode(element.object, file: file, index: index)
+        }
+        for photo in photos { _ = try photoBytes(photo) }
+    }
+
+    package func posts(batchSize: Int, _ body: ([Tweet]) async throws -> Void) async throws {
+        var notes = try loadNotes()
+        var batch: [Tweet] = []
+        batch.reserveCapacity(max(1, batchSize))
+        for (file, path) in zip(layout.posts.files, layout.posts.paths) {
+            let data = try source.read(file)
+            let ranges = try elementRanges(data, file: file, path: path)
+            for (index, range) in ranges.enumerated() {
+                let element = try DataElement.decodePost(data, range, file: file.name, index: index)
+                batch.append(
+                    try PostDecoder.decode(
+                        element,
+                        raw: element.rawText(data),
+                        account: account.id,
+                        notes: &notes,
+                        file: file.name,
+                        index: index
+                    )
+                )
+                if batch.count >= batchSize {
+                    try await body(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !batch.isEmpty { try await body(batch) }
+    }
+
+    package func likes(batchSize: Int, _ body: ([ArchivedLike]) async throws -> Void) async throws {
+        var batch: [ArchivedLike] = []
+        for (file, path) in zip(layout.likes.files, layout.likes.paths) {
+            let data = try source.read(file)
+            let ranges = try elementRanges(data, file: file, path: path)
+            for (index, range) in ranges.enumerated() {
+                let element = try DataElement.decode(data, range, wrapper: "like", required: true, file: file.name, index: index)
+                batch.append(try ArchivedLike.decode(element.object, file: file.name, index: index))
+                if batch.count >= batchSize {
+                    try await body(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !batch.isEmpty { try await body(batch) }
+    }
+
+    /// Every note of `note-tweet.js` and its parts.
+    package func notes() throws(ArchiveError) -> [ArchivedNote] {
+        var notes: [ArchivedNote] = []
+        try forEach(layout.notes, wrapper: "noteTweet", required: true) { (element, _, file, index) throws(ArchiveError) in
+            notes.append(try ArchivedNote.decode(element.object, file: file, index: index))
+        }
+        return notes
+    }
+
+    package func photoBytes(_ photo: ArchivedPhoto) throws(ArchiveError) -> Data {
+        guard let file = photoFiles[photo.path] else { throw ArchiveError(.unreadable, file: photo.path, "is not in the archive") }
+        return try source.read(file)
+    }
+
+    // MARK: Helpers
+
+    private func loadNotes() throws(ArchiveError) -> NoteIndex { NoteIndex(try notes()) }
+
+    /// The element ranges of one data file, checked against the count `manifest.js` gives it.
+    private func elementRanges(_ data: Data, file: SourceFile, path: String) throws(ArchiveError) -> [Range<Int>] {
+        let ranges = try DataFile.elements(data, file: file.name)
+        if let announced = manifest?.counts[path], ranges.count < announced {
+            throw ArchiveError(
+                .badData,
+                file: file.name,
+                "holds \(ranges.count) entries where manifest.js says \(announced): the archive is cut"
+            )
+        }
+        return ranges
+    }
+
+    private func forEach(
+        _ parts: ArchiveLayout.Parts,
+        wrapper: String,
+        required: Bool,
+        _ body: (DataElement, Data, String, Int) throws(ArchiveError) -> Void
+    ) throws(ArchiveError) {
+        for (file, path) in zip(parts.files, parts.paths) {
+            let data = try source.read(file)
+            for (index, range) in try elementRanges(data, file: file, path: path).enumerated() {
+                let element =
+                    wrapper == "tweet"
+                    ? try DataElement.decodePost(data, range, file: file.name, index: index)
+                    : try DataElement.decode(data, range, wrapper: wrapper, required: required, file: file.name, index: index)
+                try body(element, data, file.name, index)
+            }
+        }
+    }
+}

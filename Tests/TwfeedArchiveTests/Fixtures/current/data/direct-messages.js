@@ -1,0 +1,1 @@
+window.YTD.direct_messages.part0 = [ ]

@@ -1,0 +1,1 @@
+window.YTD.ad_impressions.part0 = [ ]
