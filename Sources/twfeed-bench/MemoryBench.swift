@@ -65,7 +65,9 @@ enum MemoryBench {
     /// and stacks, SQLite's and Swift's large blocks), and the writable pages of each file
     /// mapped (libraries' data and relocations).
     static func anonymousByMapping(pid: Int32) -> [(String, Int)] {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8) else { return [] }
+        // Read to the end: /proc files report no size, and smaps runs to hundreds of KiB.
+        guard let data = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps")?.readDataToEndOfFile() else { return [] }
+        let text = String(decoding: data, as: UTF8.self)
         var totals: [String: Int] = [:]
         var current = "?"
         for line in text.split(separator: "\n") {
