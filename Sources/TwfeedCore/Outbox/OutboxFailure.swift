@@ -34,18 +34,18 @@ package struct OutboxFailure: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var kind: Kind
+    /// The API's reason, or what the kind's line says besides its fixed words.
+    package var message: String
     /// The HTTP status of the answer, when there was one.
     package var status: Int?
     /// The API's own error code (v1.1 `code`), when it gave one.
     package var code: Int?
-    /// The API's reason, or what the kind's line says besides its fixed words.
-    package var message: String
 
     package init(kind: Kind, status: Int? = nil, code: Int? = nil, message: String) {
         self.kind = kind
+        self.message = message
         self.status = status
         self.code = code
-        self.message = message
     }
 
     /// The note's fixed words for `.sentAsDuplicate`.
