@@ -52,7 +52,7 @@ package struct Heartbeat: Service {
     /// until the next one. Each beat (every 10 s, and after each cycle), since a beat
     /// does not know whether more work follows; both are cheap when there is little to
     /// give back. A failure here changes nothing but the memory figure: not logged.
-    private func releaseMemory() async {
+    func releaseMemory() async {
         try? await board.database?.releaseWriterCache()
         MallocTrim.run()
     }
