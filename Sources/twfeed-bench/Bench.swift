@@ -24,12 +24,11 @@ struct Bench {
             return
         }
         if CommandLine.arguments.contains("--table") {
-            do {
-                try await TableBench.run(arguments: CommandLine.arguments, folder: folder)
-            } catch {
-                FileHandle.standardError.write(Data("twfeed-bench: \(error)\n".utf8))
-                exit(1)
-            }
+            await exitOnError { try await TableBench.run(arguments: CommandLine.arguments, folder: folder) }
+            return
+        }
+        if CommandLine.arguments.contains("--memory") {
+            await exitOnError { try await MemoryBench.run(arguments: CommandLine.arguments, folder: "\(folder)/memory") }
             return
         }
         if CommandLine.arguments.contains("--archive-store") {
@@ -106,6 +105,16 @@ struct Bench {
             )
         }
         try await posting(folder: "\(folder)/post")
+    }
+
+    /// Runs a mode; its error ends the bench with one line and exit status 1.
+    static func exitOnError(_ mode: @Sendable () async throws -> Void) async {
+        do {
+            try await mode()
+        } catch {
+            FileHandle.standardError.write(Data("twfeed-bench: \(error)\n".utf8))
+            exit(1)
+        }
     }
 
     static let quiet = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }

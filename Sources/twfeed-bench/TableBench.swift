@@ -88,12 +88,9 @@ enum TableBench {
         progress("daemon start to READY and idle memory")
         let sandbox = try Sandbox(folder: "\(folder)/daemon", tweetsPerFeed: 800)
         defer { sandbox.stop() }
-        let daemon = try DaemonProbe(binary: twfeed, configPath: sandbox.configPath, folder: sandbox.folder)
-        try await DaemonProbe.settle(sandbox: sandbox)
-        try await Task.sleep(for: .seconds(2))
-        let memory = daemon.memory()
-        daemon.stop()
-        var readyTimes = [daemon.startToReady]
+        let settled = try await MemoryBench.settledMemory(binary: twfeed, sandbox: sandbox)
+        let memory = settled.memory
+        var readyTimes = [settled.startToReady]
         for _ in 1..<min(options.runs, 5) {
             let again = try DaemonProbe(binary: twfeed, configPath: sandbox.configPath, folder: sandbox.folder)
             readyTimes.append(again.startToReady)

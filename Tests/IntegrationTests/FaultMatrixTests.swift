@@ -211,7 +211,7 @@ struct FaultMatrixTests {
             lines.append("\(feed): \(try await daemon.database.memberIDs(feed).count)/\(world.emulator.expectedMembers(feed, dialect: cell.emulatorDialect).count) error \(state.lastError?.description ?? "-") next \(state.nextPollAt.map { "\($0)" } ?? "-")")
         }
         for item in try await daemon.database.outboxItems() {
-            lines.append("outbox \(item.id) \(item.state) attempts \(item.attempts) \(item.lastError ?? "")")
+            lines.append("outbox \(item.id) \(item.state) attempts \(item.attempts) \(item.lastError?.description ?? "")")
         }
         lines += world.sink.lines.filter { $0.contains("outbox") || $0.contains("billing") }.suffix(8)
         lines.append("posted \(world.emulator.postedStatuses.count); faults served \(world.emulator.requests.filter { $0.fault != nil }.count)")

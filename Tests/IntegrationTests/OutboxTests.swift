@@ -51,7 +51,7 @@ struct OutboxTests {
         guard case .until(let retry) = try await daemon.flusher!.flush() else { Issue.record("expected a retry"); return }
         let waiting = try #require(try await daemon.database.outboxItem(item.id))
         #expect(waiting.state == .pending)
-        #expect(waiting.lastError?.contains("no answer") == true)
+        #expect(waiting.lastError?.description.contains("no answer") == true)
 
         var configuration = world.emulator.configuration
         configuration.port = port
@@ -89,7 +89,7 @@ struct OutboxTests {
         _ = try await daemon.flusher!.flush()
         let failed = try #require(try await daemon.database.outboxItem(item.id))
         #expect(failed.state == .failed)
-        #expect(failed.lastError?.contains("403") == true)
+        #expect(failed.lastError?.status == 403)
         #expect(world.emulator.postedStatuses.isEmpty)
     }
 

@@ -57,7 +57,7 @@ struct SettleTests {
         let clock = ManualClock(now: Date())
         let text = "the server's clock is \(Int(skewHours)) h off"
         let (daemon, settled) = try await Self.loseTheAnswer(world, text: text, clock: clock)
-        #expect(settled.state == .sent, "\(settled.lastError ?? "")")
+        #expect(settled.state == .sent, "\(settled.lastError?.description ?? "")")
         #expect(settled.attempts == 1)
         #expect(world.emulator.postedStatuses.map(\.text) == [text])
         let posted = try #require(world.emulator.postedStatuses.first?.id)
@@ -86,7 +86,7 @@ struct SettleTests {
         world.emulator.setLongPostsAllowed(true)
         let clock = ManualClock(now: Date())
         let (_, settled) = try await Self.loseTheAnswer(world, text: text, clock: clock)
-        #expect(settled.state == .sent, "\(settled.lastError ?? "")")
+        #expect(settled.state == .sent, "\(settled.lastError?.description ?? "")")
         let posted = try #require(world.emulator.postedStatuses.first?.id)
         #expect(settled.sentTweetID?.description == posted)
         #expect(world.emulator.postedStatuses.count == 1)
@@ -107,9 +107,9 @@ struct SettleTests {
         let (daemon, settled) = try await Self.loseTheAnswer(world, text: text, clock: clock) {
             world.emulator.inject(.status(403), times: 10, pathContains: Self.ownPostsPath(dialect))
         }
-        #expect(settled.state == .sent, "\(settled.lastError ?? "")")
+        #expect(settled.state == .sent, "\(settled.lastError?.description ?? "")")
         #expect(settled.sentTweetID == nil)
-        #expect(settled.lastError?.hasPrefix(OutboxFlusher.duplicateNote) == true)
+        #expect(settled.lastError?.kind == .sentAsDuplicate)
         #expect(world.emulator.postedStatuses.count == 1)
         #expect(world.emulator.ownTweetIDs().filter { world.emulator.tweet($0)?.text == text }.count == 1)
         // The resend reached the API and was refused as a duplicate.

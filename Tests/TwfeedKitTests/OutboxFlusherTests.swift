@@ -52,7 +52,8 @@ struct OutboxFlusherTests {
         #expect(delays[0] >= 30 && delays[0] <= 36)
         #expect(delays[1] >= 60 && delays[1] <= 72)
         #expect(delays[8] == 3600)
-        #expect(try await item(id).lastError?.contains("503") == true)
+        #expect(try await item(id).lastError?.status == 503)
+        #expect(try await item(id).lastError?.description.contains("503") == true)
         _ = try await flusher.flush()
         #expect(try await item(id).state == .sent)
     }
@@ -77,7 +78,7 @@ struct OutboxFlusherTests {
         fixture.api.failNextPost(APIError(kind: .rejected, status: 403, code: 385, message: "You attempted to reply to a Tweet that is deleted or not visible to you."))
         _ = try await flusher.flush()
         #expect(try await item(bad).state == .failed)
-        #expect(try await item(bad).lastError?.contains("deleted or not visible") == true)
+        #expect(try await item(bad).lastError == OutboxFailure(kind: .attempt, status: 403, code: 385, message: "You attempted to reply to a Tweet that is deleted or not visible to you."))
         #expect(try await item(good).state == .sent)
     }
 

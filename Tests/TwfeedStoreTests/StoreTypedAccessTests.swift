@@ -29,9 +29,9 @@ struct StoreTypedAccessTests {
         #expect(try await database.transitionOutbox(item.id, from: [.pending], to: .cancelled) == nil)
         let retry = now.addingTimeInterval(60)
         let waiting = try #require(try await database.transitionOutbox(
-            item.id, from: [.sending], to: .pending, changes: [.nextAttemptAt(retry), .lastError("timeout")]))
+            item.id, from: [.sending], to: .pending, changes: [.nextAttemptAt(retry), .lastError(OutboxFailure(kind: .attempt, message: "timeout"))]))
         #expect(waiting.nextAttemptAt == retry)
-        #expect(waiting.lastError == "timeout")
+        #expect(waiting.lastError == OutboxFailure(kind: .attempt, message: "timeout"))
         _ = try await database.transitionOutbox(item.id, from: [.pending], to: .sending)
         let sent = try #require(try await database.transitionOutbox(
             item.id, from: [.sending], to: .sent, changes: [.sentTweetID(TweetID(99)), .sentAt(now), .lastError(nil), .nextAttemptAt(nil)]))

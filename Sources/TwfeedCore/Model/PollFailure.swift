@@ -102,12 +102,28 @@ extension PollFailure: Codable {
             self.init(kind: .held, message: line)
             return
         }
-        guard let colon = line.range(of: ": ") else {
+        guard let parts = Self.parts(ofLine: line) else {
             self.init(kind: .transient, message: line)
             return
         }
-        var words = line[..<colon.lowerBound].split(separator: " ").map(String.init)
-        let message = String(line[colon.upperBound...])
+        let kind: Kind =
+            switch parts.status {
+            case nil: .transient
+            case 429?: .rateLimited
+            case 401?: .unauthorized
+            case let status? where (400..<500).contains(status) && status != 408: .rejected
+            default: .transient
+            }
+        self.init(kind: kind, status: parts.status, code: parts.code, message: parts.message)
+    }
+
+    /// A failed call's line (`line(status:code:message:)`) read back into its parts: the
+    /// status (nil for `no answer`), the code and the message; nil when `text` is no such
+    /// line. The outbox's `OutboxFailure` reads its lines with it too.
+    package static func parts(ofLine text: String) -> (status: Int?, code: Int?, message: String)? {
+        guard let colon = text.range(of: ": ") else { return nil }
+        var words = text[..<colon.lowerBound].split(separator: " ").map(String.init)
+        let message = String(text[colon.upperBound...])
         var code: Int?
         if words.count >= 2, words[words.count - 2] == "code", let number = Int(words[words.count - 1]) {
             code = number
@@ -115,19 +131,11 @@ extension PollFailure: Codable {
         }
         switch words {
         case ["no", "answer"]:
-            self.init(kind: .transient, code: code, message: message)
+            return (nil, code, message)
         case let http where http.count == 2 && http[0] == "HTTP" && Int(http[1]) != nil:
-            let status = Int(http[1])!
-            let kind: Kind =
-                switch status {
-                case 429: .rateLimited
-                case 401: .unauthorized
-                case 400..<500 where status != 408: .rejected
-                default: .transient
-                }
-            self.init(kind: kind, status: status, code: code, message: message)
+            return (Int(http[1])!, code, message)
         default:
-            self.init(kind: .transient, message: line)
+            return nil
         }
     }
 }

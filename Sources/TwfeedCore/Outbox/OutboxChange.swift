@@ -9,7 +9,7 @@ package enum OutboxChange: Sendable, Equatable {
     case queuedAt(Date)
     case nextAttemptAt(Date?)
     case lastAttemptAt(Date)
-    case lastError(String?)
+    case lastError(OutboxFailure?)
     case sentTweetID(TweetID?)
     case sentAt(Date)
     /// When the earliest attempt that may have gone out started: settling looks for the

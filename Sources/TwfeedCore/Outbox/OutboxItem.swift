@@ -14,7 +14,9 @@ package struct OutboxItem: Sendable, Equatable {
     /// `outbox retry`.
     package var queuedAt: Date
     package var nextAttemptAt: Date?
-    package var lastError: String?
+    /// The last failed attempt or lookup, the expiry, or the note of a status sent on a
+    /// duplicate answer; nil once it went out plainly.
+    package var lastError: OutboxFailure?
     package var sentTweetID: TweetID?
     package var sentAt: Date?
     /// When the last attempt started.
@@ -37,7 +39,7 @@ package struct OutboxItem: Sendable, Equatable {
         createdAt: Date,
         queuedAt: Date,
         nextAttemptAt: Date? = nil,
-        lastError: String? = nil,
+        lastError: OutboxFailure? = nil,
         sentTweetID: TweetID? = nil,
         sentAt: Date? = nil,
         lastAttemptAt: Date? = nil,
@@ -71,7 +73,7 @@ package struct OutboxItem: Sendable, Equatable {
             "createdAt": .string(Timestamp.iso8601(createdAt)),
             "queuedAt": .string(Timestamp.iso8601(queuedAt)),
             "nextAttemptAt": nextAttemptAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
-            "lastError": lastError.map { .string($0) } ?? .null,
+            "lastError": lastError.map { .string($0.description) } ?? .null,
             "sentTweetId": sentTweetID.map { .string($0.description) } ?? .null,
             "sentAt": sentAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
             "uncertainSince": uncertainSince.map { .string(Timestamp.iso8601($0)) } ?? .null,

@@ -75,6 +75,12 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         return PollFailure(kind: failed, status: status > 0 ? status : nil, code: code, message: message)
     }
 
+    /// What an outbox status records of this failure: an attempt's by default, or the
+    /// answer of a settling read, or the duplicate answer a status is sent on.
+    package func outboxFailure(_ kind: OutboxFailure.Kind = .attempt) -> OutboxFailure {
+        OutboxFailure(kind: kind, status: status > 0 ? status : nil, code: code, message: message)
+    }
+
     /// Classifies an HTTP answer that is not a success, reading either dialect's body.
     /// `package` for the page fuzzers, which feed it error bodies.
     package static func from(_ response: APIResponse) -> APIError {

@@ -28,7 +28,7 @@ extension OutboxFlusher {
             from: [.sending],
             to: .uncertain,
             changes: [
-                .nextAttemptAt(now.addingTimeInterval(delay)), .lastError(error.description), .uncertainSince(since),
+                .nextAttemptAt(now.addingTimeInterval(delay)), .lastError(error.outboxFailure()), .uncertainSince(since),
             ]
         )
         logger.warning(
@@ -80,7 +80,9 @@ extension OutboxFlusher {
                 item.id,
                 from: [state],
                 to: .uncertain,
-                changes: [.nextAttemptAt(hold.until), .uncertainSince(since), .lastError("settling: \(hold)")]
+                changes: [
+                    .nextAttemptAt(hold.until), .uncertainSince(since), .lastError(OutboxFailure(kind: .settlingHeld, message: hold.description)),
+                ]
             )
             return .until(hold.until)
         } catch let error as APIError {
@@ -120,9 +122,6 @@ extension OutboxFlusher {
         return nil
     }
 
-    /// The note a status sent on the strength of a duplicate answer keeps in `lastError`.
-    static let duplicateNote = "sent: the API called a resend a duplicate"
-
     /// `sent` on the strength of a duplicate answer (see `settle`): no post id, a note,
     /// the post charged once (the earlier attempt's; the refused resend costs nothing).
     private func settleAsDuplicate(_ item: OutboxItem, from state: OutboxState, duplicate: APIError) async throws -> Pause? {
@@ -132,7 +131,7 @@ extension OutboxFlusher {
             item.id,
             from: [state],
             to: .sent,
-            changes: [.sentTweetID(nil), .sentAt(now), .lastError("\(Self.duplicateNote) (\(duplicate.description))"), .nextAttemptAt(nil)],
+            changes: [.sentTweetID(nil), .sentAt(now), .lastError(duplicate.outboxFailure(.sentAsDuplicate)), .nextAttemptAt(nil)],
             bill: bill,
             prices: terms.prices,
             now: now
@@ -162,7 +161,7 @@ extension OutboxFlusher {
             to: .pending,
             changes: [
                 .nextAttemptAt(nil), .uncertainSince(since),
-                .lastError("settling: \(why); sending again, a duplicate answer proves it went out"),
+                .lastError(OutboxFailure(kind: .settlingResend, message: why)),
             ]
         )
         logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "resend", "why": "\(why)"])
@@ -208,7 +207,7 @@ extension OutboxFlusher {
             from: [state],
             to: .uncertain,
             changes: [
-                .nextAttemptAt(until), .lastError("settling: \(error.description)"), .uncertainSince(since),
+                .nextAttemptAt(until), .lastError(error.outboxFailure(.settlingFailed)), .uncertainSince(since),
             ]
         )
         logger.warning(

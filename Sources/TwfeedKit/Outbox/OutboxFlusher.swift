@@ -139,9 +139,7 @@ package struct OutboxFlusher: Service {
                     from: [.pending],
                     to: .expired,
                     changes: [
-                        .lastError(
-                            "expired after \(Self.hours(now.timeIntervalSince(head.queuedAt))) h in the queue (maxAgeHours \(Self.hours(maxAgeHours * 3600)))"
-                        )
+                        .lastError(.expired(age: Self.hours(now.timeIntervalSince(head.queuedAt)), limit: Self.hours(maxAgeHours * 3600)))
                     ]
                 )
                 logger.warning(
@@ -204,7 +202,7 @@ package struct OutboxFlusher: Service {
                     item.id,
                     from: [.sending],
                     to: .pending,
-                    changes: [.attempts(item.attempts - 1), .lastError(error.description)]
+                    changes: [.attempts(item.attempts - 1), .lastError(error.outboxFailure())]
                 )
                 return .until(hold.until)
             }
@@ -241,7 +239,7 @@ package struct OutboxFlusher: Service {
                     item.id,
                     from: [.sending],
                     to: .pending,
-                    changes: [.attempts(item.attempts - 1), .lastError(error.description)]
+                    changes: [.attempts(item.attempts - 1), .lastError(error.outboxFailure())]
                 )
                 logger.error(
                     "auth.failed",
@@ -252,7 +250,7 @@ package struct OutboxFlusher: Service {
                 )
                 return .unauthorized
             case .rejected:
-                try await database.transitionOutbox(item.id, from: [.sending], to: .failed, changes: [.lastError(error.description)])
+                try await database.transitionOutbox(item.id, from: [.sending], to: .failed, changes: [.lastError(error.outboxFailure())])
                 logger.error("outbox.failed", metadata: ["id": "\(item.id)", "status": "\(error.status)", "error": "\(error.message)"])
                 return nil
             }
@@ -277,7 +275,7 @@ package struct OutboxFlusher: Service {
         return try await database.newestKnownTweetID()
     }
 
-    func markSent(_ item: OutboxItem, tweetID: TweetID?, note: String?) async throws {
+    func markSent(_ item: OutboxItem, tweetID: TweetID?, note: OutboxFailure?) async throws {
         let now = clock.now()
         // The API answered with a post: it charged for it, in the same transaction as
         // the status becomes sent, so a crash never loses or repeats the charge.
@@ -305,7 +303,7 @@ package struct OutboxFlusher: Service {
             from: [.sending],
             to: .pending,
             changes: [
-                .nextAttemptAt(date), .lastError(error.description),
+                .nextAttemptAt(date), .lastError(error.outboxFailure()),
             ]
         )
     }

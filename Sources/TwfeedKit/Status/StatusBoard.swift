@@ -35,6 +35,9 @@ package final class StatusBoard: Sendable {
 
     package var snapshot: StatusSnapshot { state.withLock { $0.snapshot } }
 
+    /// The store the board counts, the one the daemon writes now (a reload may change it).
+    var database: AppDatabase? { state.withLock { $0.database } }
+
     /// A reload may change the feeds, the dialect, the database and the sign-in.
     package func reconfigure(config: TwfeedConfig, database: AppDatabase?, signedOut: Bool) {
         state.withLock { state in

@@ -25,7 +25,7 @@ struct OutboxPageModel {
             replyTo = item.replyToID?.description
             state = item.state.rawValue
             attempts = item.attempts
-            lastError = item.lastError
+            lastError = item.lastError?.description
             let waiting: Set<OutboxState> = [.pending, .sending, .uncertain]
             expires =
                 waiting.contains(item.state) && maxAgeHours > 0

@@ -282,7 +282,7 @@ package enum ReaderRoutes {
     // MARK: Health and metrics
 
     static func healthz(_ source: ReaderSource) async throws -> Response {
-        let report = try await source.status()
+        let report = try await source.health()
         return Response(
             status: report.health == .healthy ? .ok : .serviceUnavailable,
             headers: [.contentType: "application/json", .cacheControl: "no-store"],

@@ -59,6 +59,15 @@ package struct ReaderSource: Sendable {
         try await StatusReport.collect(config: config, statusPath: statusPath, now: now ?? clock.now(), database: database)
     }
 
+    /// What `/healthz` answers: inside the daemon, its board's snapshot (what the
+    /// heartbeat counted last), so a health check, however often a monitor asks, reads
+    /// nothing; in `twfeed serve`, or before the board's first count, `status`.
+    func health() async throws -> StatusReport {
+        let now = clock.now()
+        if let board, let live = StatusReport.live(board(), config: config, now: now) { return live }
+        return try await status(now: now)
+    }
+
     /// What a page asks the store for its header, with its posts: nothing inside the
     /// daemon once its board has counted (the header shows the board's snapshot).
     func countsRequest(now: Date) -> StoredCounts.Request? {

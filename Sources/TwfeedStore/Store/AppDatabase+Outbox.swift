@@ -71,7 +71,8 @@ extension OutboxChange {
         case .queuedAt(let date): ("queuedAt", date.timeIntervalSince1970)
         case .nextAttemptAt(let date): ("nextAttemptAt", date?.timeIntervalSince1970)
         case .lastAttemptAt(let date): ("lastAttemptAt", date.timeIntervalSince1970)
-        case .lastError(let message): ("lastError", message)
+        // The line itself, which the `posts` view shows as it is (OutboxFailure).
+        case .lastError(let failure): ("lastError", failure?.description)
         case .sentTweetID(let tweetID): ("sentTweetId", tweetID?.rawValue)
         case .sentAt(let date): ("sentAt", date.timeIntervalSince1970)
         case .uncertainSince(let date): ("uncertainSince", date?.timeIntervalSince1970)
@@ -92,7 +93,7 @@ extension OutboxItem {
             createdAt: Date(timeIntervalSince1970: row["createdAt"]),
             queuedAt: Date(timeIntervalSince1970: row["queuedAt"]),
             nextAttemptAt: date("nextAttemptAt"),
-            lastError: row["lastError"],
+            lastError: (row["lastError"] as String?).map(OutboxFailure.init(stored:)),
             sentTweetID: (row["sentTweetId"] as Int64?).map(TweetID.init),
             sentAt: date("sentAt"),
             lastAttemptAt: date("lastAttemptAt"),

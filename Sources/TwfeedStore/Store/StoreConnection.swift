@@ -31,6 +31,12 @@ package final class StoreConnection: Sendable {
         }
     }
 
+    /// Closes the connection; every read after it fails. Tests close a reader's store to
+    /// show that a route reads none of it (`/healthz` inside the daemon).
+    func close() throws {
+        try dbReader.close()
+    }
+
     /// A read that lets GRDB's error through, for `StoreReader.open`, which must see
     /// SQLite's result code to choose its fallback.
     func readUnmapped<T>(_ value: (Database) throws -> T) throws -> T {

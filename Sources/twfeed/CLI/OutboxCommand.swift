@@ -39,7 +39,7 @@ struct OutboxCommand: AsyncParsableCommand {
                         }
                         emit(object.serialized)
                     } else {
-                        let detail = item.sentTweetID.map { "tweet \($0)" } ?? item.lastError ?? ""
+                        let detail = item.sentTweetID.map { "tweet \($0)" } ?? item.lastError?.description ?? ""
                         let text = item.text.replacingOccurrences(of: "\n", with: " ⏎ ")
                         emit(
                             "#\(item.id)  \(item.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Timestamp.iso8601(item.createdAt))  \(text.cutAtWord(limit: 40))  \(detail)"

@@ -101,7 +101,8 @@ struct OutboxUncertainTests {
         let failed = try await item(id)
         #expect(failed.state == .failed)
         #expect(failed.sentTweetID == nil)
-        #expect(failed.lastError?.contains("duplicate") == true)
+        #expect(failed.lastError?.kind == .attempt)
+        #expect(failed.lastError?.description.contains("duplicate") == true)
         #expect(fixture.sink.events("outbox.failed").count == 1)
     }
 
@@ -128,7 +129,8 @@ struct OutboxUncertainTests {
         let sent = try await item(id)
         #expect(sent.state == .sent)
         #expect(sent.sentTweetID == nil)
-        #expect(sent.lastError?.hasPrefix(OutboxFlusher.duplicateNote) == true)
+        #expect(sent.lastError?.kind == .sentAsDuplicate)
+        #expect(sent.lastError?.description.hasPrefix(OutboxFailure.duplicateNote) == true)
         #expect(fixture.api.posted == ["never shows"])
         #expect(fixture.sink.events("outbox.settled").last?.contains("outcome=duplicate") == true)
     }
@@ -177,7 +179,8 @@ struct OutboxUncertainTests {
         let sent = try await item(id)
         #expect(sent.state == .sent)
         #expect(sent.sentTweetID == nil)
-        #expect(sent.lastError?.hasPrefix(OutboxFlusher.duplicateNote) == true)
+        #expect(sent.lastError?.kind == .sentAsDuplicate)
+        #expect(sent.lastError?.description.hasPrefix(OutboxFailure.duplicateNote) == true)
         #expect(fixture.api.posted == ["unreadable"])
         #expect(fixture.sink.events("outbox.settled").contains { $0.contains("outcome=resend") })
     }
@@ -188,7 +191,8 @@ struct OutboxUncertainTests {
         let id = try await enqueue("patient")
         try await flushTwice()
         #expect(try await item(id).state.rawValue == "uncertain")
-        #expect(try await item(id).lastError?.contains("settling") == true)
+        #expect(try await item(id).lastError?.kind == .settlingFailed)
+        #expect(try await item(id).lastError?.description.hasPrefix("settling: no answer: timeout") == true)
         #expect(fixture.sink.events("outbox.settle_failed").count == 1)
         try await flushTwice()
         #expect(try await item(id).state == .sent)

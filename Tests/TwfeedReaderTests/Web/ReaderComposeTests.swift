@@ -158,7 +158,7 @@ struct ReaderComposeTests {
         let world = try await ReaderHarness()
         let pending = try await world.database.enqueue(text: "to cancel", replyTo: nil, now: Date())
         let failed = try await world.database.enqueue(text: "to retry", replyTo: nil, now: Date())
-        try await world.database.transitionOutbox(failed.id, from: [.pending], to: .failed, changes: [.lastError("403 Forbidden: not allowed")])
+        try await world.database.transitionOutbox(failed.id, from: [.pending], to: .failed, changes: [.lastError(OutboxFailure(stored: "403 Forbidden: not allowed"))])
         let sent = try await world.database.enqueue(text: "gone", replyTo: nil, now: Date())
         try await world.database.transitionOutbox(sent.id, from: [.pending], to: .sent, changes: [.sentTweetID(TweetID(777))])
         try await world.withReader(signedIn: false) { reader in

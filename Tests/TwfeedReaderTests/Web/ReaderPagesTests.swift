@@ -5,7 +5,7 @@ import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedReader
 import TwfeedStatus
-import TwfeedStore
+@testable import TwfeedStore
 
 /// The web reader's pages as a browser gets them: the timeline, paging, search, and that
 /// nothing a tweet carries becomes markup.
@@ -153,6 +153,42 @@ struct ReaderPagesTests {
     /// a recount of the store: its counts, its heartbeat, its account.
     @Test func insideTheDaemonTheHeaderShowsTheBoardsSnapshot() async throws {
         let world = try await ReaderHarness()
+        let snapshot = Self.boardSnapshot(world)
+        try await world.withReader(board: { [snapshot] in snapshot }) { reader in
+            let page = try await reader.request("/home").text
+            #expect(page.contains(#"<li class="poll">home: 4321 tweets · last poll never</li>"#))
+            #expect(page.contains("@from_the_board"))
+            #expect(page.contains("daemon running"))
+        }
+    }
+
+    /// Inside the daemon `/healthz` answers from the board too: its figures (4321 tweets
+    /// where the store holds 63), its heartbeat (no status file exists here), and with the
+    /// store closed, so a monitor polling it reads nothing. `twfeed serve` reads the store.
+    @Test func insideTheDaemonHealthzAnswersFromTheBoardWithTheStoreClosed() async throws {
+        let world = try await ReaderHarness()
+        let snapshot = Self.boardSnapshot(world)
+        let source = try world.source(board: { [snapshot] in snapshot })
+        try source.database.connection.close()
+        let reader = try ReaderClient(source: source, logger: world.logger)
+        let answer = try await reader.request("/healthz")
+        #expect(answer.status == 200)
+        let status = try JSONValue.parse(answer.body)
+        #expect(status["countsFrom"]?.string == "snapshot")
+        #expect(status["feeds"]?["home"]?["tweets"] == .number("4321"))
+        #expect(status["account"]?["username"]?.string == "from_the_board")
+        #expect(status["daemon"]?["pid"] == .number(String(getpid())))
+
+        try await world.withReader { serve in
+            let stored = try JSONValue.parse(try await serve.request("/healthz").body)
+            #expect(stored["countsFrom"]?.string == "database")
+            #expect(stored["feeds"]?["home"]?["tweets"] == .number("63"))
+        }
+    }
+
+    /// A running daemon's live status as its `StatusBoard` holds it: 4321 home tweets, an
+    /// account the store does not have.
+    static func boardSnapshot(_ world: ReaderHarness) -> StatusSnapshot {
         let now = Date()
         var snapshot = StatusSnapshot(pid: getpid(), startedAt: now, heartbeatAt: now, dialect: "v2")
         var counts = StatusSnapshot.Counts(at: now, feeds: [:], outbox: [:], oldestPendingAt: nil, imageFiles: 0, imageBytes: 0,
@@ -160,12 +196,7 @@ struct ReaderPagesTests {
         counts.feeds[.home] = StatusSnapshot.FeedCounts(enabled: true, stats: FeedStats(tweets: 4321), sync: SyncState(feed: .home))
         counts.account = .init(id: UserID(77), username: "from_the_board")
         snapshot.counts = counts
-        try await world.withReader(board: { [snapshot] in snapshot }) { reader in
-            let page = try await reader.request("/home").text
-            #expect(page.contains(#"<li class="poll">home: 4321 tweets · last poll never</li>"#))
-            #expect(page.contains("@from_the_board"))
-            #expect(page.contains("daemon running"))
-        }
+        return snapshot
     }
 
     /// The header says what the API has cost, from the ledger, and a billing state that
