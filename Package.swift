@@ -264,7 +264,7 @@ let package = Package(
             /// build compiles every module the test command needs, side by side on both
             /// cores (the binaries' own builds are then only links; scripts/release-build).
             dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
-                           "TwfeedSandbox", "TwfeedTesting", "twfeed", "twfeed-emulator",
+                           "TwfeedSandbox", "TwfeedTesting", "TwfeedArchive", "TwfeedBase", "twfeed", "twfeed-emulator",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]

@@ -59,6 +59,11 @@ package struct ArchiveImporter: Sendable {
         progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
     ) async throws -> ImportSummary {
         let owner = try await self.owner(of: archive, dryRun: dryRun)
+        let account = archive.account
+        if !dryRun {
+            try await database.storeArchiveAuthor(
+                Author(id: account.id, username: account.username, name: account.displayName ?? account.username), now: clock.now())
+        }
         var summary = ImportSummary(account: archive.account)
         summary.dryRun = dryRun
         summary.ignored = archive.ignoredFiles
