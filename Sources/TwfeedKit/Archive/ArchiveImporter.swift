@@ -62,7 +62,9 @@ package struct ArchiveImporter: Sendable {
         let account = archive.account
         if !dryRun {
             try await database.storeArchiveAuthor(
-                Author(id: account.id, username: account.username, name: account.displayName ?? account.username), now: clock.now())
+                Author(id: account.id, username: account.username, name: account.displayName ?? account.username),
+                now: clock.now()
+            )
         }
         var summary = ImportSummary(account: archive.account)
         summary.dryRun = dryRun
