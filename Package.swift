@@ -156,7 +156,14 @@ let package = Package(
         /// one folder: what `twfeed demo`, twfeed-bench and the integration tests run in.
         .target(
             name: "TwfeedSandbox",
-            dependencies: ["TwfeedCore", "TwfeedStore", "TwfeedKit", "TwfeedEmulator"]
+            dependencies: ["TwfeedCore", "TwfeedStore", "TwfeedKit", "TwfeedEmulator", "TwfeedEmulatorArchive"]
+        ),
+        /// The emulator's world as the archive X would send its user (`twfeed-emulator
+        /// --write-archive`, and the demo's import): the emulator library itself stays
+        /// apart from twfeed's types.
+        .target(
+            name: "TwfeedEmulatorArchive",
+            dependencies: ["TwfeedCore", "TwfeedArchive", "TwfeedEmulator"]
         ),
         /// Test doubles (manual clock, recording notifier, in-memory log sink, scripted
         /// transports, a fake API), kept out of the product as HummingbirdTesting is: the
@@ -188,6 +195,7 @@ let package = Package(
                 "TwitterText",
                 "TwfeedEmulator",
                 "TwfeedSandbox",
+                "TwfeedEmulatorArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -198,7 +206,7 @@ let package = Package(
             dependencies: [
                 "TwfeedEmulator",
                 // `--write-archive` only: the emulator library itself stays apart from twfeed's.
-                "TwfeedArchive",
+                "TwfeedEmulatorArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

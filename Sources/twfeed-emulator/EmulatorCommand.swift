@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import TwfeedEmulator
+import TwfeedEmulatorArchive
 
 #if canImport(Glibc)
 import Glibc

@@ -50,7 +50,8 @@ struct ReaderAccessIntegrationTests {
             let lines = open.stdout.split(separator: "\n").map(String.init)
             let link = try #require(lines.first)
             #expect(link.hasPrefix("http://127.0.0.1:\(port)/login?token="))
-            #expect(lines.count == 4 && lines[1].hasPrefix("home: http://127.0.0.1:\(port)/feeds/home.atom?key="))
+            // The sign-in link, then one Atom link per feed (the archive's included).
+            #expect(lines.count == 1 + Feed.allCases.count && lines[1].hasPrefix("home: http://127.0.0.1:\(port)/feeds/home.atom?key="))
 
             let login = try await RawHTTP.request(port: port, String(link.dropFirst("http://127.0.0.1:\(port)".count)))
             #expect(login.status == 303 && login.headers["location"] == "/home")

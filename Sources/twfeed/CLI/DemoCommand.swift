@@ -4,6 +4,7 @@ import Synchronization
 import TwfeedCore
 import TwfeedKit
 import TwfeedReader
+import TwfeedEmulatorArchive
 import TwfeedSandbox
 
 /// Emulator plus daemon on loopback, end to end, with files in a fresh folder: what a
@@ -89,6 +90,7 @@ struct DemoCommand: AsyncParsableCommand {
                 launch: launch,
                 hints: hints,
                 emulatorURL: sandbox.emulator.baseURL,
+                writeArchive: { [emulator = sandbox.emulator] path in _ = try ArchiveExport.write(emulator, to: path) },
                 seconds: seconds,
                 serve: serve ? listen : nil,
                 reader: { reader.withLock { $0 } }

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedArchive
 import TwfeedBase
 import TwfeedCore
 import TwfeedKit
@@ -26,6 +27,8 @@ struct DemoTour: Sendable {
     let launch: DaemonSupervisor.Launch
     let hints: Hints
     let emulatorURL: String
+    /// Writes the archive X would send the emulator's user (`--write-archive`) to a path.
+    let writeArchive: @Sendable (String) throws -> Void
     let seconds: Double
     /// `--listen` with `--serve`, else nil.
     let serve: String?
@@ -58,6 +61,7 @@ struct DemoTour: Sendable {
                 emit(FeedPresenter.text(item))
             }
         }
+        try await importArchive(config: config, database: database)
         emit("\n== outbox (\(hints.command("outbox")))")
         for item in try await database.outboxItems() {
             emit("#\(item.id)  \(item.state.rawValue)  \(item.sentTweetID.map { "tweet \($0)" } ?? "")  \(item.text)")
@@ -69,6 +73,20 @@ struct DemoTour: Sendable {
         emit("\n== usage (\(hints.command("usage"))): the emulator's bill at the published rates, not real money")
         emit(try await UsageReport.read(config: config, database: database.reader, now: Date(), days: 1).table)
         if let listen = serve { try await serveHints(listen: listen, config: config, database: database) }
+    }
+
+    /// Your history: the archive X would send the emulator's user, imported as `twfeed
+    /// import` does (beside the running daemon), then its newest posts.
+    private func importArchive(config: TwfeedConfig, database: AppDatabase) async throws {
+        let path = (config.storage.database as NSString).deletingLastPathComponent + "/twitter-archive.zip"
+        try writeArchive(path)
+        let importer = ArchiveImporter(
+            database: database, images: ImageStore(root: config.storage.imageCache), clock: SystemClock(), logger: launch.inputs.logs.logger)
+        let summary = try await importer.run(try ArchiveOpener.open(path: path), dryRun: false)
+        emit("\n== your archive (\(hints.command("import \(CommandPath.shellQuoted(path))"))):")
+        for line in summary.lines { emit("  " + line) }
+        emit("the newest 3 of posts (\(hints.command("feed posts --limit 3"))):")
+        for item in try await database.feedItems(.posts, limit: 3) { emit(FeedPresenter.text(item)) }
     }
 
     /// With --serve: the reader's sign-in link, and the commands to try on the running

@@ -9,10 +9,10 @@ import TwfeedEmulator
 /// with the image host's bytes, and likes: the world keeps none, so the newest home
 /// posts stand in. PATH ending in `.zip` is a zip,
 /// anything else a folder.
-enum ArchiveExport {
-    static let likeCount = 20
+package enum ArchiveExport {
+    package static let likeCount = 20
 
-    static func write(_ emulator: Emulator, to path: String) throws(ArchiveError) -> (posts: Int, likes: Int, photos: Int) {
+    package static func write(_ emulator: Emulator, to path: String) throws(ArchiveError) -> (posts: Int, likes: Int, photos: Int) {
         let account = ArchiveAccount(id: UserID(Emulator.accountUserID)!, username: Emulator.accountUsername)
         var photos = 0
         let posts = emulator.ownTweetIDs().reversed().compactMap { emulator.tweet($0) }.compactMap { tweet -> ArchiveWriter.Post? in
