@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import TwfeedCore
+import TwfeedEmulatorArchive
 import TwfeedKit
 import TwfeedReader
-import TwfeedEmulatorArchive
 import TwfeedSandbox
 
 /// Emulator plus daemon on loopback, end to end, with files in a fresh folder: what a

@@ -81,7 +81,11 @@ struct DemoTour: Sendable {
         let path = (config.storage.database as NSString).deletingLastPathComponent + "/twitter-archive.zip"
         try writeArchive(path)
         let importer = ArchiveImporter(
-            database: database, images: ImageStore(root: config.storage.imageCache), clock: SystemClock(), logger: launch.inputs.logs.logger)
+            database: database,
+            images: ImageStore(root: config.storage.imageCache),
+            clock: SystemClock(),
+            logger: launch.inputs.logs.logger
+        )
         let summary = try await importer.run(try ArchiveOpener.open(path: path), dryRun: false)
         emit("\n== your archive (\(hints.command("import \(CommandPath.shellQuoted(path))"))):")
         for line in summary.lines { emit("  " + line) }
