@@ -77,6 +77,10 @@ struct Bench {
             try await ArchiveParse.child(path: CommandLine.arguments[index + 1])
             return
         }
+        if CommandLine.arguments.contains("--archive-import") {
+            if !(try ArchiveImportBench.run(arguments: CommandLine.arguments, folder: "\(folder)/archive-import")) { exit(1) }
+            return
+        }
         if CommandLine.arguments.contains("--archive-parse") {
             try await ArchiveParse.run(arguments: CommandLine.arguments, folder: "\(folder)/archive-parse")
             return

@@ -10,6 +10,7 @@ package struct Archive: ArchiveReading {
     let manifest: ArchiveManifest?
     package let account: ArchiveAccount
     private let photoFiles: [String: SourceFile]
+    private let noteCache = NoteCache()
 
     package var ignoredFiles: [String] { layout.ignored }
     package var photos: [ArchivedPhoto] { layout.photos }
@@ -60,50 +61,43 @@ package struct Archive: ArchiveReading {
     package func check() async throws(ArchiveError) { try checkAll() }
 
     /// `check()` without suspending: every data file read through, every photo inflated.
+    /// Each file's elements are split across the cores (`SplitCheck`); the notes are read
+    /// once here and kept for `posts()`. A post's note changes its text, never whether it
+    /// is valid, so the check decodes posts without matching them.
     package func checkAll() throws(ArchiveError) {
-        var notes = try loadNotes()
-        try forEach(layout.posts, wrapper: "tweet", required: false) { (element, data, file, index) throws(ArchiveError) in
-            _ = try PostDecoder.decode(
-                element,
-                raw: "",
-                account: account.id,
-                notes: &notes,
-                file: file,
-                index: index
-            )
+        _ = try notes()
+        let owner = account.id
+        try forEachFile(layout.posts) { (data, file, ranges) throws(ArchiveError) in
+            try SplitCheck.forEach(ranges) { (range, index) throws(ArchiveError) in
+                var none = NoteIndex([])
+                let element = try DataElement.decodePost(data, range, file: file, index: index)
+                _ = try PostDecoder.decode(element, raw: "", account: owner, notes: &none, file: file, index: index)
+            }
         }
-        try forEach(layout.likes, wrapper: "like", required: true) { (element, _, file, index) throws(ArchiveError) in
-            _ = try ArchivedLike.decode(element.object, file: file, index: index)
+        try forEachFile(layout.likes) { (data, file, ranges) throws(ArchiveError) in
+            try SplitCheck.forEach(ranges) { (range, index) throws(ArchiveError) in
+                let element = try DataElement.decode(data, range, wrapper: "like", required: true, file: file, index: index)
+                _ = try ArchivedLike.decode(element.object, file: file, index: index)
+            }
         }
         for photo in photos { _ = try photoBytes(photo) }
     }
 
+    /// Decodes the next batch on another thread while `body` stores the current one
+    /// (`PostBatcher`): at most two batches exist at once, the one stored and the one made.
     package func posts(batchSize: Int, _ body: ([Tweet]) async throws -> Void) async throws {
-        var notes = try loadNotes()
-        var batch: [Tweet] = []
-        batch.reserveCapacity(max(1, batchSize))
-        for (file, path) in zip(layout.posts.files, layout.posts.paths) {
-            let data = try source.read(file)
-            let ranges = try elementRanges(data, file: file, path: path)
-            for (index, range) in ranges.enumerated() {
-                let element = try DataElement.decodePost(data, range, file: file.name, index: index)
-                batch.append(
-                    try PostDecoder.decode(
-                        element,
-                        raw: element.rawText(data),
-                        account: account.id,
-                        notes: &notes,
-                        file: file.name,
-                        index: index
-                    )
-                )
-                if batch.count >= batchSize {
-                    try await body(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
+        let batcher = PostBatcher(archive: self, batchSize: batchSize, notes: NoteIndex(try notes()))
+        var pending = Task.detached { () throws(ArchiveError) -> [Tweet]? in try batcher.nextBatch() }
+        while let batch = try await pending.value {
+            pending = Task.detached { () throws(ArchiveError) -> [Tweet]? in try batcher.nextBatch() }
+            do {
+                try await body(batch)
+            } catch {
+                // The batch being made still reads the batcher: let it finish first.
+                _ = try? await pending.value
+                throw error
             }
         }
-        if !batch.isEmpty { try await body(batch) }
     }
 
     package func likes(batchSize: Int, _ body: ([ArchivedLike]) async throws -> Void) async throws {
@@ -123,12 +117,15 @@ package struct Archive: ArchiveReading {
         if !batch.isEmpty { try await body(batch) }
     }
 
-    /// Every note of `note-tweet.js` and its parts.
+    /// Every note of `note-tweet.js` and its parts, read once and kept (`check()` reads
+    /// them, `posts()` matches them).
     package func notes() throws(ArchiveError) -> [ArchivedNote] {
+        if let kept = noteCache.notes { return kept }
         var notes: [ArchivedNote] = []
         try forEach(layout.notes, wrapper: "noteTweet", required: true) { (element, _, file, index) throws(ArchiveError) in
             notes.append(try ArchivedNote.decode(element.object, file: file, index: index))
         }
+        noteCache.notes = notes
         return notes
     }
 
@@ -139,10 +136,8 @@ package struct Archive: ArchiveReading {
 
     // MARK: Helpers
 
-    private func loadNotes() throws(ArchiveError) -> NoteIndex { NoteIndex(try notes()) }
-
     /// The element ranges of one data file, checked against the count `manifest.js` gives it.
-    private func elementRanges(_ data: Data, file: SourceFile, path: String) throws(ArchiveError) -> [Range<Int>] {
+    func elementRanges(_ data: Data, file: SourceFile, path: String) throws(ArchiveError) -> [Range<Int>] {
         let ranges = try DataFile.elements(data, file: file.name)
         if let announced = manifest?.counts[path], ranges.count < announced {
             throw ArchiveError(
@@ -154,6 +149,18 @@ package struct Archive: ArchiveReading {
         return ranges
     }
 
+    /// Each data file of `parts` in turn, read whole, with its element ranges; the
+    /// previous one is let go before the next is read.
+    private func forEachFile(
+        _ parts: ArchiveLayout.Parts,
+        _ body: (Data, String, [Range<Int>]) throws(ArchiveError) -> Void
+    ) throws(ArchiveError) {
+        for (file, path) in zip(parts.files, parts.paths) {
+            let data = try source.read(file)
+            try body(data, file.name, try elementRanges(data, file: file, path: path))
+        }
+    }
+
     private func forEach(
         _ parts: ArchiveLayout.Parts,
         wrapper: String,
@@ -163,12 +170,28 @@ package struct Archive: ArchiveReading {
         for (file, path) in zip(parts.files, parts.paths) {
             let data = try source.read(file)
             for (index, range) in try elementRanges(data, file: file, path: path).enumerated() {
-                let element =
-                    wrapper == "tweet"
-                    ? try DataElement.decodePost(data, range, file: file.name, index: index)
-                    : try DataElement.decode(data, range, wrapper: wrapper, required: required, file: file.name, index: index)
+                let element = try DataElement.decode(data, range, wrapper: wrapper, required: required, file: file.name, index: index)
                 try body(element, data, file.name, index)
             }
+        }
+    }
+}
+
+/// The notes `check()` read, for `posts()`: an archive's notes are a few thousand at most.
+private final class NoteCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [ArchivedNote]?
+
+    var notes: [ArchivedNote]? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return kept
+        }
+        set {
+            lock.lock()
+            kept = newValue
+            lock.unlock()
         }
     }
 }
