@@ -152,17 +152,8 @@ enum ArchiveImportBench {
     static func measure(_ binary: String, _ arguments: [String]) throws -> Measured {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-bench-import-\(getpid()).out").path
         defer { unlink(out) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
         let started = DispatchTime.now()
-        let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw BenchError("cannot start \(binary): \(String(cString: strerror(spawned)))") }
+        let pid = try ProcessTimer.spawn(binary, arguments, stdout: out)
         var peak = 0
         var status: Int32 = 0
         var usage = rusage()
