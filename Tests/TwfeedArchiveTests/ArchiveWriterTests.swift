@@ -99,38 +99,4 @@ import TwfeedCore
         #expect(posts.map(\.text) == writer.posts.map(\.text))
         #expect(likes.count == 2)
     }
-
-    /// Memory stays near the largest data file: each file is read alone and its elements
-    /// decoded one at a time, so reading 20,000 posts (about 20 MB) grows the peak by
-    /// less than three times its largest file.
-    @Test func readingIsBoundedByTheLargestFile() async throws {
-        let scratch = ArchiveFixture.scratch()
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let posts = (0..<20_000).map { index in
-            ArchiveWriter.Post(
-                id: TweetID(Int64(1_600_000_000_000_000_000) + Int64(index) * 4_194_304), createdAt: start.addingTimeInterval(Double(index)),
-                text: "post \(index) " + String(repeating: "words & more words ", count: 12))
-        }
-        var writer = ArchiveWriter(account: account, posts: posts)
-        writer.postsPerPart = 10_000
-        try writer.write(to: scratch + "/big.zip", as: .zip)
-        let largest = writer.files().map(\.1.count).max() ?? 0
-        let archive = try ArchiveOpener.open(path: scratch + "/big.zip")
-        let before = PeakMemory.bytes()
-        var read = 0
-        try await archive.check()
-        try await archive.posts(batchSize: 500) { read += $0.count }
-        let grown = PeakMemory.bytes() - before
-        #expect(read == 20_000)
-        #expect(grown < 3 * largest, "peak grew \(grown) bytes for a largest file of \(largest)")
-    }
-}
-
-/// The process's peak resident memory so far.
-enum PeakMemory {
-    static func bytes() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return usage.ru_maxrss * 1024
-    }
 }

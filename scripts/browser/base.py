@@ -19,7 +19,8 @@ CHAIN_DEPTH = 5
 PAGE_SIZE = 50
 CHROMEDRIVER = "/usr/bin/chromedriver"
 SESSION_COOKIE = "twfeed_session"
-FEEDS = ["home", "mentions", "retweets"]
+# The polled timelines and the archive's (`twfeed import`; the demo imports the emulator's).
+FEEDS = ["home", "mentions", "retweets", "posts", "likes"]
 # How each image type the reader serves starts.
 IMAGE_MAGIC = {"image/png": b"\x89PNG", "image/jpeg": b"\xff\xd8\xff", "image/gif": b"GIF8", "image/webp": b"RIFF"}
 
