@@ -18,12 +18,6 @@ struct ImportCommand: AsyncParsableCommand {
             """
     )
 
-    /// How PATH becomes an archive: TwfeedArchive's opener of zips and folders, with the
-    /// contract's limits (20 GB, a ratio of 100).
-    static let open: @Sendable (_ path: String) throws(ArchiveError) -> any ArchiveReading = { (path: String) throws(ArchiveError) in
-        try ArchiveOpener.open(path: path)
-    }
-
     @OptionGroup var options: GlobalOptions
 
     @Argument(help: "The archive: its .zip, or the folder it unpacks to.", completion: .file())
@@ -40,7 +34,7 @@ struct ImportCommand: AsyncParsableCommand {
             let config = try options.loadConfig()
             let archive: any ArchiveReading
             do {
-                archive = try Self.open(path)
+                archive = try ArchiveOpener.open(path: path)  // the contract's limits: 20 GB, a ratio of 100
             } catch let error as ArchiveError {
                 throw TwfeedError(.invalidData, error.description)
             }
