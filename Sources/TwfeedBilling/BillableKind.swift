@@ -18,6 +18,8 @@ package enum BillableKind: String, CaseIterable, Sendable, Hashable {
     case postCreateWithURL = "post_create_url"
     /// A reply to an author who mentioned or quoted the user.
     case postCreateSummoned = "post_create_summoned"
+    /// A deletion of one of the account's posts (`DELETE /2/tweets/:id`, `twfeed delete`).
+    case postDelete = "post_delete"
 
     /// The key under `api.prices` in the config file that overrides this kind's price.
     package var configName: String {
@@ -28,6 +30,7 @@ package enum BillableKind: String, CaseIterable, Sendable, Hashable {
         case .postCreate: "postCreate"
         case .postCreateWithURL: "postCreateWithURL"
         case .postCreateSummoned: "postCreateSummoned"
+        case .postDelete: "postDelete"
         }
     }
 
@@ -36,7 +39,7 @@ package enum BillableKind: String, CaseIterable, Sendable, Hashable {
     package var isRead: Bool {
         switch self {
         case .postRead, .ownedRead, .userRead: true
-        case .postCreate, .postCreateWithURL, .postCreateSummoned: false
+        case .postCreate, .postCreateWithURL, .postCreateSummoned, .postDelete: false
         }
     }
 }

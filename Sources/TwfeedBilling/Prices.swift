@@ -10,9 +10,11 @@ package struct Prices: Hashable, Sendable {
     package var postCreate: MicroUSD
     package var postCreateWithURL: MicroUSD
     package var postCreateSummoned: MicroUSD
+    package var postDelete: MicroUSD
 
     /// The published pay-per-use rates: $0.005 a post read, $0.001 an owned read, $0.010
-    /// a user read, $0.015 a post, $0.200 a post with a URL, $0.010 a summoned reply.
+    /// a user read, $0.015 a post, $0.200 a post with a URL, $0.010 a summoned reply,
+    /// $0.010 a deletion.
     package static let published = Prices()
 
     package init(
@@ -21,7 +23,8 @@ package struct Prices: Hashable, Sendable {
         userRead: MicroUSD = MicroUSD(micros: 10_000),
         postCreate: MicroUSD = MicroUSD(micros: 15_000),
         postCreateWithURL: MicroUSD = MicroUSD(micros: 200_000),
-        postCreateSummoned: MicroUSD = MicroUSD(micros: 10_000)
+        postCreateSummoned: MicroUSD = MicroUSD(micros: 10_000),
+        postDelete: MicroUSD = MicroUSD(micros: 10_000)
     ) {
         self.postRead = postRead
         self.ownedRead = ownedRead
@@ -29,6 +32,7 @@ package struct Prices: Hashable, Sendable {
         self.postCreate = postCreate
         self.postCreateWithURL = postCreateWithURL
         self.postCreateSummoned = postCreateSummoned
+        self.postDelete = postDelete
     }
 
     /// The price of one resource of `kind`.
@@ -46,6 +50,7 @@ package struct Prices: Hashable, Sendable {
             case .postCreate: postCreate
             case .postCreateWithURL: postCreateWithURL
             case .postCreateSummoned: postCreateSummoned
+            case .postDelete: postDelete
             }
         }
         set {
@@ -56,6 +61,7 @@ package struct Prices: Hashable, Sendable {
             case .postCreate: postCreate = newValue
             case .postCreateWithURL: postCreateWithURL = newValue
             case .postCreateSummoned: postCreateSummoned = newValue
+            case .postDelete: postDelete = newValue
             }
         }
     }

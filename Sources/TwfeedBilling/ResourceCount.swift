@@ -11,6 +11,8 @@ package struct ResourceCount: Hashable, Sendable {
     package var posts: Int
     package var postsWithURL: Int
     package var postsSummoned: Int
+    /// Deletions of the account's posts (`post_delete`).
+    package var postsDeleted: Int
 
     package static let zero = ResourceCount()
 
@@ -20,7 +22,8 @@ package struct ResourceCount: Hashable, Sendable {
         userReads: Int = 0,
         posts: Int = 0,
         postsWithURL: Int = 0,
-        postsSummoned: Int = 0
+        postsSummoned: Int = 0,
+        postsDeleted: Int = 0
     ) {
         self.postReads = postReads
         self.ownedReads = ownedReads
@@ -28,6 +31,7 @@ package struct ResourceCount: Hashable, Sendable {
         self.posts = posts
         self.postsWithURL = postsWithURL
         self.postsSummoned = postsSummoned
+        self.postsDeleted = postsDeleted
     }
 
     /// `count` resources of one kind.
@@ -45,6 +49,7 @@ package struct ResourceCount: Hashable, Sendable {
             case .postCreate: posts
             case .postCreateWithURL: postsWithURL
             case .postCreateSummoned: postsSummoned
+            case .postDelete: postsDeleted
             }
         }
         set {
@@ -55,6 +60,7 @@ package struct ResourceCount: Hashable, Sendable {
             case .postCreate: posts = newValue
             case .postCreateWithURL: postsWithURL = newValue
             case .postCreateSummoned: postsSummoned = newValue
+            case .postDelete: postsDeleted = newValue
             }
         }
     }

@@ -13,28 +13,30 @@ struct PricesTests {
         #expect(prices.price(of: .postCreate) == usd("0.015"))
         #expect(prices.price(of: .postCreateWithURL) == usd("0.200"))
         #expect(prices.price(of: .postCreateSummoned) == usd("0.010"))
+        #expect(prices.price(of: .postDelete) == usd("0.010"))
         #expect(Prices() == .published)
     }
 
     @Test("kinds keep the names metrics and JSON use, and the config's price names")
     func names() {
         #expect(BillableKind.allCases.map(\.rawValue) == [
-            "post_read", "owned_read", "user_read", "post_create", "post_create_url", "post_create_summoned",
+            "post_read", "owned_read", "user_read", "post_create", "post_create_url", "post_create_summoned", "post_delete",
         ])
         #expect(BillableKind.allCases.map(\.configName) == [
-            "postRead", "ownedRead", "userRead", "postCreate", "postCreateWithURL", "postCreateSummoned",
+            "postRead", "ownedRead", "userRead", "postCreate", "postCreateWithURL", "postCreateSummoned", "postDelete",
         ])
         #expect(BillableKind.allCases.filter(\.isRead) == [.postRead, .ownedRead, .userRead])
     }
 
     @Test("api.prices overrides what it names and keeps the rest")
     func overriding() throws {
-        let config = #"{"postRead": 0.004, "postCreateWithURL": "0.25", "userRead": 0}"#
+        let config = #"{"postRead": 0.004, "postCreateWithURL": "0.25", "userRead": 0, "postDelete": 0.02}"#
         let object = try #require(try JSONSerialization.jsonObject(with: Data(config.utf8)) as? [String: Any])
         let prices = try Prices.overriding(object)
         #expect(prices.postRead == usd("0.004"))
         #expect(prices.postCreateWithURL == usd("0.25"))
         #expect(prices.userRead == .zero)
+        #expect(prices.postDelete == usd("0.02"))
         #expect(prices.ownedRead == usd("0.001"))
         #expect(prices.postCreate == usd("0.015"))
         #expect(try Prices.overriding([:]) == .published)

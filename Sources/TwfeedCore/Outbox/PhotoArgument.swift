@@ -39,9 +39,10 @@ package struct PhotoArgument: Sendable, Equatable {
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && !directory.boolValue
     }
 
-    /// Reads the file and checks it (`PhotoValidator`): its type and bytes. A file over
-    /// the size limit is not read whole. Throws `.invalidData` (65) naming the path.
-    package func load() throws -> (type: ImageFormat, bytes: Data) {
+    /// Reads the file and checks it (`PhotoValidator`): the photo as it is queued. A
+    /// file over the size limit is not read whole. Throws `.invalidData` (65) naming the
+    /// path as given.
+    package func load() throws -> PhotoDraft {
         let culprit = "photo \(path)"
         var directory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &directory), directory.boolValue {
@@ -62,7 +63,8 @@ package struct PhotoArgument: Sendable, Equatable {
                 _ = try PhotoValidator.validate(fileName: path, bytes: head, alt: alt, fileSize: size)
             }
             let bytes = try handle.readToEnd() ?? Data()
-            return (try PhotoValidator.validate(fileName: path, bytes: bytes, alt: alt), bytes)
+            let type = try PhotoValidator.validate(fileName: path, bytes: bytes, alt: alt)
+            return PhotoDraft(fileName: fileName, type: type, bytes: bytes, alt: alt)
         } catch let error as TwfeedError {
             throw error
         } catch {

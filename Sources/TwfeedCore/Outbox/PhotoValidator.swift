@@ -37,15 +37,21 @@ package enum PhotoValidator {
 
     /// The photo's type, read from its first bytes; nil for anything that is not a JPEG,
     /// PNG, WebP or GIF.
-    package static func photoType(of bytes: [UInt8]) -> ImageFormat? {
-        ImageFormat.sniff(bytes)
+    package static func photoType(of bytes: [UInt8]) -> PhotoType? {
+        switch ImageFormat.sniff(bytes) {
+        case .jpeg?: .jpeg
+        case .png?: .png
+        case .webp?: .webp
+        case .gif?: .gif
+        case nil: nil
+        }
     }
 
     /// Checks one photo and returns its type. `fileName` is what the user typed (it
     /// names the culprit). `fileSize` is the file's size when `bytes` holds only its
     /// first bytes (a file over the limit is not read whole). Throws `.invalidData` (65);
     /// the type is checked first, so a big file that is no image is called that.
-    package static func validate(fileName: String, bytes: Data, alt: String?, fileSize: Int? = nil) throws -> ImageFormat {
+    package static func validate(fileName: String, bytes: Data, alt: String?, fileSize: Int? = nil) throws -> PhotoType {
         let culprit = "photo \(fileName)"
         let head = [UInt8](bytes.prefix(12))
         guard let type = photoType(of: head) else {

@@ -72,6 +72,7 @@ package struct UsageReport: Sendable {
                     "posts": .number(String(count.posts)),
                     "postsWithURL": .number(String(count.postsWithURL)),
                     "postsSummoned": .number(String(count.postsSummoned)),
+                    "postsDeleted": .number(String(count.postsDeleted)),
                     "repeatsFree": .number(String(day.repeats[source] ?? 0)),
                     "usd": usd(day.costs[source] ?? .zero),
                 ])

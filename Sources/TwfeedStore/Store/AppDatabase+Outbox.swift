@@ -118,25 +118,45 @@ extension AppDatabase {
     /// from now. One that may have gone out (an earlier attempt got no definite answer;
     /// or, in a database from before v8, any attempt at all) is never posted blindly:
     /// it becomes `uncertain`, and the daemon looks for it among the account's tweets
-    /// before sending it again.
+    /// before sending it again. A thread's part blocked by its parent's failure is
+    /// pending again too; and retrying a part resumes the parts after it that its
+    /// failure blocked (in the same transaction), so one `outbox retry` of the part that
+    /// failed resumes the rest of the thread.
     package func retryOutbox(_ id: Int64, now: Date) async throws -> OutboxItem {
         guard let item = try await outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
         let legacyAttempted = item.state == .expired && item.attempts > 0 && item.uncertainSince == nil
         let mayHaveGoneOut = item.uncertainSince != nil || legacyAttempted
         let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
-        guard
-            let updated = try await transitionOutbox(
-                id,
-                from: [.failed, .expired],
-                to: mayHaveGoneOut ? .uncertain : .pending,
-                changes: [
-                    .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
-                    .uncertainSince(mayHaveGoneOut ? since : nil),
-                    .newestIDBeforeAttempt(mayHaveGoneOut ? item.newestIDBeforeAttempt : nil),
-                ]
+        let updated = try await write { db -> OutboxItem? in
+            guard
+                let updated = try Self.transitionOutbox(
+                    id,
+                    from: [.failed, .expired, .blocked],
+                    to: mayHaveGoneOut ? .uncertain : .pending,
+                    changes: [
+                        .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
+                        .uncertainSince(mayHaveGoneOut ? since : nil),
+                        .newestIDBeforeAttempt(mayHaveGoneOut ? item.newestIDBeforeAttempt : nil),
+                    ],
+                    db
+                )
+            else { return nil }
+            if let thread = updated.thread {
+                try db.execute(
+                    sql: """
+                        UPDATE outbox SET state = 'pending', queuedAt = ?, attempts = 0, nextAttemptAt = NULL, lastError = NULL
+                        WHERE threadId = ? AND threadPart > ? AND state = 'blocked'
+                        """,
+                    arguments: [now.timeIntervalSince1970, thread.id, thread.part]
+                )
+            }
+            return updated
+        }
+        guard let updated else {
+            throw TwfeedError(
+                .invalidData,
+                "outbox: status #\(id) is \(item.state.rawValue); only failed, expired or blocked statuses can be retried"
             )
-        else {
-            throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only failed or expired statuses can be retried")
         }
         return updated
     }

@@ -56,7 +56,9 @@ extension FeedItem {
         id(tweet.conversationID)
         raw(#","createdAt":""#)
         Timestamp.appendISO8601(tweet.createdAt, to: &out)
-        raw(#"","feeds":["#)
+        // Only on a post the account deleted (`twfeed delete`): every other object keeps
+        // its bytes (Tests/Golden/feed-items.jsonl).
+        if tweet.deletedAt != nil { raw(#"","deleted":true,"feeds":["#) } else { raw(#"","feeds":["#) }
         for (index, feed) in feeds.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "\""))

@@ -13,7 +13,8 @@ enum FeedPresenter {
     }
 
     /// Who and when, then the text on one line; a repost as its original by its author
-    /// with "reposted by" above, a reply with whom it answers, a quote as an indented line.
+    /// with "reposted by" above, a reply with whom it answers, a quote as an indented line;
+    /// a post the account deleted (`twfeed delete`) tagged `deleted`, its text marked.
     /// With `links` (`StoreReading.tweetLinks`), each `t.co` link shows where it leads, as
     /// the reader and the parent's excerpt show it.
     ///
@@ -28,6 +29,7 @@ enum FeedPresenter {
         if item.tweet.retweetOfID != nil { marks.append("retweet") }
         if shown.tweet.inReplyToID != nil { marks.append("reply") }
         if shown.tweet.quotedID != nil { marks.append("quote") }
+        if item.tweet.deletedAt != nil { marks.append("deleted") }
         let tags = (item.feeds.map(\.rawValue) + marks).joined(separator: ",")
         var lines: [String] = []
         if item.retweetOf != nil {
@@ -40,7 +42,12 @@ enum FeedPresenter {
             let whom = reply.stored ? (reply.username.map { "@\($0)" } ?? "post \(reply.id)") : "post \(reply.id), not fetched yet"
             lines.append("    replying to \(whom)" + (reply.excerpt.map { ": \(oneLine($0))" } ?? ""))
         }
-        lines.append("    \(display(shown.tweet))")
+        if let deletedAt = item.tweet.deletedAt {
+            // Gone from X: what it said stays visible, marked, so the record is whole.
+            lines.append("    (deleted \(Timestamp.iso8601(deletedAt).replacingOccurrences(of: "T", with: " ").dropLast(4))) \(display(shown.tweet))")
+        } else {
+            lines.append("    \(display(shown.tweet))")
+        }
         if !shown.media.isEmpty {
             lines.append(
                 "    " + shown.media.map { "[\($0.media.kind.rawValue)\($0.media.altText.map { ": \(oneLine($0))" } ?? "")]" }.joined(separator: " ")

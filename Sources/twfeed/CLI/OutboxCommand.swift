@@ -28,10 +28,14 @@ struct OutboxCommand: AsyncParsableCommand {
                 let database = try StoreReader.open(path: config.storage.database)
                 let items = try await database.outboxItems()
                 let terms = BillingTerms(config.api)
+                let now = Date()
                 for item in items {
                     if json {
-                        // What it costs (or cost) to post, at today's prices.
-                        let cost = try await terms.postPricing(text: item.text, replyTo: item.replyToID, database: database).price
+                        // What it costs (or cost) to post or delete, at today's prices.
+                        let cost =
+                            item.kind == .delete
+                            ? terms.prices.postDelete
+                            : try await terms.postPricing(text: item.text, replyTo: item.replyToID, database: database).price
                         var object = item.json
                         if case .object(var fields) = object {
                             fields["costUSD"] = .number(cost.decimalString)
@@ -39,11 +43,7 @@ struct OutboxCommand: AsyncParsableCommand {
                         }
                         emit(object.serialized)
                     } else {
-                        let detail = item.sentTweetID.map { "tweet \($0)" } ?? item.lastError?.description ?? ""
-                        let text = item.text.replacingOccurrences(of: "\n", with: " ⏎ ")
-                        emit(
-                            "#\(item.id)  \(item.state.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Timestamp.iso8601(item.createdAt))  \(text.cutAtWord(limit: 40))  \(detail)"
-                        )
+                        emit(OutboxLine.text(item, now: now))
                     }
                 }
             }

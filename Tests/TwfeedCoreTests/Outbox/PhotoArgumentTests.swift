@@ -53,8 +53,7 @@ struct PhotoArgumentTests {
         try big.write(to: URL(fileURLWithPath: "\(folder)/big.jpg"))
 
         let loaded = try PhotoArgument("\(folder)/a=b.png=Alt").load()
-        #expect(loaded.type == .png)
-        #expect(loaded.bytes == PhotoFixtures.png)
+        #expect(loaded == PhotoDraft(fileName: "a=b.png", type: .png, bytes: PhotoFixtures.png, alt: "Alt"))
         #expect(throws: TwfeedError(.invalidData, "photo \(folder)/missing.png: cannot read it: No such file or directory")) {
             try PhotoArgument("\(folder)/missing.png=alt").load()
         }
