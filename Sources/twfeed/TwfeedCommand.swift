@@ -16,7 +16,8 @@ struct TwfeedCommand: AsyncParsableCommand {
             """,
         version: TwfeedVersion.current,
         subcommands: [
-            RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, ThreadCommand.self, DeleteCommand.self, OutboxCommand.self, OpenCommand.self,
+            RunCommand.self, StatusCommand.self, FeedCommand.self, SearchCommand.self, PostCommand.self, ThreadCommand.self, DeleteCommand.self,
+            OutboxCommand.self, OpenCommand.self,
             ShowCommand.self, FetchCommand.self,
             ServeCommand.self, UsageCommand.self, GapsCommand.self, FillCommand.self, LoginCommand.self, LogoutCommand.self, LogsCommand.self,
             DemoCommand.self, ImportCommand.self,

@@ -96,7 +96,7 @@ struct PostCommand: AsyncParsableCommand {
         try await CommandLineEdge.run {
             _ = try PostValidator.validate(status)
             let config = try options.loadConfig()
-            try DraftChecks.requirePhotoDialect(config, photos: arguments.count)
+            try DraftChecks.asUsage { try DraftChecks.requirePhotoDialect(config, photos: arguments.count) }
             let now = Date()
             let notBefore = try DraftChecks.sendTime(at, config: config, now: now)
             let drafts = try DraftChecks.photos(arguments)

@@ -55,11 +55,11 @@ struct ThreadCommand: AsyncParsableCommand {
             let parts = ThreadText.parts(of: try readText())
             let photoArguments = try photos.map { try ThreadPhotoArgument($0) }
             if let beyond = photoArguments.first(where: { $0.part > parts.count }) {
-                throw TwfeedError(.usage, "--photo \(beyond.part):\(beyond.photo.path): the thread has \(parts.count) part\(parts.count == 1 ? "" : "s")")
+                throw ValidationError("--photo \(beyond.part):\(beyond.photo.path): the thread has \(parts.count) part\(parts.count == 1 ? "" : "s")")
             }
             try ThreadText.validate(parts)
             let config = try options.loadConfig()
-            try DraftChecks.requirePhotoDialect(config, photos: photoArguments.count)
+            try DraftChecks.asUsage { try DraftChecks.requirePhotoDialect(config, photos: photoArguments.count) }
             let now = Date()
             let notBefore = try DraftChecks.sendTime(at, config: config, now: now)
             var drafts: [StatusDraft] = []
