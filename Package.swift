@@ -150,7 +150,7 @@ let package = Package(
         /// the client's signatures, payload handling and spending from the server's side.
         .target(
             name: "TwfeedEmulator",
-            dependencies: ["TwfeedBase", "COAuth", "TwitterText"]
+            dependencies: ["TwfeedBase", "COAuth", "TwitterText", "CCrypto"]
         ),
         /// An emulator plus the credentials and config files that point twfeed at it, in
         /// one folder: what `twfeed demo`, twfeed-bench and the integration tests run in.
