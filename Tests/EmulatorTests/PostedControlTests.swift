@@ -40,6 +40,9 @@ import TwfeedEmulator
             #expect(read.object["uploadCounts"] as? [String: Int] == [upload.sha256: 2])
             let deletions = try #require(read.object["deletions"] as? [[String: Any]])
             #expect(deletions.map { $0["id"] as? String } == [plain] && deletions.first?["dialect"] as? String == "v2")
+            let stats = try #require(try unsigned.get("/_emulator/stats").object["posted"] as? [[String: Any]])
+            #expect(stats.map { $0["mediaIds"] as? [String] } == [[second], []])
+            #expect(stats.map { $0["deleted"] as? Bool } == [false, true])
             // A known photo's digest, so the field is SHA-256 and not merely 64 hex digits.
             let known = try client.upload(Array("GIF89a".utf8) + [1, 0, 1, 0])
             #expect(emulator.mediaUploads.first { $0.id == known }?.sha256

@@ -20,7 +20,8 @@ import TwfeedBase
 ///   `endpoint` optional: an `EmulatorEndpoint` such as `mediaUpload`, `mediaMetadata`,
 ///   `post` or `delete`, in either dialect); `DELETE /_emulator/faults` clears them.
 /// - `POST /_emulator/rate-limits` `{"endpoint":"home","limit":5}`.
-/// - `GET  /_emulator/stats` → request counts per endpoint and path, and the posted statuses.
+/// - `GET  /_emulator/stats` → request counts per endpoint and path, and the posted statuses
+///   (with their `mediaIds` and whether they were `deleted`).
 /// - `GET  /_emulator/pin?oauth_token=...` → `{"pin":"..."}` (what the authorize page shows).
 /// - `POST /_emulator/images` `{"user":"<id>","action":"change-url"}` (→ `{"url":...}`),
 ///   `"change-bytes"`, or `"bad"` with `"bad":"wrong-type|mismatched-type|oversize|
@@ -333,6 +334,7 @@ enum ControlRoutes {
                     ("id", .string(status.id)), ("text", .string(status.text)),
                     ("inReplyToId", .stringOrNull(status.inReplyToID)), ("dialect", .string(status.dialect.rawValue)),
                     ("createdAt", .string(Timestamp.iso8601Milliseconds(status.createdAt))),
+                    ("mediaIds", .array(status.mediaIDs.map(EmulatorJSON.string))), ("deleted", .bool(status.deletedAt != nil)),
                 ])
             }
             let feeds: [(String, EmulatorJSON)] = EmulatorFeed.allCases.map { feed in

@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedBase
 
 /// Every photo uploaded, by id, in the order they came, and how long a new id stays
 /// usable. Kept in `EmulatorState`, behind the state's one lock.
@@ -47,7 +48,7 @@ struct MediaUploads {
             byteCount: bytes.count,
             width: size.width,
             height: size.height,
-            sha256: MediaDigest.sha256Hex(bytes),
+            sha256: SHA256Digest.hex(bytes),
             encoding: encoding,
             uploadedAt: now,
             expiresAt: now.addingTimeInterval(Double(expirySeconds))
