@@ -59,14 +59,18 @@ import TwfeedEmulator
         try withEmulator { emulator, client in
             emulator.inject(.status(503), endpoint: .mediaMetadata)
             emulator.inject(.creditsDepleted(), endpoint: .delete)
+            emulator.inject(.status(500), endpoint: .post)
             let id = try client.upload(TestPhoto.png(width: 3, height: 3))
+            #expect(try client.get("/2/tweets", [("ids", "1")]).status == 200, "a lookup is not a post")
             #expect(try client.send("POST", "/2/media/metadata", json: metadataJSON(id, alt: "x")).status == 503)
             #expect(try client.send("POST", "/2/media/metadata", json: metadataJSON(id, alt: "x")).status == 200)
+            #expect(try client.post("faulted", mediaIDs: [id]).status == 500)
+            #expect(emulator.postedStatuses.isEmpty)
             let post = try client.post("faulted", mediaIDs: [id])
             let postID = try #require(post.object[path: "data", "id"] as? String)
             #expect(try client.send("DELETE", "/2/tweets/\(postID)").status == 402)
             #expect(try client.send("DELETE", "/2/tweets/\(postID)").status == 200)
-            #expect(emulator.requests.filter { $0.fault != nil }.map(\.endpoint) == ["mediaMetadata", "delete"])
+            #expect(emulator.requests.filter { $0.fault != nil }.map(\.endpoint) == ["mediaMetadata", "post", "delete"])
         }
     }
 

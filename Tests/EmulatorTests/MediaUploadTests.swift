@@ -52,10 +52,13 @@ import TwfeedEmulator
             #expect(try client.send("POST", "/2/media/upload", raw: multipartUpload(largest)).status == 200)
             // As base64 JSON the largest photo is about 7 MB: the reader takes it whole.
             #expect(try client.send("POST", "/2/media/upload", json: jsonUpload(largest)).status == 200)
+            // As libcurl sends a large body: after `Expect: 100-continue`.
+            let expecting = try client.send("POST", "/2/media/upload", raw: multipartUpload(largest), headers: [("Expect", "100-continue")])
+            #expect(expecting.status == 200)
             let over = try client.send("POST", "/2/media/upload", raw: multipartUpload(largest + [0]))
             #expect(over.status == 400)
             #expect((over.object["detail"] as? String)?.contains("5242880") == true, "\(over.text)")
-            #expect(emulator.mediaUploads.count == 2)
+            #expect(emulator.mediaUploads.count == 3)
         }
     }
 
