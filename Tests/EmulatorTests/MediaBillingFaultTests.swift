@@ -18,9 +18,10 @@ import TwfeedEmulator
             #expect(bill.endpoint(.mediaMetadata).requests == 1 && bill.endpoint(.mediaMetadata).micros == 0)
             #expect(bill.totalMicros == Rate.postCreate + 10_000)
 
-            var prices = emulator.prices
-            prices.mediaUpload = 0.002
-            emulator.setPrices(prices)
+            var unsigned = client
+            unsigned.signer = nil
+            let set = try unsigned.send("POST", "/_emulator/billing", json: #"{"prices":{"mediaUpload":0.002,"postDelete":0.02}}"#)
+            #expect(set.object[path: "prices", "mediaUpload"] as? Double == 0.002 && set.object[path: "prices", "postDelete"] as? Double == 0.02)
             _ = try client.upload(TestPhoto.png(width: 3, height: 3))
             #expect(emulator.bill().total.micros(.mediaUpload) == 2_000)
         }
