@@ -55,7 +55,12 @@ extension ReaderRoutes {
     /// over `limit` (or one that says it is) is 413, read no further. `multipart/form-data`
     /// is read where `limit` allows files (`/compose`); any other body is a urlencoded
     /// form of at most `formLimit` bytes.
-    static func checkedForm(_ request: Request, _ context: ReaderContext, _ source: ReaderSource, limit: Int = formLimit) async throws
+    static func checkedForm(
+        _ request: Request,
+        _ context: ReaderContext,
+        _ source: ReaderSource,
+        limit: Int = formLimit
+    ) async throws
         -> PostedForm
     {
         let boundary = MultipartForm.boundary(ofContentType: request.headers[.contentType])

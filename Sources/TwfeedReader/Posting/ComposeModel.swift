@@ -65,7 +65,10 @@ struct ComposeModel {
                 photos: (1...ComposeForm.photosPerPart).map { slot in
                     let photo = posted?.photos[slot - 1]
                     return Photo(
-                        fileField: "photo_\(number)_\(slot)", altField: "alt_\(number)_\(slot)", slot: slot, alt: photo?.alt ?? "",
+                        fileField: "photo_\(number)_\(slot)",
+                        altField: "alt_\(number)_\(slot)",
+                        slot: slot,
+                        alt: photo?.alt ?? "",
                         previous: photo?.file.map { $0.fileName.isEmpty ? "a file" : $0.fileName }
                     )
                 }

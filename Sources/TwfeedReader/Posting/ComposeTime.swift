@@ -74,7 +74,8 @@ enum ComposeTime {
         if text == "Z" || text == "z" || text.uppercased() == "UTC" { return 0 }
         guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
         let digits = text.dropFirst().replacingOccurrences(of: ":", with: "")
-        guard digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)),
+        guard digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let hours = Int(digits.prefix(2)),
+            let minutes = Int(digits.suffix(2)),
             hours < 24, minutes < 60
         else { return nil }
         return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)

@@ -51,7 +51,9 @@ extension ReaderRoutes {
             let pricing = PostPricing(text: part.text, summoned: part.number == 1 && summoned, prices: source.config.api.prices)
             // The part's own verdict (its text's, then its photos'), under its heading.
             var refusal: String?
-            do { _ = try form.draft(part, named: false, replyTo: nil, notBefore: nil) } catch { refusal = (error as? TwfeedError)?.message ?? "\(error)" }
+            do { _ = try form.draft(part, named: false, replyTo: nil, notBefore: nil) } catch {
+                refusal = (error as? TwfeedError)?.message ?? "\(error)"
+            }
             return ComposeModel.Check(
                 part: used.count > 1 ? "Part \(part.number)" : nil,
                 weightedLength: length.weightedLength,
@@ -81,7 +83,12 @@ extension ReaderRoutes {
     /// The page around the box: the post answered (when stored) and whether X may refuse
     /// the reply (self-serve access lets an app reply only to an author who summoned the
     /// account: mentioned it, or quoted or replied to one of its posts).
-    static func composeModel(replyTo: TweetID?, form: ComposeForm?, _ context: ReaderContext, _ source: ReaderSource) async throws
+    static func composeModel(
+        replyTo: TweetID?,
+        form: ComposeForm?,
+        _ context: ReaderContext,
+        _ source: ReaderSource
+    ) async throws
         -> ComposeModel
     {
         let now = source.clock.now()

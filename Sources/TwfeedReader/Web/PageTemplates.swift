@@ -26,7 +26,8 @@ enum PageTemplates {
 
     static let sources: [(String, String)] = [
         ("top", top), ("header", header), ("page", page), ("tweetHTML", tweetHTML), ("gap", gap), ("tweetText", tweetText),
-        ("compose", compose), ("photos", photos), ("outbox", outbox), ("conversation", conversation), ("signIn", signIn), ("atomContent", atomContent), ("atom", atom),
+        ("compose", compose), ("photos", photos), ("outbox", outbox), ("conversation", conversation), ("signIn", signIn),
+        ("atomContent", atomContent), ("atom", atom),
     ]
 
     /// Every HTML page's start, to `<body>`.

@@ -76,7 +76,9 @@ extension AppDatabase {
         guard !row.hasNull(atIndex: start) else { return ReplyContext(id: id, stored: false, username: nil, excerpt: nil) }
         let author = try authors.entry(UserID(row[start + 1] as Int64), avatarPath: avatarPath)
         // A parent the account deleted is named, its text not shown.
-        if !row.hasNull(atIndex: start + 3) { return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: nil, deleted: true) }
+        if !row.hasNull(atIndex: start + 3) {
+            return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: nil, deleted: true)
+        }
         return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: excerpt(try shownText(id, row[start + 2], db)))
     }
 
