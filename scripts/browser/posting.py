@@ -332,6 +332,15 @@ def choose_photo(ctx, driver, part, slot, alt):
     return name, data
 
 
+def compose_with_photo(ctx, driver, text, alt):
+    """An empty outbox, then /compose from the header with `text` typed and a photo
+    chosen in part 1's first slot with `alt`; the photo's file name and bytes."""
+    ctx.fresh_outbox()
+    open_from_header(driver, ctx.reader, "compose")
+    type_status(driver, text)
+    return choose_photo(ctx, driver, 1, 1, alt)
+
+
 def photo_queued(ctx):
     """A photo chosen and described, with a time to send an hour ahead (typed without an
     offset: the reader reads it in this machine's zone), queued: /outbox shows the post,
@@ -339,12 +348,9 @@ def photo_queued(ctx):
     is cancelled. The emulator holds the post endpoint meanwhile, so a daemon that did
     not keep the time could not send it either."""
     reader, driver = ctx.reader, ctx.signed_in()
-    ctx.fresh_outbox()
-    open_from_header(driver, reader, "compose")
     text = f"A photo from the browser test {ctx.stamp}"
     alt = f"A red dot, described by the browser test {ctx.stamp}"
-    type_status(driver, text)
-    name, _ = choose_photo(ctx, driver, 1, 1, alt)
+    name, _ = compose_with_photo(ctx, driver, text, alt)
     when = (datetime.datetime.now() + datetime.timedelta(hours=1)).replace(second=0, microsecond=0)
     field = driver.find_element("css selector", "form.compose input[type=datetime-local][name=at]")
     # A datetime-local's typing order follows the locale: its value is set as a form fill would.
@@ -384,12 +390,9 @@ def photo_posted(ctx):
     status, _, _ = fetch(f"{emulator.base}/2/media/upload", data=b"", method="POST")
     if status == 404:
         raise Skip("the emulator has no POST /2/media/upload yet")
-    ctx.fresh_outbox()
-    open_from_header(driver, reader, "compose")
     text = f"A photo posted by the browser test {ctx.stamp}"
     alt = f"A red dot on the timeline, {ctx.stamp}"
-    type_status(driver, text)
-    name, data = choose_photo(ctx, driver, 1, 1, alt)
+    name, data = compose_with_photo(ctx, driver, text, alt)
     status = press(driver, "queue")
     check(status == 200 and path_of(driver) == "/outbox", f"Queue (a photo to post) led to {driver.current_url} ({status})")
     sent = wait_for_state(driver, reader, text, ["sent"], 90, refuse=STOPPED)
