@@ -199,3 +199,4 @@ struct ReaderComposePartsTests {
         }
     }
 }
+
