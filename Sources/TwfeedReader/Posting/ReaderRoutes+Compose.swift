@@ -41,9 +41,12 @@ extension ReaderRoutes {
         let used = form.used
         let summoned = try await source.database.summons(replyTo)
         let note = source.config.api.billsRealMoney ? "" : " (\(TwfeedConfig.API.playMoneyNote))"
-        var problem: String?
+        var timeProblem: String?
         var notBefore: Date?
-        do { notBefore = try ComposeTime.parse(form.at, offset: form.atOffset, now: now) } catch let error as TwfeedError { problem = error.message }
+        do { notBefore = try ComposeTime.parse(form.at, offset: form.atOffset, now: now) } catch let error as TwfeedError {
+            timeProblem = error.message
+        }
+        var problem = timeProblem
         var drafts: [StatusDraft] = []
         do { drafts = try form.drafts(replyTo: replyTo, notBefore: notBefore) } catch let error as TwfeedError { problem = problem ?? error.message }
         model.checks = used.map { part in
@@ -76,7 +79,11 @@ extension ReaderRoutes {
             }
             return Response(status: .seeOther, headers: [.location: "/outbox", .cacheControl: "no-store"])
         }
-        if let problem, model.checks.allSatisfy({ $0.verdictName == "valid" }) { model.message = "Not valid: \(problem)." }
+        // The parts' sections say what is wrong with them; the time, or a refusal no part
+        // shows (too many photos on a part), is said above the form.
+        if let shown = timeProblem ?? (model.checks.allSatisfy { $0.verdictName == "valid" } ? problem : nil) {
+            model.message = "Not valid: \(shown)."
+        }
         return try html(PageTemplates.render(model, withTemplate: "compose"))
     }
 

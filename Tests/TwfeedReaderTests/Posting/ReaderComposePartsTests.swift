@@ -107,6 +107,10 @@ struct ReaderComposePartsTests {
             #expect(outbox.contains(#"<td class="goes-out">goes out at <time datetime="2030-01-02T08:30:00Z" title="2030-01-02 08:30:00 UTC">2030-01-02 08:30:00 UTC</time></td>"#))
             // The expiry counts from the time to send.
             #expect(outbox.contains(#"<td class="expires"><time datetime="2030-01-03T08:30:00Z""#))
+            // Check says what is wrong with the time, whatever the parts say.
+            let checked = try await Self.post(browser, Self.form(browser, [("text", String(repeating: "a", count: 281)), ("at", "soon")], action: "check"))
+            #expect(checked.status == 200 && checked.text.contains(#"<p class="message">Not valid: time to send: &quot;soon&quot; is not a date and time"#))
+            #expect(checked.text.contains("Not valid: status is 281/280 characters."))
         }
     }
 
