@@ -95,7 +95,10 @@ struct TweetModel {
                 context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: Self.fault(reply.id, item))
             }
         }
-        if let quoted = item.quoted {
+        // What a deleted post quoted went with it.
+        if post.deleted {
+            return
+        } else if let quoted = item.quoted {
             self.quoted = Card(quoted.tweet, author: quoted.author, media: quoted.media, links: links, now: now)
         } else if let missing = tweet.quotedID {
             quotedMissing = Self.fault(missing, item)
