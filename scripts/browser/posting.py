@@ -8,6 +8,7 @@ Each check starts with no fault armed at the emulator and nothing pending in the
 outbox (`Context.fresh_outbox`), and disarms its fault when done."""
 
 import datetime
+import hashlib
 import os
 import struct
 import tempfile
@@ -385,7 +386,8 @@ def photo_queued(ctx):
 def photo_posted(ctx):
     """A photo chosen, described and queued to go now: sent, then on /home with its
     description as alt text and its bytes as chosen. Needs the daemon's photo sending
-    and the emulator's media endpoints; skipped while the emulator has no upload."""
+    and the emulator's media endpoints (`GET /_emulator/posted`): skipped while the
+    emulator has no upload; it fails while the daemon sends a post without its photo."""
     reader, emulator, driver = ctx.reader, ctx.emulator, ctx.signed_in()
     status, _, _ = fetch(f"{emulator.base}/2/media/upload", data=b"", method="POST")
     if status == 404:
@@ -397,8 +399,14 @@ def photo_posted(ctx):
     check(status == 200 and path_of(driver) == "/outbox", f"Queue (a photo to post) led to {driver.current_url} ({status})")
     sent = wait_for_state(driver, reader, text, ["sent"], 90, refuse=STOPPED)
     check(sent["photos"] and sent["photos"][0]["upload"] == "uploaded and described", f"/outbox: the sent photo is {sent['photos']}")
-    held = emulator.posted_with_text(text)
+    posted = emulator.control("posted")
+    held = [post for post in posted.get("posts", []) if post.get("text") == text]
     check(len(held) == 1, f"the emulator holds the photo's post {len(held)} times, expected once")
+    photos = held[0].get("photos") or []
+    digest = hashlib.sha256(data).hexdigest()
+    check(len(photos) == 1 and photos[0].get("sha256") == digest and photos[0].get("altText") == alt,
+          f"the emulator holds the post's photos as {photos}, expected the chosen bytes ({digest[:12]}…) with {alt!r}")
+    check(posted.get("uploadCounts", {}).get(digest) == 1, f"the photo was uploaded {posted.get('uploadCounts', {}).get(digest)} times")
 
     def on_home():
         load(driver, reader.base + "home")
