@@ -79,11 +79,8 @@ extension ReaderRoutes {
             }
             return Response(status: .seeOther, headers: [.location: "/outbox", .cacheControl: "no-store"])
         }
-        // The parts' sections say what is wrong with them; the time, or a refusal no part
-        // shows (too many photos on a part), is said above the form.
-        if let shown = timeProblem ?? (model.checks.allSatisfy { $0.verdictName == "valid" } ? problem : nil) {
-            model.message = "Not valid: \(shown)."
-        }
+        // The parts' sections say what is wrong with each; the time is said above the form.
+        if let timeProblem { model.message = "Not valid: \(timeProblem)." }
         return try html(PageTemplates.render(model, withTemplate: "compose"))
     }
 
