@@ -66,7 +66,7 @@ package enum RawHTTP {
         return try parse(exchange(port: port, raw, method: method), method: method)
     }
 
-    static func exchange(port: Int, _ request: [UInt8], method: String) throws -> [UInt8] {
+    package static func exchange(port: Int, _ request: [UInt8], method: String) throws -> [UInt8] {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         defer { close(fd) }
@@ -120,7 +120,7 @@ package enum RawHTTP {
         return raw.count < 4 ? nil : (0...raw.count - 4).first(where: { Array(raw[$0..<$0 + 4]) == separator })
     }
 
-    static func parse(_ raw: [UInt8], method: String) throws -> Response {
+    package static func parse(_ raw: [UInt8], method: String) throws -> Response {
         guard let end = headerEnd(raw) else {
             throw Failure(description: "no header end in \(raw.count) bytes")
         }

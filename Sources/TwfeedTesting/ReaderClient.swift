@@ -37,13 +37,24 @@ package struct ReaderClient: Sendable {
         headers: [String: String] = [:],
         body: String = ""
     ) async throws -> RawHTTP.Response {
+        try await request(path, method: method, host: host, headers: headers, bytes: Array(body.utf8))
+    }
+
+    /// A request whose body is bytes (a form with files).
+    package func request(
+        _ path: String,
+        method: String = "GET",
+        host: String? = nil,
+        headers: [String: String] = [:],
+        bytes body: [UInt8]
+    ) async throws -> RawHTTP.Response {
         var fields = HTTPFields()
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             guard let name = HTTPField.Name(name) else { throw RawHTTP.Failure(description: "bad header name \(name)") }
             fields.append(HTTPField(name: name, value: value))
         }
         if let bearer = RawHTTP.bearer, fields[.authorization] == nil { fields[.authorization] = "Bearer \(bearer)" }
-        if !body.isEmpty || method == "POST" { fields[.contentLength] = "\(body.utf8.count)" }
+        if !body.isEmpty || method == "POST" { fields[.contentLength] = "\(body.count)" }
         let head = HTTPRequest(
             method: HTTPRequest.Method(method) ?? .get,
             scheme: "http",
@@ -51,7 +62,7 @@ package struct ReaderClient: Sendable {
             path: path,
             headerFields: fields
         )
-        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer(string: body)))
+        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer(bytes: body)))
         let channel = NIOAsyncTestingChannel()
         channel.remoteAddress = peer
         let context = ReaderContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))

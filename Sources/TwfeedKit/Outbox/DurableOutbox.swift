@@ -22,6 +22,14 @@ package final class DurableOutbox: ReaderOutbox {
         try await change { try await $0.enqueue(text: text, replyTo: replyTo, now: now) }
     }
 
+    package func enqueue(_ draft: StatusDraft, now: Date) async throws -> OutboxItem {
+        try await change { try await $0.enqueue(draft, now: now) }
+    }
+
+    package func enqueueThread(_ parts: [StatusDraft], now: Date) async throws -> [OutboxItem] {
+        try await change { try await $0.enqueueThread(parts, now: now) }
+    }
+
     package func cancel(_ id: Int64) async throws -> OutboxItem {
         try await change { try await $0.cancelOutbox(id) }
     }

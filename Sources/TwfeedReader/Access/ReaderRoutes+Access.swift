@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mustache
+import NIOCore
 
 /// Signing in and out of the reader.
 extension ReaderRoutes {
@@ -50,13 +51,51 @@ extension ReaderRoutes {
     }
 
     /// A POST's form, once its token proves it comes from a page this visitor was shown
-    /// (the gate already checked its origin); else 403, and nothing is changed.
-    static func checkedForm(_ request: Request, _ context: ReaderContext, _ source: ReaderSource) async throws -> FormQuery {
-        let body = try await request.body.collect(upTo: 64 * 1024)
-        let form = FormQuery(String(buffer: body))
+    /// (the gate already checked its origin); else 403, and nothing is changed. A body
+    /// over `limit` (or one that says it is) is 413, read no further. `multipart/form-data`
+    /// is read where `limit` allows files (`/compose`); any other body is a urlencoded
+    /// form of at most `formLimit` bytes.
+    static func checkedForm(
+        _ request: Request,
+        _ context: ReaderContext,
+        _ source: ReaderSource,
+        limit: Int = formLimit
+    ) async throws
+        -> PostedForm
+    {
+        let boundary = MultipartForm.boundary(ofContentType: request.headers[.contentType])
+        let limit = boundary == nil ? min(limit, formLimit) : limit
+        let tooLarge = HTTPError(
+            .contentTooLarge,
+            message: "refused: the form is larger than the \(limit) bytes this page takes"
+                + (boundary == nil ? "" : " (\(ComposeForm.limitNote))")
+        )
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit { throw tooLarge }
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: limit) } catch is NIOTooManyBytesError { throw tooLarge }
+        let form = try boundary.map { try PostedForm(MultipartForm(body, boundary: $0)) } ?? PostedForm(FormQuery(String(buffer: body)))
         guard source.access.acceptsForm(token: form["csrf"], from: context.visitor) else {
             throw HTTPError(.forbidden, message: "refused: the form's token is missing or not this session's; reload the page and try again")
         }
         return form
     }
+
+    /// The most a form without files may send: a status's text many times over.
+    static let formLimit = 64 * 1024
+}
+
+/// A posted form's fields, and its files when it was `multipart/form-data`.
+struct PostedForm {
+    private var fields: [String: String]
+    /// The file parts in the body's order, empty ones included.
+    var files: [(name: String, file: MultipartForm.File)] = []
+
+    init(_ form: FormQuery) { fields = form.values }
+
+    init(_ form: MultipartForm) {
+        fields = form.fields
+        files = form.files
+    }
+
+    subscript(name: String) -> String? { fields[name] }
 }

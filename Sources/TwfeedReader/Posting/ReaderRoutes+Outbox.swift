@@ -5,7 +5,7 @@ import TwfeedBilling
 import TwfeedCore
 
 /// `/outbox`: every status with its state, and Cancel and Retry (the transitions of
-/// `twfeed outbox cancel|retry`).
+/// `twfeed outbox cancel|retry`; a blocked thread part takes both).
 extension ReaderRoutes {
     static let outboxPageSize = 50
 
@@ -52,8 +52,11 @@ extension ReaderRoutes {
             items: []
         )
         for item in items {
-            // What it costs (or cost) to post, at today's prices, as `outbox --json`.
-            let cost = PostPricing(text: item.text, summoned: try await source.database.summons(item.replyToID), prices: prices).price
+            // What it costs (or cost) to post, at today's prices, as `outbox --json`. A
+            // deletion's price (`api.prices.postDelete`) is not one of `PostPricing`'s.
+            let cost =
+                item.kind == .delete
+                ? nil : PostPricing(text: item.text, summoned: try await source.database.summons(item.replyToID), prices: prices).price
             model.items.append(OutboxPageModel.Item(item, cost: cost, maxAgeHours: source.config.outbox.maxAgeHours, now: now))
         }
         if items.count == outboxPageSize, let last = items.last { model.olderHref = "/outbox?before=\(last.id)" }

@@ -35,7 +35,7 @@ struct AtomFeed {
         entries = try items.map { item in
             let model = TweetModel(item, links: links, now: now)
             let html = try PageTemplates.render(model, withTemplate: "atomContent")
-            let oneLine = item.shown.tweet.text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            let oneLine = model.post.deleted ? "deleted" : item.shown.tweet.text.split(whereSeparator: \.isNewline).joined(separator: " ")
             let handle = model.post.username.isEmpty ? "" : "@\(model.post.username)"
             return Entry(
                 id: "tag:twitter.com,2006:status/\(item.tweet.id)",

@@ -4,7 +4,7 @@ import Foundation
 /// is a space, `%XX` a byte. Hummingbird's parameters decode `%XX` but keep `+`, which
 /// would turn a search for `two words` into `two+words`.
 struct FormQuery {
-    private var values: [String: String] = [:]
+    private(set) var values: [String: String] = [:]
 
     init(_ query: String?) {
         for pair in (query ?? "").split(separator: "&") {

@@ -84,6 +84,7 @@ extension TweetModel: MustacheParent {
         case "context": context
         case "replyExcerpt": replyExcerpt
         case "segments": post.segments
+        case "deleted": post.deleted
         case "quoted": quoted
         case "quotedMissing": quotedMissing
         default: nil
@@ -110,6 +111,7 @@ extension TweetModel.Card: MustacheParent {
         case "name": self.name
         case "username": username
         case "segments": segments
+        case "deleted": deleted
         default: nil
         }
     }

@@ -26,7 +26,8 @@ enum PageTemplates {
 
     static let sources: [(String, String)] = [
         ("top", top), ("header", header), ("page", page), ("tweetHTML", tweetHTML), ("gap", gap), ("tweetText", tweetText),
-        ("compose", compose), ("outbox", outbox), ("conversation", conversation), ("signIn", signIn), ("atomContent", atomContent), ("atom", atom),
+        ("compose", compose), ("photos", photos), ("outbox", outbox), ("conversation", conversation), ("signIn", signIn),
+        ("atomContent", atomContent), ("atom", atom),
     ]
 
     /// Every HTML page's start, to `<body>`.
@@ -77,9 +78,11 @@ enum PageTemplates {
 
         """
 
-    /// `/compose`: the box, "Check" and "Queue", the check's verdict and price, and the
-    /// post being answered. A `<textarea>`'s first newline is dropped by the parser, so
-    /// one is written before the text: a status that starts with a newline keeps it.
+    /// `/compose`: the parts' boxes (part 1 open, the later ones folded until they hold
+    /// something), each with its photos and their descriptions, the time to send, "Check"
+    /// and "Queue", each part's verdict and price, and the post being answered. A
+    /// `<textarea>`'s first newline is dropped by the parser, so one is written before
+    /// the text: a status that starts with a newline keeps it.
     static let compose = """
         {{> top}}{{#header}}{{> header}}{{/header}}<main>
         <h1>{{heading}}</h1>
@@ -87,34 +90,58 @@ enum PageTemplates {
         </ol></section>{{/replying}}
         {{#warning}}<p class="warning">{{warning}}</p>{{/warning}}
         {{#message}}<p class="message">{{message}}</p>{{/message}}
-        <form class="compose" method="post" action="/compose">
+        <form class="compose" method="post" action="/compose" enctype="multipart/form-data">
         <input type="hidden" name="csrf" value="{{csrf}}">
         {{#replyTo}}<input type="hidden" name="reply_to" value="{{replyTo}}">{{/replyTo}}
+        {{#first}}<div class="part" data-part="1">
         <label for="text">{{label}}</label>
         <textarea id="text" name="text" rows="6" maxlength="25000">
         {{text}}</textarea>
+        {{> photos}}</div>{{/first}}
+        <fieldset class="when"><legend>Time to send</legend>
+        <label for="at">Not before</label> <input type="datetime-local" id="at" name="at" step="60" value="{{at}}">
+        <label for="at_offset">UTC offset</label> <input type="text" id="at_offset" name="at_offset" size="6" placeholder="+01:00" value="{{atOffset}}">
+        <p class="hint">Empty: it goes out now. Without an offset the time is read in {{zoneNote}}.</p>
+        </fieldset>
+        <fieldset class="thread"><legend>A thread: up to {{maxParts}} parts, each a reply to the one before</legend>
+        {{#later}}<details class="part" data-part="{{number}}"{{#open}} open{{/open}}><summary>Add part {{number}}</summary>
+        <label for="{{field}}">{{label}}</label>
+        <textarea id="{{field}}" name="{{field}}" rows="4" maxlength="25000">
+        {{text}}</textarea>
+        {{> photos}}</details>
+        {{/later}}</fieldset>
         <p class="buttons"><button type="submit" name="action" value="check">Check</button> <button type="submit" name="action" value="queue">Queue</button></p>
         </form>
-        {{#check}}<section class="check check-{{verdictName}}" aria-label="Check">
-        <p class="length"><span class="weighted">{{weightedLength}}</span>/<span class="max">{{maxLength}}</span> characters, as twitter-text counts them</p>
+        {{#checks}}<section class="check check-{{verdictName}}" aria-label="Check{{#part}}: {{part}}{{/part}}">
+        {{#part}}<h2>{{part}}</h2>{{/part}}<p class="length"><span class="weighted">{{weightedLength}}</span>/<span class="max">{{maxLength}}</span> characters, as twitter-text counts them</p>
         <p class="verdict">{{verdict}}</p>
         <p class="cost">Posting it costs <span class="price">{{cost}}</span>{{why}}</p>
-        </section>{{/check}}
+        </section>{{/checks}}
         </main>
         </body>
         </html>
 
         """
 
-    /// `/outbox`: every status, newest first, with what can be done to it.
+    /// A part's photo slots (in a `ComposeModel.Part`'s context): a file and its
+    /// description each; the file chosen before a round trip is named, to choose again.
+    static let photos = """
+        <fieldset class="photos"><legend>Photos (up to {{photosPerPart}}: JPEG, PNG, WebP or a still GIF, at most 5 MB each)</legend>
+        {{#photos}}<p class="photo"><label for="{{fileField}}">Photo {{slot}}</label> <input type="file" id="{{fileField}}" name="{{fileField}}" accept="image/jpeg,image/png,image/webp,image/gif"> <label for="{{altField}}">Description</label> <input type="text" id="{{altField}}" name="{{altField}}" value="{{alt}}">{{#previous}} <span class="previous">chosen before: {{previous}}; choose it again</span>{{/previous}}</p>
+        {{/photos}}</fieldset>
+
+        """
+
+    /// `/outbox`: every status, newest first, with its kind, thread part, photos and time
+    /// to send, and what can be done to it.
     static let outbox = """
         {{> top}}{{#header}}{{> header}}{{/header}}<main>
         <h1>{{heading}}</h1>
         {{#message}}<p class="message">{{message}}</p>{{/message}}
         <table class="outbox">
-        <thead><tr><th scope="col">#</th><th scope="col">Status</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col">Expires</th><th scope="col">Cost</th><th scope="col"></th></tr></thead>
+        <thead><tr><th scope="col">#</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col">Goes out</th><th scope="col">Expires</th><th scope="col">Cost</th><th scope="col"></th></tr></thead>
         <tbody>
-        {{#items}}<tr class="item state-{{state}}" id="o{{id}}" data-id="{{id}}"><td>{{id}}</td><td class="status-text">{{text}}{{#replyTo}}<span class="reply-to">reply to {{replyTo}}</span>{{/replyTo}}</td><td class="state">{{state}}</td><td class="attempts">{{attempts}}</td><td class="last-error">{{lastError}}</td><td class="expires">{{#expires}}<time datetime="{{iso}}" title="{{exact}}">{{exact}}</time>{{/expires}}</td><td class="cost">{{cost}}</td><td class="actions">{{#sentHref}}<a class="sent" href="{{sentHref}}" rel="noopener noreferrer">the post</a>{{/sentHref}}{{#canCancel}}<form method="post" action="/outbox/{{id}}/cancel"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" name="cancel">Cancel</button></form>{{/canCancel}}{{#canRetry}}<form method="post" action="/outbox/{{id}}/retry"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" name="retry">Retry</button></form>{{/canRetry}}</td></tr>
+        {{#items}}<tr class="item state-{{state}} kind-{{kind}}" id="o{{id}}" data-id="{{id}}"><td>{{id}}</td><td class="kind">{{kind}}</td><td class="status-text">{{text}}{{#target}}<span class="target">deletes post <a href="/tweet/{{target}}">{{target}}</a></span>{{/target}}{{#replyTo}}<span class="reply-to">reply to {{replyTo}}</span>{{/replyTo}}{{#part}}<span class="part">{{part}}</span>{{/part}}{{#hasPhotos}}<ul class="photos">{{#photos}}<li class="photo"><span class="file">{{fileName}}</span> · <span class="alt">{{#alt}}{{alt}}{{/alt}}{{^alt}}no description{{/alt}}</span> · <span class="upload">{{upload}}</span></li>{{/photos}}</ul>{{/hasPhotos}}</td><td class="state">{{state}}</td><td class="attempts">{{attempts}}</td><td class="last-error">{{lastError}}</td><td class="goes-out">{{#goesOut}}{{goesOutLabel}} <time datetime="{{iso}}" title="{{exact}}">{{exact}}</time>{{/goesOut}}</td><td class="expires">{{#expires}}<time datetime="{{iso}}" title="{{exact}}">{{exact}}</time>{{/expires}}</td><td class="cost">{{cost}}</td><td class="actions">{{#sentHref}}<a class="sent" href="{{sentHref}}" rel="noopener noreferrer">the post</a>{{/sentHref}}{{#canCancel}}<form method="post" action="/outbox/{{id}}/cancel"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" name="cancel">Cancel</button></form>{{/canCancel}}{{#canRetry}}<form method="post" action="/outbox/{{id}}/retry"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" name="retry">Retry</button></form>{{/canRetry}}</td></tr>
         {{/items}}</tbody>
         </table>
         {{#olderHref}}<nav class="paging" aria-label="Paging"><a rel="next" class="older" href="{{olderHref}}">Older</a></nav>{{/olderHref}}
@@ -174,7 +201,7 @@ enum PageTemplates {
     /// An Atom entry's HTML: the tweet's context and text, escaped here once; the feed's
     /// template escapes the whole again, as `type="html"` content is carried.
     static let atomContent = """
-        {{#repostedBy}}<p>{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/repostedBy}}{{#context}}<p>{{label}} <a href="{{href}}">{{linkText}}</a>{{#replyExcerpt}}: {{replyExcerpt}}{{/replyExcerpt}}</p>{{/context}}<p>{{> tweetText}}</p>{{#quoted}}<blockquote><p>{{name}} (@{{username}})</p><p>{{> tweetText}}</p></blockquote>{{/quoted}}{{#quotedMissing}}<p>Quoted: {{quotedMissing}}</p>{{/quotedMissing}}
+        {{#repostedBy}}<p>{{label}} <a href="{{href}}">{{linkText}}</a></p>{{/repostedBy}}{{#context}}<p>{{label}} <a href="{{href}}">{{linkText}}</a>{{#replyExcerpt}}: {{replyExcerpt}}{{/replyExcerpt}}</p>{{/context}}<p>{{#deleted}}<em>deleted</em>{{/deleted}}{{^deleted}}{{> tweetText}}{{/deleted}}</p>{{#quoted}}<blockquote><p>{{name}} (@{{username}})</p><p>{{#deleted}}<em>deleted</em>{{/deleted}}{{^deleted}}{{> tweetText}}{{/deleted}}</p></blockquote>{{/quoted}}{{#quotedMissing}}<p>Quoted: {{quotedMissing}}</p>{{/quotedMissing}}
         """
 
     static let atom = """

@@ -27,6 +27,9 @@ package struct ReaderSource: Sendable {
     package var outbox: any ReaderOutbox
     /// Where a page asks for the posts it shows as not fetched yet.
     package var fetches: any ReaderFetches
+    /// The most `/compose` reads of a form with photos (`ComposeForm.bodyLimit`); a
+    /// test lowers it to see the refusal without sending 200 MB.
+    package var composeLimit = ComposeForm.bodyLimit
     let images: ImageStore
 
     package init(

@@ -57,6 +57,11 @@ enum StaticAssets {
         .check-valid .verdict { color: var(--good); } .check-invalid .verdict { color: var(--bad); }
         .warning { color: var(--bad); }
         .outbox { width: 100%; border-collapse: collapse; font-size: .85rem; } .outbox td, .outbox th { border-bottom: 1px solid var(--line); padding: .3rem; text-align: left; vertical-align: top; }
-        .status-text { white-space: pre-wrap; overflow-wrap: anywhere; } .reply-to { display: block; color: var(--muted); }
+        .status-text { white-space: pre-wrap; overflow-wrap: anywhere; } .reply-to, .part, .target { display: block; color: var(--muted); }
+        .outbox .photos { margin: .2rem 0 0; padding-left: 1rem; color: var(--muted); white-space: normal; }
+        .deleted { margin: .2rem 0 0; color: var(--muted); font-style: italic; }
+        .compose fieldset { border: 1px solid var(--line); border-radius: 8px; margin: .5rem 0; } .compose .photo { margin: .3rem 0; }
+        .compose details { margin: .4rem 0; } .compose summary { cursor: pointer; color: var(--accent); }
+        .hint, .previous { color: var(--muted); font-size: .85rem; }
         """
 }

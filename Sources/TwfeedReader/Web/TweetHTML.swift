@@ -54,9 +54,13 @@ enum TweetHTML {
             text(feed)
             out += "</span>"
         }
-        out += #" · <a class="reply" href="/compose?reply_to="#
-        text(tweet.replyID)
-        out += #"">Reply</a> · <a class="thread" href=""#
+        // A deleted post cannot be answered.
+        if !tweet.post.deleted {
+            out += #" · <a class="reply" href="/compose?reply_to="#
+            text(tweet.replyID)
+            out += #"">Reply</a>"#
+        }
+        out += #" · <a class="thread" href=""#
         text(tweet.post.conversationHref)
         out += #"">Conversation</a></p>"#
         if let context = tweet.context {
@@ -69,10 +73,7 @@ enum TweetHTML {
             }
             out += "</p>"
         }
-        out += #"<p class="text">"#
-        segments(tweet.post.segments, to: &out)
-        out += "</p>"
-        media(tweet.post.media, to: &out)
+        shownText(tweet.post, to: &out)
         if let quoted = tweet.quoted {
             out += #"<blockquote class="quoted" data-id=""#
             text(quoted.id)
@@ -90,10 +91,8 @@ enum TweetHTML {
             text(quoted.conversationHref)
             out += #"">"#
             time(quoted.time, to: &out)
-            out += #"</a></p><p class="text">"#
-            segments(quoted.segments, to: &out)
-            out += "</p>"
-            media(quoted.media, to: &out)
+            out += "</a></p>"
+            shownText(quoted, to: &out)
             out += "</blockquote>"
         }
         if let missing = tweet.quotedMissing {
@@ -102,6 +101,18 @@ enum TweetHTML {
             out += "</p>"
         }
         out += "</div></li>"
+    }
+
+    /// A post's text and media, or, once the account deleted it, a line saying so.
+    static func shownText(_ card: TweetModel.Card, to out: inout String) {
+        if card.deleted {
+            out += #"<p class="deleted">deleted</p>"#
+            return
+        }
+        out += #"<p class="text">"#
+        segments(card.segments, to: &out)
+        out += "</p>"
+        media(card.media, to: &out)
     }
 
     /// `{{label}} <a href="{{href}}">{{linkText}}</a>`

@@ -26,6 +26,9 @@ struct TweetModel {
         var time: TimeModel
         var segments: [TweetText.Segment]
         var media: [MediaModel]
+        /// The account deleted it (`twfeed delete`): its text and media are not shown,
+        /// a line "deleted" is, on every page and in the Atom feed.
+        var deleted: Bool
     }
 
     /// A photo (from the cache) or a video's or GIF's still.
@@ -70,6 +73,12 @@ struct TweetModel {
         let tweet = shown.tweet
         id = item.tweet.id.description
         post = Card(tweet, author: shown.author, media: shown.media, links: links, now: now)
+        // A repost the account deleted is gone too, whatever became of the original.
+        if item.tweet.deletedAt != nil, !post.deleted {
+            post.deleted = true
+            post.segments = []
+            post.media = []
+        }
         avatar = shown.avatarPath ?? Self.placeholderAvatar
         feeds = item.feeds.map(\.rawValue)
         if item.retweetOf != nil {
@@ -81,12 +90,15 @@ struct TweetModel {
         if let reply = item.inReplyTo {
             if reply.stored {
                 context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: reply.username.map { "@\($0)" } ?? "a post")
-                replyExcerpt = reply.excerpt
+                replyExcerpt = reply.deleted ? "deleted" : reply.excerpt
             } else {
                 context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: Self.fault(reply.id, item))
             }
         }
-        if let quoted = item.quoted {
+        // What a deleted post quoted went with it.
+        if post.deleted {
+            return
+        } else if let quoted = item.quoted {
             self.quoted = Card(quoted.tweet, author: quoted.author, media: quoted.media, links: links, now: now)
         } else if let missing = tweet.quotedID {
             quotedMissing = Self.fault(missing, item)
@@ -157,7 +169,8 @@ extension TweetModel.Card {
             ? "https://x.com/i/web/status/\(tweet.id)" : "https://x.com/\(TweetModel.pathSafe(username))/status/\(tweet.id)"
         conversationHref = "/tweet/\(tweet.id)"
         time = TimeModel(tweet.createdAt, now: now)
-        segments = TweetText.segments(tweet.text, links: links[tweet.id] ?? [])
-        self.media = media.map { TweetModel.media($0, statusHref: "https://x.com/i/web/status/\(tweet.id)") }
+        deleted = tweet.deletedAt != nil
+        segments = deleted ? [] : TweetText.segments(tweet.text, links: links[tweet.id] ?? [])
+        self.media = deleted ? [] : media.map { TweetModel.media($0, statusHref: "https://x.com/i/web/status/\(tweet.id)") }
     }
 }

@@ -18,9 +18,9 @@ extension AppDatabase {
         LEFT JOIN tweet pt ON pt.id = CASE WHEN r.id IS NULL THEN t.inReplyToId ELSE r.inReplyToId END
         """
     /// The joined posts' columns, right after the tweet's own (`tweetColumns`): the
-    /// original's and the quote's as a tweet's, the parent's id, author and text.
-    static let graphColumns = "\(tweetColumns("r", joined: true)), \(tweetColumns("q", joined: true)), pt.id, pt.authorId, pt.text"
-    static let graphColumnCount = 2 * tweetColumnCount + 3
+    /// original's and the quote's as a tweet's, the parent's id, author, text and deletion.
+    static let graphColumns = "\(tweetColumns("r", joined: true)), \(tweetColumns("q", joined: true)), pt.id, pt.authorId, pt.text, pt.deletedAt"
+    static let graphColumnCount = 2 * tweetColumnCount + 4
 
     /// One level of what `item` points at, from its row (`tweetColumns("t")`, then
     /// `graphColumns`). For a repost, the original's quote and parent.
@@ -64,7 +64,7 @@ extension AppDatabase {
         return EmbeddedTweet(tweet: tweet, author: author.author, avatarPath: author.avatar, media: media)
     }
 
-    /// The parent `id` from its joined id, author and text at `start`.
+    /// The parent `id` from its joined id, author, text and deletion at `start`.
     static func replyContext(
         _ id: TweetID,
         _ row: Row,
@@ -75,6 +75,10 @@ extension AppDatabase {
     ) throws -> ReplyContext {
         guard !row.hasNull(atIndex: start) else { return ReplyContext(id: id, stored: false, username: nil, excerpt: nil) }
         let author = try authors.entry(UserID(row[start + 1] as Int64), avatarPath: avatarPath)
+        // A parent the account deleted is named, its text not shown.
+        if !row.hasNull(atIndex: start + 3) {
+            return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: nil, deleted: true)
+        }
         return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: excerpt(try shownText(id, row[start + 2], db)))
     }
 

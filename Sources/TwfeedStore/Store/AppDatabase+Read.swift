@@ -93,16 +93,19 @@ package struct ReplyContext: Sendable, Equatable {
     package var id: TweetID
     package var stored: Bool
     package var username: String?
-    /// The parent's text, cut to `excerptLength` characters.
+    /// The parent's text, cut to `excerptLength` characters; nil once it is deleted.
     package var excerpt: String?
+    /// The account deleted the parent (`twfeed delete`): its text is not shown.
+    package var deleted: Bool
 
     package static let excerptLength = 80
 
-    package init(id: TweetID, stored: Bool, username: String?, excerpt: String?) {
+    package init(id: TweetID, stored: Bool, username: String?, excerpt: String?, deleted: Bool = false) {
         self.id = id
         self.stored = stored
         self.username = username
         self.excerpt = excerpt
+        self.deleted = deleted
     }
 }
 

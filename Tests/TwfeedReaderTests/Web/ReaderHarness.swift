@@ -99,10 +99,13 @@ final class ReaderHarness: @unchecked Sendable {
 
     /// Hands the body a client that asks the reader's router in process (no socket).
     /// Its requests send the secret as a bearer unless `signedIn` is false.
+    /// - Parameter composeLimit: the most `/compose` reads, lowered to see its refusal.
     func withReader(metrics: TwfeedMetrics = TwfeedMetrics(), signedIn: Bool = true, clock: any WallClock = SystemClock(),
-                    board: (@Sendable () -> StatusSnapshot)? = nil,
+                    board: (@Sendable () -> StatusSnapshot)? = nil, composeLimit: Int? = nil,
                     _ body: (ReaderClient) async throws -> Void) async throws {
-        let reader = try ReaderClient(source: try source(metrics: metrics, clock: clock, board: board), logger: logger)
+        var source = try source(metrics: metrics, clock: clock, board: board)
+        if let composeLimit { source.composeLimit = composeLimit }
+        let reader = try ReaderClient(source: source, logger: logger)
         try await RawHTTP.$bearer.withValue(signedIn ? try secret : nil) { try await body(reader) }
     }
 

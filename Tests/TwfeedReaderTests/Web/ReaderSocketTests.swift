@@ -9,7 +9,8 @@ import TwfeedTesting
 /// What only a real socket shows (every other reader test asks the router in process):
 /// the server binds the loopback address it is given and says which port it got; the
 /// `Host` header a client sends is what the loopback-only check reads; a loopback peer
-/// reads `/metrics` without signing in; a HEAD answer carries no body.
+/// reads `/metrics` without signing in; a HEAD answer carries no body; a form too
+/// large is refused before it is read.
 struct ReaderSocketTests {
     @Test func theServerAnswersOnTheLoopbackPortItReports() async throws {
         let world = try await ReaderHarness()
@@ -37,6 +38,20 @@ struct ReaderSocketTests {
             #expect(try await RawHTTP.request(port: port, "/home").status == 401)
             let head = try await RawHTTP.request(port: port, "/home", method: "HEAD", headers: ["Authorization": "Bearer \(try world.secret)"])
             #expect(head.status == 200 && head.headers["content-type"] == "text/html; charset=utf-8" && head.body.isEmpty)
+            // A form that says it is larger than /compose takes is refused before its body
+            // is read: the browser gets the one line, not a wait for 300 MB.
+            let secret = try world.secret
+            let huge = try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result {
+                        let head = "POST /compose HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(secret)\r\n"
+                            + "Origin: http://127.0.0.1:\(port)\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                            + "Content-Length: 300000000\r\nConnection: close\r\n\r\n--b\r\n"
+                        return try RawHTTP.parse(RawHTTP.exchange(port: port, Array(head.utf8), method: "POST"), method: "POST")
+                    })
+                }
+            }
+            #expect(huge.status == 413 && huge.text.hasPrefix("refused: the form is larger than the \(ComposeForm.bodyLimit) bytes this page takes"))
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }

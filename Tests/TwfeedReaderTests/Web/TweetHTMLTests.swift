@@ -12,7 +12,8 @@ import TwfeedBilling
 import TwfeedTesting
 
 /// The pages write each tweet with `TweetHTML`, by code. For every shape a tweet takes
-/// (a repost, a quote, a reply, media of each kind, faults, links, hostile text), its
+/// (a repost, a quote, a reply, media of each kind, faults, links, hostile text, a post
+/// deleted and posts pointing at a deleted one), its
 /// markup is Tests/Golden/tweets.html byte for byte, and a page and an Atom feed around
 /// them are page.html and home.atom (`GoldenFile` says how to rewrite them).
 @Suite struct TweetHTMLTests {
@@ -54,7 +55,18 @@ import TwfeedTesting
         orphan.inReplyTo = ReplyContext(id: TweetID(60), stored: false, username: nil, excerpt: nil)
         var emptyExcerpt = FeedItem(tweet: tweet(7, "answer", replyTo: 70), feeds: [.home], author: ada, avatarPath: nil)
         emptyExcerpt.inReplyTo = ReplyContext(id: TweetID(70), stored: true, username: nil, excerpt: "")
-        return [plain, repost, missingRepost, quote, quoteMissing, orphan, emptyExcerpt]
+        // The account deleted it: no text, no photos, no Reply; and what points at one.
+        var deleted = FeedItem(tweet: tweet(8, "gone \(hostile)", quoted: 15), feeds: [.home, .posts], author: ada, avatarPath: nil)
+        deleted.tweet.deletedAt = now
+        deleted.media = [photo]
+        deleted.quoted = EmbeddedTweet(tweet: tweet(15, "quoted <i>", author: mallory), author: mallory, avatarPath: nil, media: [])
+        var answersDeleted = FeedItem(tweet: tweet(9, "quoting a deleted one", replyTo: 80, quoted: 81), feeds: [.home], author: mallory,
+                                      avatarPath: nil)
+        answersDeleted.inReplyTo = ReplyContext(id: TweetID(80), stored: true, username: "ada", excerpt: nil, deleted: true)
+        var gone = tweet(81, "the quoted text \(hostile)")
+        gone.deletedAt = now
+        answersDeleted.quoted = EmbeddedTweet(tweet: gone, author: ada, avatarPath: nil, media: [photo])
+        return [plain, repost, missingRepost, quote, quoteMissing, orphan, emptyExcerpt, deleted, answersDeleted]
     }
 
     static let links: [TweetID: [TweetLink]] = [
