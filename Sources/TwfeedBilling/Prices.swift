@@ -10,9 +10,13 @@ package struct Prices: Hashable, Sendable {
     package var postCreate: MicroUSD
     package var postCreateWithURL: MicroUSD
     package var postCreateSummoned: MicroUSD
+    package var postDelete: MicroUSD
+    /// Unpublished by X: 0 by default, so the ledger counts uploads without inventing a price.
+    package var mediaUpload: MicroUSD
 
     /// The published pay-per-use rates: $0.005 a post read, $0.001 an owned read, $0.010
-    /// a user read, $0.015 a post, $0.200 a post with a URL, $0.010 a summoned reply.
+    /// a user read, $0.015 a post, $0.200 a post with a URL, $0.010 a summoned reply,
+    /// $0.010 a deletion; an upload's price is not published (0).
     package static let published = Prices()
 
     package init(
@@ -21,7 +25,9 @@ package struct Prices: Hashable, Sendable {
         userRead: MicroUSD = MicroUSD(micros: 10_000),
         postCreate: MicroUSD = MicroUSD(micros: 15_000),
         postCreateWithURL: MicroUSD = MicroUSD(micros: 200_000),
-        postCreateSummoned: MicroUSD = MicroUSD(micros: 10_000)
+        postCreateSummoned: MicroUSD = MicroUSD(micros: 10_000),
+        postDelete: MicroUSD = MicroUSD(micros: 10_000),
+        mediaUpload: MicroUSD = .zero
     ) {
         self.postRead = postRead
         self.ownedRead = ownedRead
@@ -29,6 +35,8 @@ package struct Prices: Hashable, Sendable {
         self.postCreate = postCreate
         self.postCreateWithURL = postCreateWithURL
         self.postCreateSummoned = postCreateSummoned
+        self.postDelete = postDelete
+        self.mediaUpload = mediaUpload
     }
 
     /// The price of one resource of `kind`.
@@ -46,6 +54,8 @@ package struct Prices: Hashable, Sendable {
             case .postCreate: postCreate
             case .postCreateWithURL: postCreateWithURL
             case .postCreateSummoned: postCreateSummoned
+            case .postDelete: postDelete
+            case .mediaUpload: mediaUpload
             }
         }
         set {
@@ -56,6 +66,8 @@ package struct Prices: Hashable, Sendable {
             case .postCreate: postCreate = newValue
             case .postCreateWithURL: postCreateWithURL = newValue
             case .postCreateSummoned: postCreateSummoned = newValue
+            case .postDelete: postDelete = newValue
+            case .mediaUpload: mediaUpload = newValue
             }
         }
     }

@@ -11,6 +11,8 @@ package struct ResourceCount: Hashable, Sendable {
     package var posts: Int
     package var postsWithURL: Int
     package var postsSummoned: Int
+    package var deletions: Int
+    package var uploads: Int
 
     package static let zero = ResourceCount()
 
@@ -20,7 +22,9 @@ package struct ResourceCount: Hashable, Sendable {
         userReads: Int = 0,
         posts: Int = 0,
         postsWithURL: Int = 0,
-        postsSummoned: Int = 0
+        postsSummoned: Int = 0,
+        deletions: Int = 0,
+        uploads: Int = 0
     ) {
         self.postReads = postReads
         self.ownedReads = ownedReads
@@ -28,6 +32,8 @@ package struct ResourceCount: Hashable, Sendable {
         self.posts = posts
         self.postsWithURL = postsWithURL
         self.postsSummoned = postsSummoned
+        self.deletions = deletions
+        self.uploads = uploads
     }
 
     /// `count` resources of one kind.
@@ -45,6 +51,8 @@ package struct ResourceCount: Hashable, Sendable {
             case .postCreate: posts
             case .postCreateWithURL: postsWithURL
             case .postCreateSummoned: postsSummoned
+            case .postDelete: deletions
+            case .mediaUpload: uploads
             }
         }
         set {
@@ -55,6 +63,8 @@ package struct ResourceCount: Hashable, Sendable {
             case .postCreate: posts = newValue
             case .postCreateWithURL: postsWithURL = newValue
             case .postCreateSummoned: postsSummoned = newValue
+            case .postDelete: deletions = newValue
+            case .mediaUpload: uploads = newValue
             }
         }
     }
