@@ -68,11 +68,23 @@ extension V2Client {
     }
 
     /// `DELETE /2/tweets/:id`: `{"data": {"deleted": true}}`. An answer that says
-    /// `false` deleted nothing: refused, as a 4xx would be.
+    /// `false` deleted nothing now (the post may be gone already, or not deletable):
+    /// `APIError.notDeleted`, which the outbox settles by looking the post up.
     func deleteTweet(_ id: TweetID) async throws {
         let (body, rateLimit, response) = try await requester.delete("/2/tweets/\(id)")
         if body["data"]?["deleted"] == .bool(false) {
-            throw APIError(kind: .rejected, status: response.status, message: "the API did not delete post \(id)", rateLimit: rateLimit)
+            throw APIError.notDeleted(id, status: response.status, rateLimit: rateLimit)
         }
     }
+}
+
+extension APIError {
+    /// A 2xx that says `"deleted": false`.
+    static func notDeleted(_ id: TweetID, status: Int, rateLimit: RateLimit?) -> APIError {
+        APIError(kind: .rejected, status: status, message: "the API did not delete post \(id) (\"deleted\": false)", rateLimit: rateLimit)
+    }
+
+    /// Whether this is a deletion's success answer saying it deleted nothing
+    /// (`notDeleted`): the only refusal that comes with a 2xx.
+    package var isNotDeleted: Bool { (200..<300).contains(status) && kind == .rejected }
 }
