@@ -48,10 +48,10 @@ stage setup bash scripts/setup.sh --browser-test zsh fish mandoc dpkg-dev binuti
 stage format-check bash scripts/format-check
 
 # One release build for everything below: the test bundle, the binaries the browser test
-# and the crash loop run, and (linked again with the static runtime) the package's
-# binaries; scripts/release-build says why (some Swift 6 concurrency errors only show in
-# release builds, too).
-stage build bash scripts/release-build --with-tests --static
+# and the crash loop run, and (linked again with the static runtime, in the package's
+# lane) the package's binaries; scripts/release-build says why (some Swift 6 concurrency
+# errors only show in release builds, too).
+stage build bash scripts/release-build --with-tests
 
 # After the build, four lanes run side by side, those in the background each writing its
 # own log, shown whole when it ends: the test suite (much of its time is spent waiting on
@@ -95,9 +95,11 @@ extras() {
 
 # The Debian package from that release build: its control, files, binaries without the
 # toolchain, lintian and both units (scripts/package-test says what it checks); --quick
-# compresses it less, a sixth of the CPU time.
+# compresses it less, a sixth of the CPU time. The static link is here, not in the build
+# stage: only the package needs it, and here it overlaps the suite's waits.
 package_lane() {
-  stage extras extras &&
+  stage static-link bash scripts/release-build --static-only &&
+    stage extras extras &&
     stage package bash scripts/package --skip-build --quick &&
     stage package-test bash scripts/package-test
 }

@@ -157,7 +157,7 @@ struct OutboxTests {
         #expect(try await database.outboxItem(pending.id)?.state == .cancelled)
         let again = try Binary.run(["outbox", "cancel", "\(pending.id)", "--config", world.configPath])
         #expect(again.status == 65)
-        #expect(again.stderr.contains("only pending or failed statuses can be cancelled"))
+        #expect(again.stderr.contains("only pending, failed or blocked statuses can be cancelled"))
         #expect(try Binary.run(["outbox", "retry", "999", "--config", world.configPath]).status == 65)
 
         // A failed status whose earlier attempt may have gone out is not queued to be

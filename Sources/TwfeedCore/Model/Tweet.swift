@@ -22,6 +22,9 @@ package struct Tweet: Sendable, Equatable {
     package var links: [TweetLink]
     /// The object exactly as the API sent it, kept for fields twfeed does not model yet.
     package var rawJSON: String
+    /// When the account's own deletion of it went out (`twfeed delete`): it is kept,
+    /// and every view shows it gone.
+    package var deletedAt: Date?
 
     package init(
         id: TweetID,
@@ -34,7 +37,8 @@ package struct Tweet: Sendable, Equatable {
         conversationID: TweetID? = nil,
         media: [Media] = [],
         links: [TweetLink] = [],
-        rawJSON: String = "{}"
+        rawJSON: String = "{}",
+        deletedAt: Date? = nil
     ) {
         self.id = id
         self.authorID = authorID
@@ -47,6 +51,7 @@ package struct Tweet: Sendable, Equatable {
         self.media = media
         self.links = links
         self.rawJSON = rawJSON
+        self.deletedAt = deletedAt
     }
 }
 

@@ -29,6 +29,17 @@ package struct OutboxItem: Sendable, Equatable {
     /// known (an empty database) or the attempt predates v12: settling falls back on
     /// `uncertainSince`.
     package var newestIDBeforeAttempt: TweetID?
+    /// A post, or the deletion of `targetTweetID`.
+    package var kind: OutboxKind
+    /// The post's photos in their order, without their bytes.
+    package var photos: [OutboxPhoto]
+    /// Not sent before this time (`--at`); the expiry counts from it.
+    package var notBefore: Date?
+    /// Its place in a thread queued in one go; its `replyToID` is set from its parent's
+    /// `sentTweetID` in the transaction that marks the parent sent.
+    package var thread: OutboxThread?
+    /// The post a deletion removes.
+    package var targetTweetID: TweetID?
 
     package init(
         id: Int64,
@@ -44,7 +55,12 @@ package struct OutboxItem: Sendable, Equatable {
         sentAt: Date? = nil,
         lastAttemptAt: Date? = nil,
         uncertainSince: Date? = nil,
-        newestIDBeforeAttempt: TweetID? = nil
+        newestIDBeforeAttempt: TweetID? = nil,
+        kind: OutboxKind = .post,
+        photos: [OutboxPhoto] = [],
+        notBefore: Date? = nil,
+        thread: OutboxThread? = nil,
+        targetTweetID: TweetID? = nil
     ) {
         self.id = id
         self.text = text
@@ -60,7 +76,16 @@ package struct OutboxItem: Sendable, Equatable {
         self.lastAttemptAt = lastAttemptAt
         self.uncertainSince = uncertainSince
         self.newestIDBeforeAttempt = newestIDBeforeAttempt
+        self.kind = kind
+        self.photos = photos
+        self.notBefore = notBefore
+        self.thread = thread
+        self.targetTweetID = targetTweetID
     }
+
+    /// Where its age for the expiry policy counts from: the queue time (or the last
+    /// `outbox retry`), or its time to send when that is later.
+    package var ageOrigin: Date { max(queuedAt, notBefore ?? queuedAt) }
 
     /// INTERFACE.md's `outbox list --json` object.
     package var json: JSONValue {
@@ -77,6 +102,12 @@ package struct OutboxItem: Sendable, Equatable {
             "sentTweetId": sentTweetID.map { .string($0.description) } ?? .null,
             "sentAt": sentAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
             "uncertainSince": uncertainSince.map { .string(Timestamp.iso8601($0)) } ?? .null,
+            "kind": .string(kind.rawValue),
+            "photos": .array(photos.map(\.json)),
+            "replyTo": replyToID.map { .string($0.description) } ?? .null,
+            "notBefore": notBefore.map { .string(Timestamp.iso8601($0)) } ?? .null,
+            "thread": thread?.json ?? .null,
+            "targetTweetId": targetTweetID.map { .string($0.description) } ?? .null,
         ])
     }
 }

@@ -8,20 +8,11 @@ extension AppDatabase {
     /// checked inside the same transaction, and anything below FULL is refused rather
     /// than reported queued.
     package func enqueue(text: String, replyTo: TweetID?, now: Date) async throws -> OutboxItem {
-        try await write { [durable, path] db in
-            if durable, let level = try Int.fetchOne(db, sql: "PRAGMA synchronous"), level < 2 {
-                throw TwfeedError(.io, "\(path): the database would not fsync the queued status (synchronous=\(level))")
-            }
-            try db.execute(
-                sql: "INSERT INTO outbox (text, replyToId, state, createdAt, queuedAt) VALUES (?, ?, 'pending', ?, ?)",
-                arguments: [text, replyTo?.rawValue, now.timeIntervalSince1970, now.timeIntervalSince1970]
-            )
-            return try Self.outboxItem(db.lastInsertedRowID, db)!
-        }
+        try await enqueue(StatusDraft(text: text, replyTo: replyTo), now: now)
     }
 
     static func outboxItem(_ id: Int64, _ db: Database) throws -> OutboxItem? {
-        try Row.fetchOne(db, sql: StoreQueries.outboxItem.sql, arguments: [id]).map(OutboxItem.init(row:))
+        try Row.fetchOne(db, sql: StoreQueries.outboxItem.sql, arguments: [id]).map { try withPhotos([OutboxItem(row: $0)], db)[0] }
     }
 
     /// Moves a status between states, only if it is in one of `from` (so a cancel and a
@@ -58,6 +49,7 @@ extension AppDatabase {
             arguments: StatementArguments(arguments)
         )
         guard db.changesCount == 1 else { return nil }
+        if state == .sent { try afterSent(id, db) }
         return try outboxItem(id, db)
     }
 }
@@ -100,7 +92,12 @@ extension OutboxItem {
             // Absent in a database not yet migrated to v8 (a reader of an older file): nil.
             uncertainSince: date("uncertainSince"),
             // Absent before v12: nil, and settling falls back on `uncertainSince`.
-            newestIDBeforeAttempt: (row["newestIdBeforeAttempt"] as Int64?).map(TweetID.init)
+            newestIDBeforeAttempt: (row["newestIdBeforeAttempt"] as Int64?).map(TweetID.init),
+            // Absent before v19: a post, with no photos, time or thread.
+            kind: (row["kind"] as String?).flatMap(OutboxKind.init(rawValue:)) ?? .post,
+            notBefore: date("notBefore"),
+            thread: (row["threadId"] as Int64?).map { OutboxThread(id: $0, part: row["threadPart"] ?? 1, parts: row["threadParts"] ?? 1) },
+            targetTweetID: (row["targetTweetId"] as Int64?).map(TweetID.init)
         )
     }
 
@@ -144,11 +141,15 @@ extension AppDatabase {
         return updated
     }
 
-    /// `outbox cancel`: withdraws a pending status, or a failed one so it is not retried.
+    /// `outbox cancel`: withdraws a pending status, or a failed or blocked one so it is
+    /// not retried.
     package func cancelOutbox(_ id: Int64) async throws -> OutboxItem {
         guard let item = try await outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
-        guard let updated = try await transitionOutbox(id, from: [.pending, .failed], to: .cancelled) else {
-            throw TwfeedError(.invalidData, "outbox: status #\(id) is \(item.state.rawValue); only pending or failed statuses can be cancelled")
+        guard let updated = try await transitionOutbox(id, from: [.pending, .failed, .blocked], to: .cancelled) else {
+            throw TwfeedError(
+                .invalidData,
+                "outbox: status #\(id) is \(item.state.rawValue); only pending, failed or blocked statuses can be cancelled"
+            )
         }
         return updated
     }
@@ -156,7 +157,7 @@ extension AppDatabase {
 
 extension StoreReading {
     package func outboxItems() async throws -> [OutboxItem] {
-        try await read { db in try Row.fetchAll(db, sql: StoreQueries.outboxAll.sql).map(OutboxItem.init(row:)) }
+        try await read { db in try AppDatabase.withPhotos(Row.fetchAll(db, sql: StoreQueries.outboxAll.sql).map(OutboxItem.init(row:)), db) }
     }
 
     /// The statuses in one state, oldest first, through the (state, id) index: the
@@ -173,7 +174,10 @@ extension StoreReading {
     /// outbox page, which must not grow with the sent history.
     package func outboxItems(newestFirst limit: Int, before: Int64? = nil) async throws -> [OutboxItem] {
         try await read { db in
-            try Row.fetchAll(db, sql: StoreQueries.outboxNewest.sql, arguments: [before ?? Int64.max, limit]).map(OutboxItem.init(row:))
+            try AppDatabase.withPhotos(
+                Row.fetchAll(db, sql: StoreQueries.outboxNewest.sql, arguments: [before ?? Int64.max, limit]).map(OutboxItem.init(row:)),
+                db
+            )
         }
     }
 
@@ -200,7 +204,7 @@ extension StoreReading {
 
 extension AppDatabase {
     static func outboxItems(state: OutboxState, limit: Int, _ db: Database) throws -> [OutboxItem] {
-        try Row.fetchAll(db, sql: StoreQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:))
+        try withPhotos(Row.fetchAll(db, sql: StoreQueries.outboxInState.sql, arguments: [state.rawValue, limit]).map(OutboxItem.init(row:)), db)
     }
 
     static func outboxClaims(_ tweetID: TweetID, _ db: Database) throws -> Bool {

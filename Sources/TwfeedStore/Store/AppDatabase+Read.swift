@@ -131,11 +131,11 @@ extension AppDatabase {
         let media = "EXISTS (SELECT 1 FROM media md WHERE md.tweetId = \(alias).id)"
         return """
             \(alias).id, \(alias).authorId, \(alias).createdAt, \(alias).text, \(alias).inReplyToId, \(alias).retweetOfId, \(alias).quotedId, \(alias).conversationId,
-                \(joined ? "CASE WHEN \(alias).id IS NULL THEN 0 ELSE \(media) END" : media)
+                \(joined ? "CASE WHEN \(alias).id IS NULL THEN 0 ELSE \(media) END" : media), \(alias).deletedAt
             """
     }
     /// How many columns `tweetColumns` selects.
-    static let tweetColumnCount = 9
+    static let tweetColumnCount = 10
     /// The columns of a feed's tweet rows.
     static let feedTweetColumns = tweetColumns("t")
 
@@ -150,7 +150,8 @@ extension AppDatabase {
             inReplyToID: id(4),
             retweetOfID: id(5),
             quotedID: id(6),
-            conversationID: id(7)
+            conversationID: id(7),
+            deletedAt: (row[start + 9] as Double?).map(Date.init(timeIntervalSince1970:))
         )
     }
 

@@ -151,6 +151,7 @@ extension AppDatabase {
         ("v16: every post has a conversation", conversationSchema),
         ("v17: one charge per resource a day", ledgerPerResource),
         ("v18: links stored at ingest", linkSchema),
+        ("v19: outbox second floor", outboxSecondFloor),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

@@ -111,6 +111,36 @@ enum StoreQueries {
         "outboxOldestWaiting",
         "SELECT min(queuedAt) FROM outbox WHERE state IN ('pending', 'sending', 'uncertain')"
     )
+    /// A queued status's photos without their bytes, in order (the primary key).
+    static let outboxPhotos = StoreQuery(
+        "outboxPhotos",
+        "SELECT position, fileName, type, byteCount, alt, mediaId, mediaExpiresAt, altSetAt FROM outboxPhoto WHERE outboxId = ? ORDER BY position"
+    )
+    static let outboxPhotoBytes = StoreQuery("outboxPhotoBytes", "SELECT bytes FROM outboxPhoto WHERE outboxId = ? AND position = ?")
+    /// The flusher's head: pending in id order (the state index), its time reached, a
+    /// thread's later part only once its parent went out with a known id.
+    static let outboxNextDue = StoreQuery(
+        "outboxNextDue",
+        """
+        SELECT * FROM outbox o WHERE o.state = 'pending' AND (o.notBefore IS NULL OR o.notBefore <= ?)
+        AND (o.threadPart IS NULL OR o.threadPart = 1 OR EXISTS (
+            SELECT 1 FROM outbox p WHERE p.threadId = o.threadId AND p.threadPart = o.threadPart - 1
+            AND p.state = 'sent' AND p.sentTweetId IS NOT NULL))
+        ORDER BY o.id LIMIT 1
+        """
+    )
+    /// The earliest time to send still ahead (a partial index on pending times).
+    static let outboxNextTime = StoreQuery(
+        "outboxNextTime",
+        "SELECT min(notBefore) FROM outbox WHERE state = 'pending' AND notBefore > ?"
+    )
+    static let outboxThreadParts = StoreQuery("outboxThreadParts", "SELECT * FROM outbox WHERE threadId = ? ORDER BY threadPart")
+    /// A deletion of this post already on its way.
+    static let outboxQueuedDeletion = StoreQuery(
+        "outboxQueuedDeletion",
+        "SELECT id FROM outbox WHERE targetTweetId = ? AND kind = 'delete' AND state IN ('pending', 'sending', 'uncertain') LIMIT 1"
+    )
+    static let tweetAuthorAndDeletion = StoreQuery("tweetAuthorAndDeletion", "SELECT authorId, deletedAt FROM tweet WHERE id = ?")
     /// Settling an uncertain status: is this tweet already another status's? (v6's
     /// partial index on sentTweetId.)
     static let outboxSentTweet = StoreQuery("outboxSentTweet", "SELECT id FROM outbox WHERE sentTweetId = ? LIMIT 1")
@@ -268,6 +298,7 @@ enum StoreQueries {
     static let all: [StoreQuery] = [
         feedItems, feedTagsBelow, feedStats, memberIDs, knownIDs(count: 3), freshUsers(count: 3), syncState, account, currentAccount,
         outboxAll, outboxInState, outboxItem, outboxNewest, outboxCounts, outboxOldestWaiting, outboxSentTweet, newestTweetID,
+        outboxPhotos, outboxPhotoBytes, outboxNextDue, outboxNextTime, outboxThreadParts, outboxQueuedDeletion, tweetAuthorAndDeletion,
         imageCandidates, nextImageDue, profileImage, profileImages, imageFileRows, imageCacheTotals, tweetCount, authorsWithPicture,
         imageFileUsers, imageFileOf, photosWanted, photosRefusedUnderOldPolicy, nextPhotoDue, photo, photoFileOf,
         timelineView, feedCountsView, postsView,

@@ -174,7 +174,7 @@ struct ReaderComposeTests {
             #expect(try await browser.post("/outbox/\(failed.id)/retry", [("csrf", browser.csrf)]).status == 303)
             #expect(try await world.database.outboxItem(failed.id)?.state == .pending)
             let wrong = try await browser.post("/outbox/\(sent.id)/cancel", [("csrf", browser.csrf)])
-            #expect(wrong.status == 409 && wrong.text.contains("only pending or failed statuses can be cancelled"))
+            #expect(wrong.status == 409 && wrong.text.contains("only pending, failed or blocked statuses can be cancelled"))
             #expect(try await world.database.outboxItem(sent.id)?.state == .sent)
             #expect(try await browser.post("/outbox/\(sent.id)/cancel", []).status == 403, "no token")
         }
