@@ -51,7 +51,7 @@ let package = Package(
         /// Small helpers that twfeed and its emulator must agree on byte for byte (the API's
         /// date spellings) and liboauth's HMAC behind one process-wide lock. Nothing of
         /// twfeed's, so the emulator stays independent of TwfeedKit.
-        .target(name: "TwfeedBase", dependencies: ["COAuth"]),
+        .target(name: "TwfeedBase", dependencies: ["COAuth", "CCrypto"]),
         /// twitter-text's weighted length, URL detection and emoji sequences: a port of a
         /// published library with its own conformance corpus, so it depends on nothing of twfeed.
         .target(

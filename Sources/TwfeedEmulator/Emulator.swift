@@ -142,18 +142,29 @@ public final class Emulator: Sendable {
     /// or nil for a path that is none.
     public func mediaBytes(path: String) -> [UInt8]? {
         let parts = path.split(separator: "/").map(String.init)
-        guard let id = EmulatedMedia.id(inPath: parts), let media = core.state.withLock({ $0.store.mediaByID[id] }) else {
+        guard let id = EmulatedMedia.id(inPath: parts),
+            let (media, upload) = core.state.withLock({ state in state.store.mediaByID[id].map { ($0, state.uploads.byID[id]) } }),
+            media.path == path
+        else {
             return nil
         }
-        return core.images.mediaBytes(media)
+        return upload?.bytes ?? core.images.mediaBytes(media)
     }
 
     /// The next `times` requests whose path contains `pathContains` (and, with `method`,
     /// of that method: `POST /2/tweets` posts, `GET /2/tweets` looks up) get `fault`;
     /// without a path, the next API requests (`/2/`, `/1.1/`, `/oauth/`; not profile
-    /// images). Faults are used in the order injected.
-    public func inject(_ fault: Fault, times: Int = 1, pathContains: String? = nil, method: String? = nil) {
-        core.inject(fault, times: times, pathContains: pathContains, method: method)
+    /// images). With `endpoint`, only requests to that endpoint (either dialect): how a
+    /// test aims at one step of a post with photos (`.mediaUpload`, `.mediaMetadata`,
+    /// `.post`, `.delete`). Faults are used in the order injected.
+    public func inject(
+        _ fault: Fault,
+        times: Int = 1,
+        pathContains: String? = nil,
+        method: String? = nil,
+        endpoint: EmulatorEndpoint? = nil
+    ) {
+        core.inject(fault, times: times, pathContains: pathContains, method: method, endpoint: endpoint)
     }
 
     /// Drops every fault not yet used.

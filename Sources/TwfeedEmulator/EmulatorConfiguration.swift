@@ -101,8 +101,29 @@ public struct EmulatorConfiguration: Sendable {
     /// default) or `.post` (`referenced_posts`, …, X's OpenAPI document of August 2026).
     /// Settable later with `Emulator.setVocabulary(_:)` or `POST /_emulator/vocabulary`.
     public var vocabulary: EmulatorVocabulary = .tweet
+    /// `expires_after_secs` of a photo uploaded with `POST /2/media/upload`: its id is
+    /// refused (400) by `POST /2/media/metadata` and `POST /2/tweets` from then on. The
+    /// API's is 86,400; a test shortens it to see a client upload again after expiry.
+    /// Settable later with `Emulator.setMediaExpiry(seconds:)` or `POST /_emulator/media`.
+    public var mediaExpirySeconds = MediaUploads.defaultExpirySeconds
+    /// How `DELETE /2/tweets/:id` answers for a post that is unknown or already deleted
+    /// (`EmulatorGoneDeletion`; the docs' literal reading by default).
+    public var goneDeletion: EmulatorGoneDeletion = .notDeleted
 
     public init() {}
+}
+
+/// How `DELETE /2/tweets/:id` answers for a post that does not exist or is already gone.
+/// X documents only the success (`{"data":{"deleted":true}}`) and says `deleted`
+/// "indicates whether the specified Tweet has been deleted as a result of this request":
+/// read literally, a request that deletes nothing answers 200 with `deleted: false`.
+/// The other reading, a 404 problem, is one setting away, so a client can be tested
+/// against both (it must take either as "the post is gone").
+public enum EmulatorGoneDeletion: String, Sendable, CaseIterable {
+    /// 200 `{"data":{"deleted":false}}` (the default).
+    case notDeleted = "deleted-false"
+    /// 404 problem `Not Found Error`, as a lookup of the id would report it.
+    case notFound = "not-found"
 }
 
 /// Why `Emulator.start()` failed.

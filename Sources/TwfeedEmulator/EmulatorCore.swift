@@ -29,6 +29,8 @@ final class EmulatorCore: Sendable {
         initial.duplicateWindowSeconds = max(0, EmulatorState.finite(configuration.duplicateWindowSeconds))
         initial.billing = BillingLedger(configuration.billing)
         initial.vocabulary = configuration.vocabulary
+        initial.uploads.expirySeconds = max(0, configuration.mediaExpirySeconds)
+        initial.goneDeletion = configuration.goneDeletion
         state = Mutex(initial)
         verifier = OAuthVerifier(
             consumerKey: configuration.credentials.consumerKey,
@@ -52,7 +54,7 @@ final class EmulatorCore: Sendable {
         let route = Route(method: request.method, path: request.path)
         return state.withLock { state in
             let now = state.now
-            let fault = state.faults.take(path: request.path, method: request.method, isAPI: route.isAPI)
+            let fault = state.faults.take(path: request.path, method: request.method, isAPI: route.isAPI, endpoint: route.rateLimited)
             var response = answer(route, request, fault: fault, now: now, state: &state)
             if route.isAPI, route.dialect == .v2 { response.body = state.vocabulary.spelled(response.body) }
             if let fault { Self.applyDelivery(fault, to: &response, now: now) }
@@ -146,7 +148,7 @@ final class EmulatorCore: Sendable {
         case .profileImage(let userID, let version, let size):
             return images.response(for: request, user: state.store.user(userID), version: version, size: size)
         case .mediaImage(let id):
-            return images.mediaResponse(for: request, media: state.store.mediaByID[id])
+            return images.mediaResponse(for: request, media: state.store.mediaByID[id], upload: state.uploads.byID[id])
         case .oauthRequestToken:
             return OAuthRoutes.requestToken(request, verifier: verifier, state: &state, now: now)
         case .oauthAuthorize:
@@ -228,6 +230,10 @@ final class EmulatorCore: Sendable {
         case .v2Users: V2Routes.users(context, store: state.store)
         case .v11Lookup: V11Routes.lookup(context, store: state.store)
         case .v11Show: V11Routes.show(context, store: state.store)
+        case .v2MediaUpload: V2Routes.uploadMedia(context, state: &state)
+        case .v2MediaMetadata: V2Routes.mediaMetadata(context, state: &state)
+        case .v2DeletePost(let id): V2Routes.deletePost(id, context: context, state: &state)
+        case .v11Destroy(let id): V11Routes.destroy(id, context: context, state: &state)
         default: ErrorBody.notFound(route.dialect)
         }
     }
@@ -288,8 +294,8 @@ final class EmulatorCore: Sendable {
         state.withLock { $0.store.groundTruth(feed, dialect) }.map { String($0) }
     }
 
-    func inject(_ fault: Fault, times: Int, pathContains: String?, method: String? = nil) {
-        state.withLock { $0.faults.add(fault, times: times, pathContains: pathContains, method: method) }
+    func inject(_ fault: Fault, times: Int, pathContains: String?, method: String? = nil, endpoint: EmulatorEndpoint? = nil) {
+        state.withLock { $0.faults.add(fault, times: times, pathContains: pathContains, method: method, endpoint: endpoint) }
     }
 
     func setRateLimit(_ limit: Int, for endpoint: String) {

@@ -11,6 +11,12 @@ struct EmulatorState {
     var tokens: TokenRegistry
     var records: [EmulatorRequestRecord] = []
     var posted: [PostedStatus] = []
+    /// Photos uploaded (`POST /2/media/upload`), with their bytes and alt text.
+    var uploads = MediaUploads()
+    /// Posts deleted through the API (`DELETE /2/tweets/:id`, `statuses/destroy`), in order.
+    var deletions: [PostDeletion] = []
+    /// `EmulatorConfiguration.goneDeletion`.
+    var goneDeletion: EmulatorGoneDeletion = .notDeleted
     /// `host:port` used in OAuth base strings when a request has no Host header.
     var authority = "127.0.0.1"
     /// The emulator's clock is this machine's plus this (`EmulatorConfiguration.clockSkewSeconds`).

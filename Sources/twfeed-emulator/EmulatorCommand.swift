@@ -19,9 +19,11 @@ struct EmulatorCommand: AsyncParsableCommand {
         abstract: "A local X API emulator (v2 and v1.1) for trying and testing twfeed without API keys.",
         discussion: """
             Accepts the demo credentials (see --write-credentials), verifies OAuth 1.0a \
-            signatures, keeps the real rate limits, serves seeded timelines, and bills as the \
-            pay-per-use API does (GET /_emulator/bill). Control routes under /_emulator/ add \
-            tweets, inject faults, change the billing settings and report stats.
+            signatures, keeps the real rate limits, serves seeded timelines, takes posts, photo \
+            uploads (POST /2/media/upload, /2/media/metadata) and deletions (DELETE /2/tweets/:id, \
+            v1.1 statuses/destroy), and bills as the pay-per-use API does (GET /_emulator/bill). \
+            Control routes under /_emulator/ add tweets, inject faults, change the billing \
+            settings and report stats and what was posted (GET /_emulator/posted).
             """
     )
 
@@ -52,6 +54,9 @@ struct EmulatorCommand: AsyncParsableCommand {
     /// Unconditional, so that `--clock-skew -120` reads the negative number as the value.
     @Option(parsing: .unconditional, help: "Seconds the emulator's clock runs ahead of this machine's (negative: behind).")
     var clockSkew: Double = 0
+
+    @Option(help: "Seconds an uploaded photo's media id stays usable (expires_after_secs).")
+    var mediaExpiry = 86_400
 
     @Option(help: "Prepaid API credits in US dollars (default: unlimited); at 0, every API request answers 402.")
     var credits: Double?
@@ -110,6 +115,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         if let spendCap, !(spendCap.isFinite && spendCap >= 0) {
             throw ValidationError("--spend-cap must be 0 or more dollars")
         }
+        guard mediaExpiry >= 0 else { throw ValidationError("--media-expiry must be 0 or more seconds") }
         guard usageCap >= 0 else { throw ValidationError("--usage-cap must not be negative") }
         guard (1...28).contains(cycleStartDay) else { throw ValidationError("--cycle-start-day must be 1...28") }
         guard EmulatorRefusalShape(rawValue: refusalShape) != nil else {
@@ -131,6 +137,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         settings.repostsOrder = order
         settings.duplicateWindowSeconds = duplicateWindow
         settings.clockSkewSeconds = clockSkew
+        settings.mediaExpirySeconds = mediaExpiry
         settings.billing.creditsUSD = credits
         settings.billing.spendCapUSD = spendCap
         settings.billing.usageCapPostReads = usageCap == 0 ? nil : usageCap

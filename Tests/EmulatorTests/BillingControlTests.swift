@@ -29,7 +29,8 @@ import TwfeedEmulator
             #expect(days[0]["usd"] as? Double == Double(total) / 1_000_000)
             let resources = try #require(days[0]["resources"] as? [String: Int])
             #expect(resources == ["post_read": page.allPosts.count, "owned_read": 0, "user_read": Set(page.users).count,
-                                  "post_create": 0, "post_create_url": 1, "post_create_summoned": 0])
+                                  "post_create": 0, "post_create_url": 1, "post_create_summoned": 0,
+                                  "post_delete": 0, "media_upload": 0])
             #expect(object[path: "byEndpoint", "home", "usd"] as? Double == Double(reads) / 1_000_000)
             #expect(object[path: "byEndpoint", "post", "resources", "post_create_url"] as? Int == 1)
             #expect(object[path: "byEndpoint", "mentions"] == nil, "only endpoints with answers")

@@ -182,6 +182,12 @@ struct TestSigner {
     }
 }
 
+/// A request body sent as is, with its Content-Type.
+struct RawBody {
+    let bytes: [UInt8]
+    let contentType: String
+}
+
 /// A client of one emulator: builds, signs and sends requests.
 struct TestClient {
     let emulator: Emulator
@@ -190,8 +196,10 @@ struct TestClient {
     var port: Int { emulator.port }
 
     /// The raw request bytes.
+    /// `raw`: a body sent as is with its Content-Type (a multipart upload), not signed.
     func requestBytes(_ method: String, _ path: String, query: [(String, String)] = [], form: [(String, String)]? = nil,
-                      json: String? = nil, headers: [(String, String)] = [], mutateSigner: ((inout TestSigner) -> Void)? = nil) -> [UInt8] {
+                      json: String? = nil, raw: RawBody? = nil, headers: [(String, String)] = [],
+                      mutateSigner: ((inout TestSigner) -> Void)? = nil) -> [UInt8] {
         let queryText = query.map { "\(TestSigner.encode($0.0))=\(TestSigner.encode($0.1))" }.joined(separator: "&")
         let target = queryText.isEmpty ? path : path + "?" + queryText
         var body: [UInt8] = []
@@ -202,6 +210,9 @@ struct TestClient {
         } else if let json {
             body = Array(json.utf8)
             lines.append("Content-Type: application/json")
+        } else if let raw {
+            body = raw.bytes
+            lines.append("Content-Type: " + raw.contentType)
         }
         if var signer {
             mutateSigner?(&signer)
@@ -215,20 +226,20 @@ struct TestClient {
 
     /// Sends one request on a new connection and reads how it ends.
     func exchange(_ method: String, _ path: String, query: [(String, String)] = [], form: [(String, String)]? = nil,
-                  json: String? = nil, headers: [(String, String)] = [],
+                  json: String? = nil, raw: RawBody? = nil, headers: [(String, String)] = [],
                   mutateSigner: ((inout TestSigner) -> Void)? = nil) throws -> TestOutcome {
         let connection = try TestConnection(port: port)
-        connection.send(requestBytes(method, path, query: query, form: form, json: json, headers: headers,
+        connection.send(requestBytes(method, path, query: query, form: form, json: json, raw: raw, headers: headers,
                                      mutateSigner: mutateSigner))
         return connection.readResponse(isHead: method == "HEAD")
     }
 
     /// Sends one request and requires a whole response.
     func send(_ method: String, _ path: String, query: [(String, String)] = [], form: [(String, String)]? = nil,
-              json: String? = nil, headers: [(String, String)] = [],
+              json: String? = nil, raw: RawBody? = nil, headers: [(String, String)] = [],
               mutateSigner: ((inout TestSigner) -> Void)? = nil,
               sourceLocation: SourceLocation = #_sourceLocation) throws -> TestResponse {
-        let outcome = try exchange(method, path, query: query, form: form, json: json, headers: headers,
+        let outcome = try exchange(method, path, query: query, form: form, json: json, raw: raw, headers: headers,
                                    mutateSigner: mutateSigner)
         return try #require(outcome.response, "expected a complete response, got \(outcome)", sourceLocation: sourceLocation)
     }

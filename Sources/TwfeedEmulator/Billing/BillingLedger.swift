@@ -110,7 +110,7 @@ struct BillingLedger {
     /// Charges one successful answer to `endpoint` on `day`: each post and user it
     /// returned that was not charged earlier that UTC day (by any endpoint, at any price;
     /// in this answer its own posts come before what they include), and the post it
-    /// created (never deduplicated). Deducts the charge from the credits, which
+    /// created, deleted or the photo it uploaded (never deduplicated). Deducts the charge from the credits, which
     /// may take them below zero once.
     mutating func charge(_ served: ServedResources, endpoint: EmulatorEndpoint, day: Int) {
         enter(day: day)
@@ -131,7 +131,7 @@ struct BillingLedger {
         for id in served.includedPosts { read(.postRead, id) }
         for id in served.users { read(.userRead, id) }
         seen[day] = today
-        if let created = served.created { charge.add(created, micros: prices.micros(created)) }
+        for write in [served.created, served.performed].compactMap({ $0 }) { charge.add(write, micros: prices.micros(write)) }
 
         total.merge(charge)
         cycle.merge(charge)

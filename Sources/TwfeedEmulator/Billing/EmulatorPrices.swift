@@ -11,6 +11,9 @@ public struct EmulatorPrices: Sendable, Equatable {
     public var postCreate: Double
     public var postCreateWithURL: Double
     public var postCreateSummoned: Double
+    public var postDelete: Double
+    /// Unpublished by X: 0 unless a test sets one.
+    public var mediaUpload: Double
 
     public init(
         postRead: Double = 0.005,
@@ -18,7 +21,9 @@ public struct EmulatorPrices: Sendable, Equatable {
         userRead: Double = 0.010,
         postCreate: Double = 0.015,
         postCreateWithURL: Double = 0.200,
-        postCreateSummoned: Double = 0.010
+        postCreateSummoned: Double = 0.010,
+        postDelete: Double = 0.010,
+        mediaUpload: Double = 0
     ) {
         self.postRead = postRead
         self.ownedRead = ownedRead
@@ -26,6 +31,8 @@ public struct EmulatorPrices: Sendable, Equatable {
         self.postCreate = postCreate
         self.postCreateWithURL = postCreateWithURL
         self.postCreateSummoned = postCreateSummoned
+        self.postDelete = postDelete
+        self.mediaUpload = mediaUpload
     }
 
     /// The price of one resource of `kind`, in dollars.
@@ -39,6 +46,8 @@ public struct EmulatorPrices: Sendable, Equatable {
             case .postCreate: postCreate
             case .postCreateWithURL: postCreateWithURL
             case .postCreateSummoned: postCreateSummoned
+            case .postDelete: postDelete
+            case .mediaUpload: mediaUpload
             }
         }
         set {
@@ -49,6 +58,8 @@ public struct EmulatorPrices: Sendable, Equatable {
             case .postCreate: postCreate = newValue
             case .postCreateWithURL: postCreateWithURL = newValue
             case .postCreateSummoned: postCreateSummoned = newValue
+            case .postDelete: postDelete = newValue
+            case .mediaUpload: mediaUpload = newValue
             }
         }
     }

@@ -1,4 +1,5 @@
-/// What the pay-per-use API charges for: a resource read or a post created. The raw
+/// What the pay-per-use API charges for: a resource read, a post created or deleted, a
+/// photo uploaded. The raw
 /// values are the names in `GET /_emulator/bill` (and twfeed's `kind` label).
 /// Kept apart from TwfeedBilling's `BillableKind` on purpose: two readings of the API's billing, so one's mistake shows.
 public enum EmulatorResourceKind: String, Sendable, CaseIterable {
@@ -14,6 +15,11 @@ public enum EmulatorResourceKind: String, Sendable, CaseIterable {
     case postCreateWithURL = "post_create_url"
     /// A reply, without a URL, to a post whose author mentioned or quoted the account.
     case postCreateSummoned = "post_create_summoned"
+    /// A post deleted (`DELETE /2/tweets/:id`, v1.1 `statuses/destroy`).
+    case postDelete = "post_delete"
+    /// A photo uploaded (`POST /2/media/upload`): X does not publish its price, so it is
+    /// free unless a test sets one; every upload is counted all the same.
+    case mediaUpload = "media_upload"
 
     /// Counted against the monthly post-read cap.
     var isPostRead: Bool { self == .postRead || self == .ownedRead }
@@ -28,6 +34,8 @@ public enum EmulatorResourceKind: String, Sendable, CaseIterable {
         case .postCreate: "postCreate"
         case .postCreateWithURL: "postCreateWithURL"
         case .postCreateSummoned: "postCreateSummoned"
+        case .postDelete: "postDelete"
+        case .mediaUpload: "mediaUpload"
         }
     }
 }

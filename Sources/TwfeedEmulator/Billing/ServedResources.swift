@@ -16,6 +16,9 @@ struct ServedResources: Sendable {
     /// The kind of post a `POST` created (`postCreate`, `postCreateWithURL` or
     /// `postCreateSummoned`); nil when it created none.
     var created: EmulatorResourceKind?
+    /// Another write the request made and is billed for (`postDelete`, `mediaUpload`); nil
+    /// when none.
+    var performed: EmulatorResourceKind?
 
     private var includedSet: Set<UInt64> = []
     private var userSet: Set<UInt64> = []
@@ -31,5 +34,5 @@ struct ServedResources: Sendable {
     }
 
     /// Nothing to bill: "answers that return no data cost nothing".
-    var isEmpty: Bool { posts.isEmpty && includedPosts.isEmpty && users.isEmpty && created == nil }
+    var isEmpty: Bool { posts.isEmpty && includedPosts.isEmpty && users.isEmpty && created == nil && performed == nil }
 }

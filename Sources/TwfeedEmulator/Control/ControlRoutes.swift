@@ -16,10 +16,12 @@ import TwfeedBase
 ///   "username":"...","original":"<the tweet with the text>","originalUsername":"..."}`
 ///   (see `Emulator.addTweet(text:authorName:via:)`).
 /// - `POST /_emulator/faults` `{"fault":"503","times":1,"path":"reverse_chronological","method":"GET","seconds":5}`
-///   (`method` optional: `POST` to hit posts only where lookups share the path);
-///   `DELETE /_emulator/faults` clears them.
+///   (`method` optional: `POST` to hit posts only where lookups share the path;
+///   `endpoint` optional: an `EmulatorEndpoint` such as `mediaUpload`, `mediaMetadata`,
+///   `post` or `delete`, in either dialect); `DELETE /_emulator/faults` clears them.
 /// - `POST /_emulator/rate-limits` `{"endpoint":"home","limit":5}`.
-/// - `GET  /_emulator/stats` → request counts per endpoint and path, and the posted statuses.
+/// - `GET  /_emulator/stats` → request counts per endpoint and path, and the posted statuses
+///   (with their `mediaIds` and whether they were `deleted`).
 /// - `GET  /_emulator/pin?oauth_token=...` → `{"pin":"..."}` (what the authorize page shows).
 /// - `POST /_emulator/images` `{"user":"<id>","action":"change-url"}` (→ `{"url":...}`),
 ///   `"change-bytes"`, or `"bad"` with `"bad":"wrong-type|mismatched-type|oversize|
@@ -50,6 +52,10 @@ import TwfeedBase
 ///   `{"creditsUSD":5|null,"spendCapUSD":…,"usageCapPostReads":…,"cycleStartDay":1-28,
 ///   "notEnrolled":{"home":"client-not-enrolled"|null,…},"repliesRequireSummons":true,
 ///   "ownsApp":false,"prices":{"postRead":0.005,…}}` (checked whole: a 400 changes nothing).
+/// - `GET  /_emulator/posted` → what clients posted (each photo's SHA-256 and alt text, a
+///   deleted flag), every upload, uploads per SHA-256, the deletions (`ControlRoutes.posted`).
+/// - `GET  /_emulator/media`, `POST /_emulator/media` `{"expirySeconds":60,"goneDeletion":"deleted-false|not-found"}`:
+///   `expires_after_secs` of later uploads, and how deleting a gone post answers.
 enum ControlRoutes {
     static func handle(_ request: EmulatorRequest, core: EmulatorCore) -> EmulatorResponse {
         let parts = request.path.split(separator: "/").map(String.init).dropFirst()  // drop "_emulator"
@@ -71,6 +77,7 @@ enum ControlRoutes {
                                 "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "GET /_emulator/bill",
                                 "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
                                 "POST /_emulator/reply-chain", "POST /_emulator/delete", "GET /_emulator/tweets/:id",
+                                "GET /_emulator/posted", "GET /_emulator/media", "POST /_emulator/media",
                             ].map(EmulatorJSON.string)
                         )
                     )
@@ -111,11 +118,19 @@ enum ControlRoutes {
                         + "429-no-headers|429-past-reset|bad-header|429-bad-header|credits-depleted|spend-cap-reached|"
                         + "usage-cap-exceeded|not-enrolled\",\"times\":1,\"path\":\"...\",\"seconds\":5,"
                         + "\"value\":\"inf\",\"header\":\"limit|remaining|reset|all\","
-                        + "\"shape\":\"\(EmulatorRefusalShape.allCases.map(\.rawValue).joined(separator: "|"))\"}"
+                        + "\"shape\":\"\(EmulatorRefusalShape.allCases.map(\.rawValue).joined(separator: "|"))\","
+                        + "\"endpoint\":\"\(EmulatorEndpoint.allCases.map(\.rawValue).joined(separator: "|"))\"}"
                 )
             }
+            var endpoint: EmulatorEndpoint?
+            if let name = body["endpoint"] {
+                guard let value = (name as? String).flatMap(EmulatorEndpoint.init(rawValue:)) else {
+                    return error(400, "endpoint must be one of \(EmulatorEndpoint.allCases.map(\.rawValue).joined(separator: "|"))")
+                }
+                endpoint = value
+            }
             let times = (body["times"] as? NSNumber)?.intValue ?? 1
-            core.inject(fault, times: times, pathContains: body["path"] as? String, method: body["method"] as? String)
+            core.inject(fault, times: times, pathContains: body["path"] as? String, method: body["method"] as? String, endpoint: endpoint)
             return .json(200, .object([("ok", .bool(true)), ("fault", .string(fault.controlName)), ("times", .int(times))]))
         case ("DELETE", ["faults"]):
             core.state.withLock { $0.faults.removeAll() }
@@ -197,6 +212,12 @@ enum ControlRoutes {
             return delete(request, core: core)
         case ("GET", let path) where path.count == 2 && path[0] == "tweets":
             return tweet(path[1], core: core)
+        case ("GET", ["posted"]):
+            return posted(core)
+        case ("GET", ["media"]):
+            return media(nil, core: core)
+        case ("POST", ["media"]):
+            return media(request, core: core)
         case ("GET", ["bill"]):
             return bill(core)
         case ("DELETE", ["bill"]):
@@ -313,6 +334,7 @@ enum ControlRoutes {
                     ("id", .string(status.id)), ("text", .string(status.text)),
                     ("inReplyToId", .stringOrNull(status.inReplyToID)), ("dialect", .string(status.dialect.rawValue)),
                     ("createdAt", .string(Timestamp.iso8601Milliseconds(status.createdAt))),
+                    ("mediaIds", .array(status.mediaIDs.map(EmulatorJSON.string))), ("deleted", .bool(status.deletedAt != nil)),
                 ])
             }
             let feeds: [(String, EmulatorJSON)] = EmulatorFeed.allCases.map { feed in

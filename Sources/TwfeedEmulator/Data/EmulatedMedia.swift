@@ -25,6 +25,9 @@ struct EmulatedMedia: Sendable, Equatable {
     let height: Int
     /// What the author wrote for screen readers, if anything.
     let altText: String?
+    /// The picture's file extension: the drawn pictures are PNGs, an uploaded photo keeps
+    /// its own format (`ImageFormat.fileExtension`).
+    var fileExtension = "png"
 
     /// v2's `media_key` (v1.1 has `id_str` and the type instead).
     var key: String { kind.keyPrefix + String(id) }
@@ -34,20 +37,23 @@ struct EmulatedMedia: Sendable, Equatable {
     /// `/tweet_video_thumb/ID.png` for a GIF's.
     var path: String {
         switch kind {
-        case .photo: "/media/\(id).png"
+        case .photo: "/media/\(id).\(fileExtension)"
         case .video: "/ext_tw_video_thumb/\(id)/pu/img/\(id).png"
         case .animatedGIF: "/tweet_video_thumb/\(id).png"
         }
     }
 
-    /// The media id in a picture path of `path`'s shapes, or nil.
+    /// The media id in a picture path of `path`'s shapes, or nil. A photo's extension is
+    /// any a photo can have; the image host answers 404 unless it is the photo's own.
     static func id(inPath parts: [String]) -> UInt64? {
-        func stem(_ name: String) -> UInt64? {
-            guard name.hasSuffix(".png") else { return nil }
-            return UInt64(name.dropLast(4))
+        func stem(_ name: String, extensions: [String] = ["png"]) -> UInt64? {
+            guard let dot = name.lastIndex(of: "."), extensions.contains(String(name[name.index(after: dot)...])) else { return nil }
+            return UInt64(name[..<dot])
         }
         switch (parts.first, parts.count) {
-        case ("media", 2), ("tweet_video_thumb", 2):
+        case ("media", 2):
+            return stem(parts[1], extensions: ImageFormat.allCases.map(\.fileExtension))
+        case ("tweet_video_thumb", 2):
             return stem(parts[1])
         case ("ext_tw_video_thumb", 5) where parts[2] == "pu" && parts[3] == "img":
             guard let id = UInt64(parts[1]), stem(parts[4]) == id else { return nil }

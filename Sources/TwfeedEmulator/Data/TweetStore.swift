@@ -285,6 +285,13 @@ struct TweetStore: Sendable {
         return media
     }
 
+    /// A new media id above every other, for an uploaded photo: no draw from `sideRng`,
+    /// so uploads leave the seeded decorations as they were.
+    mutating func nextUploadedMediaID() -> UInt64 {
+        lastMediaID += 4_097
+        return lastMediaID
+    }
+
     mutating func shiftAllDates(by seconds: TimeInterval) {
         for id in Array(tweets.keys) { tweets[id]?.createdAt.addTimeInterval(seconds) }
         lastDate.addTimeInterval(seconds)
@@ -306,15 +313,18 @@ struct TweetStore: Sendable {
         now: Date,
         duplicateWindow: Double,
         repliesRequireSummons: Bool = false,
-        longPosts: Bool = false
+        longPosts: Bool = false,
+        hasMedia: Bool = false
     ) -> PostRejection? {
-        if Self.duplicateKey(text).isEmpty { return .empty }
+        // A post with media needs no text ("at least text or media"); no text is no duplicate.
+        let empty = Self.duplicateKey(text).isEmpty
+        if empty, !hasMedia { return .empty }
         if StatusTextRules.weightedLength(text) > (longPosts ? Self.longPostLimit : 280) { return .tooLong }
         if let target = replyTo, tweets[target] == nil || tweets[target]?.deleted == true {
             return .replyTargetMissing
         }
         if repliesRequireSummons, let target = replyTo, !mayReply(to: target) { return .replyNotPermitted }
-        if duplicateWindow > 0, let earlier = myTexts[Self.duplicateKey(text)].flatMap({ tweets[$0] }),
+        if !empty, duplicateWindow > 0, let earlier = myTexts[Self.duplicateKey(text)].flatMap({ tweets[$0] }), !earlier.deleted,
             now.timeIntervalSince(earlier.createdAt) < duplicateWindow
         {
             return .duplicate
@@ -330,7 +340,8 @@ struct TweetStore: Sendable {
     /// `t.co` link with its entity (`expanded_url`: the URL, `http://` added to a bare
     /// one), and a post over 280 (weighted) keeps its text cut to 280 scalars with "…"
     /// while the whole text is its `note_tweet` (v2; v1.1 shows only the cut text).
-    mutating func post(text: String, replyTo: UInt64?, now: Date) -> StoredTweet {
+    /// `media`: uploaded photos it shows, which the image host serves from then on.
+    mutating func post(text: String, replyTo: UInt64?, now: Date, media: [EmulatedMedia] = []) -> StoredTweet {
         let target = replyTo.flatMap { tweets[$0] }
         let (shortened, links) = shortenLinks(text)
         let long = StatusTextRules.weightedLength(text) > 280
@@ -348,6 +359,11 @@ struct TweetStore: Sendable {
             tweet.note = RenderedText(raw: shortened, urls: links, resolveUser: resolve)
             tweet.noteRaw = shortened
             tweets[tweet.id] = tweet
+        }
+        if !media.isEmpty {
+            tweet.media = media
+            tweets[tweet.id] = tweet
+            for item in media { mediaByID[item.id] = item }
         }
         // The duplicate check compares what clients send, not the shortened text.
         myTexts[Self.duplicateKey(text)] = tweet.id

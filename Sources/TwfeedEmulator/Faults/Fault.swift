@@ -145,14 +145,22 @@ struct FaultQueue {
         let pathContains: String?
         /// Only requests of this method (`POST /2/tweets` is a post, `GET /2/tweets` a lookup).
         let method: String?
+        /// Only requests to this endpoint, in either dialect (`mediaUpload`, `delete`, …).
+        let endpoint: EmulatorEndpoint?
     }
 
     private var entries: [Entry] = []
 
-    mutating func add(_ fault: Fault, times: Int, pathContains: String?, method: String? = nil) {
+    mutating func add(_ fault: Fault, times: Int, pathContains: String?, method: String? = nil, endpoint: EmulatorEndpoint? = nil) {
         guard times > 0 else { return }
         entries.append(
-            Entry(fault: fault, remaining: times, pathContains: pathContains.flatMap { $0.isEmpty ? nil : $0 }, method: method?.uppercased())
+            Entry(
+                fault: fault,
+                remaining: times,
+                pathContains: pathContains.flatMap { $0.isEmpty ? nil : $0 },
+                method: method?.uppercased(),
+                endpoint: endpoint
+            )
         )
     }
 
@@ -162,11 +170,12 @@ struct FaultQueue {
 
     /// Takes the first fault matching `path`. A fault without a path only hits API
     /// requests (`/2/`, `/1.1/`, `/oauth/`); one with a path hits any request whose path
-    /// contains it, profile images included.
-    mutating func take(path: String, method: String, isAPI: Bool) -> Fault? {
+    /// contains it, profile images included; one with an endpoint only requests to it.
+    mutating func take(path: String, method: String, isAPI: Bool, endpoint: EmulatorEndpoint? = nil) -> Fault? {
         guard
             let index = entries.firstIndex(where: { entry in
                 (entry.pathContains.map { path.contains($0) } ?? isAPI) && (entry.method.map { $0 == method.uppercased() } ?? true)
+                    && (entry.endpoint.map { $0 == endpoint } ?? true)
             })
         else { return nil }
         let fault = entries[index].fault

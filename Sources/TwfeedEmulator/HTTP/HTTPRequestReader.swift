@@ -17,7 +17,9 @@ struct HTTPRequestReader {
     }
 
     static let maxHeaderBytes = 64 * 1024
-    static let maxBodyBytes = 8 * 1024 * 1024
+    /// A 5 MB photo is about 7 MB as base64 JSON; room above that, so an oversized photo
+    /// (6 MB, base64 or not) gets the upload's own 400, not a 413 from the reader.
+    static let maxBodyBytes = 16 * 1024 * 1024
 
     let fd: Int32
     private var buffer: [UInt8] = []

@@ -149,21 +149,27 @@ final class AvatarServer: Sendable {
     /// The answer to a media picture's path (`EmulatedMedia.path`): the picture at the
     /// media's size (a photo, or a video's or GIF's still), with an ETag and a
     /// Last-Modified for revalidation (304), or a bad answer of a `serveBad` rule for a
-    /// path (user rules are about profile pictures); 404 for an unknown id. The image
-    /// host keeps serving a deleted post's media, as pbs.twimg.com does for a while.
-    func mediaResponse(for request: EmulatorRequest, media: EmulatedMedia?) -> EmulatorResponse {
-        var response = mediaAnswer(request, media: media)
+    /// path (user rules are about profile pictures); 404 for an unknown id or a path not
+    /// the media's own. An uploaded photo's picture is its bytes as uploaded, with their
+    /// Content-Type. The image host keeps serving a deleted post's media, as pbs.twimg.com
+    /// does for a while.
+    func mediaResponse(for request: EmulatorRequest, media: EmulatedMedia?, upload: UploadedMedia? = nil) -> EmulatorResponse {
+        var response = mediaAnswer(request, media: media, upload: upload)
         response.onBodySent = { [self] in _ = bodyBytesSent.add($0, ordering: .relaxed) }
         return response
     }
 
-    private func mediaAnswer(_ request: EmulatorRequest, media: EmulatedMedia?) -> EmulatorResponse {
-        guard let media else { return .text(404, "Not Found\n") }
+    private func mediaAnswer(_ request: EmulatorRequest, media: EmulatedMedia?, upload: UploadedMedia?) -> EmulatorResponse {
+        guard let media, request.path == media.path else { return .text(404, "Not Found\n") }
         let bad = controls.withLock { controls in
             controls.bad.last { rule in rule.userID == nil && (rule.pathContains.map { request.path.contains($0) } ?? false) }?.image
         }
         if let bad, let response = Self.badAnswer(bad, request: request) { return response }
         let etag = "\"m\(media.id)\""
+        if let upload, let bytes = upload.bytes {
+            let uploaded = Date(timeIntervalSince1970: upload.uploadedAt.timeIntervalSince1970.rounded(.down))
+            return Self.picture(request, etag: etag, lastModified: uploaded, contentType: upload.format.mimeType, slow: bad) { bytes }
+        }
         let lastModified = Date(timeIntervalSince1970: 1_700_000_000)
         return Self.picture(request, etag: etag, lastModified: lastModified, contentType: "image/png", slow: bad) { mediaBytes(media) }
     }

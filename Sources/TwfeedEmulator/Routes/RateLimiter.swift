@@ -40,6 +40,12 @@ struct RateLimiter {
         case (.v2, .lookup): 5_000
         // x-api.md: `GET /2/users?ids=` 900 per 15 minutes per user.
         case (.v2, .users): 900
+        // The v2 docs: `DELETE /2/tweets/:id` 50 per 15 minutes per user; v1.1's
+        // `statuses/destroy` shares the figure here.
+        case (_, .delete): 50
+        // The media endpoints' per-user figure as the v1.1 upload documented it (v2's is
+        // not published); v1.1 has no route to these buckets.
+        case (_, .mediaUpload), (_, .mediaMetadata): 500
         case (.v1_1, .home): 15
         case (.v1_1, .mentions): 75
         case (.v1_1, .retweets): 75

@@ -12,6 +12,10 @@ enum Route: Equatable {
     case v2Tweet(id: String)
     /// `GET /2/users?ids=...`
     case v2Users
+    /// `DELETE /2/tweets/:id`
+    case v2DeletePost(id: String)
+    case v2MediaUpload
+    case v2MediaMetadata
     case v11Home
     case v11Mentions
     case v11RetweetsOfMe
@@ -20,6 +24,8 @@ enum Route: Equatable {
     case v11Update
     case v11Lookup
     case v11Show
+    /// `POST /1.1/statuses/destroy/:id.json`
+    case v11Destroy(id: String)
     case oauthRequestToken
     case oauthAuthorize
     case oauthAccessToken
@@ -31,6 +37,7 @@ enum Route: Equatable {
     init(method: String, path: String) {
         let get = method == "GET" || method == "HEAD"
         let post = method == "POST"
+        let delete = method == "DELETE"
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         switch (parts.first, parts.count) {
         case ("2", _):
@@ -40,9 +47,13 @@ enum Route: Equatable {
             case "users" where get: self = .v2Users
             case "tweets" where post: self = .v2Post
             case "tweets" where get: self = .v2Lookup
+            case "media/upload" where post: self = .v2MediaUpload
+            case "media/metadata" where post: self = .v2MediaMetadata
             default:
                 if get, parts.count == 3, parts[1] == "tweets" {
                     self = .v2Tweet(id: parts[2])
+                } else if delete, parts.count == 3, parts[1] == "tweets" {
+                    self = .v2DeletePost(id: parts[2])
                 } else if get, parts.count == 5, parts[1] == "users", parts[3] == "timelines", parts[4] == "reverse_chronological" {
                     self = .v2Home(userID: parts[2])
                 } else if get, parts.count == 4, parts[1] == "users", parts[3] == "mentions" {
@@ -63,7 +74,12 @@ enum Route: Equatable {
             case "statuses/update.json" where post: self = .v11Update
             case "statuses/lookup.json" where get: self = .v11Lookup
             case "statuses/show.json" where get: self = .v11Show
-            default: self = .notFound(.v1_1)
+            default:
+                if post, parts.count == 4, parts[1] == "statuses", parts[2] == "destroy", parts[3].hasSuffix(".json") {
+                    self = .v11Destroy(id: String(parts[3].dropLast(5)))
+                } else {
+                    self = .notFound(.v1_1)
+                }
             }
         case ("oauth", 2):
             switch parts[1] {
@@ -92,7 +108,9 @@ enum Route: Equatable {
     /// The error dialect of the answer (OAuth and unknown paths answer like v1.1).
     var dialect: EmulatorDialect {
         switch self {
-        case .v2Me, .v2Home, .v2Mentions, .v2RepostsOfMe, .v2OwnPosts, .v2Post, .v2Lookup, .v2Tweet, .v2Users: .v2
+        case .v2Me, .v2Home, .v2Mentions, .v2RepostsOfMe, .v2OwnPosts, .v2Post, .v2Lookup, .v2Tweet, .v2Users, .v2DeletePost,
+            .v2MediaUpload, .v2MediaMetadata:
+            .v2
         case .notFound(let dialect): dialect
         default: .v1_1
         }
@@ -109,6 +127,9 @@ enum Route: Equatable {
         case .v2Post, .v11Update: .post
         case .v2Lookup, .v2Tweet, .v11Lookup, .v11Show: .lookup
         case .v2Users: .users
+        case .v2DeletePost, .v11Destroy: .delete
+        case .v2MediaUpload: .mediaUpload
+        case .v2MediaMetadata: .mediaMetadata
         default: nil
         }
     }

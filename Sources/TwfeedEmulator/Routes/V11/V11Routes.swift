@@ -75,10 +75,14 @@ enum V11Routes {
     }
 
     /// `POST statuses/update.json` with `status` (and `in_reply_to_status_id`) in the form
-    /// body (or the query, which v1.1 also accepted).
+    /// body (or the query, which v1.1 also accepted). `media_ids` is refused (400 code 324).
     static func update(_ context: RequestContext, state: inout EmulatorState) -> EmulatorResponse {
         guard let text = context.parameter("status") else {
             return ErrorBody.v11(403, code: 170, message: "Missing required parameter: status.")
+        }
+        // v1.1's media upload is retired, so no media id can be v1.1's to attach.
+        if let mediaIDs = context.parameter("media_ids"), !mediaIDs.isEmpty {
+            return ErrorBody.v11(400, code: 324, message: "The validation of media ids failed.")
         }
         var replyTo: UInt64?
         if let target = context.parameter("in_reply_to_status_id"), !target.isEmpty {
