@@ -93,20 +93,21 @@ extension OutboxFlusher {
     func settleDeletion(_ item: OutboxItem, from state: OutboxState = .uncertain, refusal: APIError? = nil) async throws -> Pause? {
         guard let target = item.targetTweetID else { return nil }
         let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
-        if let gate {
-            let perPost = terms.worstCase(perPostOf: .postRead)
-            if case .hold(let hold) = try await gate.admit(.settlement, perPost: perPost, posts: 1...1) {
-                try await database.transitionOutbox(
-                    item.id,
-                    from: [state],
-                    to: .uncertain,
-                    changes: [
-                        .nextAttemptAt(hold.until), .uncertainSince(since),
-                        .lastError(OutboxFailure(kind: .settlingHeld, message: hold.description)),
-                    ]
-                )
-                return .until(hold.until)
-            }
+        // A billing state stops the read: it stays uncertain until the state lets one through.
+        func held(_ hold: BillingGate.Hold) async throws -> Pause {
+            try await database.transitionOutbox(
+                item.id,
+                from: [state],
+                to: .uncertain,
+                changes: [
+                    .nextAttemptAt(hold.until), .uncertainSince(since),
+                    .lastError(OutboxFailure(kind: .settlingHeld, message: hold.description)),
+                ]
+            )
+            return .until(hold.until)
+        }
+        if let gate, case .hold(let hold) = try await gate.admit(.settlement, perPost: terms.worstCase(perPostOf: .postRead), posts: 1...1) {
+            return try await held(hold)
         }
         let stillThere: Bool
         do {
@@ -117,19 +118,7 @@ extension OutboxFlusher {
             stillThere = lookup.page.tweets.contains { $0.id == target }
         } catch let error as APIError {
             await gate?.release(.settlement)
-            if let refusal = error.refusal, let gate {
-                let hold = try await gate.refused(refusal, source: .settlement)
-                try await database.transitionOutbox(
-                    item.id,
-                    from: [state],
-                    to: .uncertain,
-                    changes: [
-                        .nextAttemptAt(hold.until), .uncertainSince(since),
-                        .lastError(OutboxFailure(kind: .settlingHeld, message: hold.description)),
-                    ]
-                )
-                return .until(hold.until)
-            }
+            if let billing = error.refusal, let gate { return try await held(try await gate.refused(billing, source: .settlement)) }
             return try await settleLater(item, from: state, since: since, error: error)
         }
         if stillThere, let refusal {

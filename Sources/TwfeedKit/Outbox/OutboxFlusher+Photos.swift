@@ -173,14 +173,7 @@ extension OutboxFlusher {
             return .until(now.addingTimeInterval(delay))
         case .unauthorized:
             try await database.transitionOutbox(item.id, from: [.pending], to: .pending, changes: [.lastError(error.outboxFailure())])
-            logger.error(
-                "auth.failed",
-                metadata: [
-                    "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
-                    "hint": "check the credentials file or run twfeed login",
-                ]
-            )
-            return .unauthorized
+            return unauthorized(error)
         case .rejected:
             try await database.transitionOutbox(item.id, from: [.pending], to: .failed, changes: [.lastError(error.outboxFailure())])
             logger.error(

@@ -284,19 +284,24 @@ package struct OutboxFlusher: Service {
                 to: .pending,
                 changes: [.attempts(item.attempts - 1), .lastError(error.outboxFailure())]
             )
-            logger.error(
-                "auth.failed",
-                metadata: [
-                    "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
-                    "hint": "check the credentials file or run twfeed login",
-                ]
-            )
-            return .unauthorized
+            return unauthorized(error)
         case .rejected:
             try await database.transitionOutbox(item.id, from: [.sending], to: .failed, changes: [.lastError(error.outboxFailure())])
             logger.error("outbox.failed", metadata: ["id": "\(item.id)", "status": "\(error.status)", "error": "\(error.message)"])
             return nil
         }
+    }
+
+    /// A 401: logged once per refusal, and nothing goes out until the credentials change.
+    func unauthorized(_ error: APIError) -> Pause {
+        logger.error(
+            "auth.failed",
+            metadata: [
+                "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
+                "hint": "check the credentials file or run twfeed login",
+            ]
+        )
+        return .unauthorized
     }
 
     /// The id bound this attempt is settled by, should it get no definite answer

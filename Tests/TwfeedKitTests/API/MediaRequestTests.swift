@@ -18,16 +18,7 @@ struct MediaRequestTests {
         let transport = ObservedTransport(inner: CannedTransport(body: Array(body.utf8))) { request in
             seen.requests.withLock { $0.append(request) }
         }
-        let requester = SignedRequester(
-            transport: transport,
-            signer: OAuthSigner(
-                credentials: Credentials(consumerKey: "ck", consumerSecret: "cs", accessToken: "at", accessTokenSecret: "as"),
-                clock: ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
-            ),
-            baseURL: "http://127.0.0.1:1",
-            timeoutSeconds: 5
-        )
-        return dialect == .v2 ? V2Client(requester: requester) : V11Client(requester: requester)
+        return PostParsingTests.client(dialect, transport: transport)
     }
 
     static func header(_ request: APIRequest, _ name: String) -> String? {

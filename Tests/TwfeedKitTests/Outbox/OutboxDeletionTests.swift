@@ -17,20 +17,13 @@ struct OutboxDeletionTests {
 
     init() async throws {
         fixture = try SyncFixture()
-        try await fixture.database.saveAccount(Account(userID: FakeTimelineAPI.me.id))
         let own = Tweet(id: target, authorID: FakeTimelineAPI.me.id, createdAt: fixture.clock.now(), text: "regrettable")
         try await fixture.database.storeOwnTweet(own, now: fixture.clock.now())
         fixture.api.state.withLock {
             $0.ownTweets.append(own)
             $0.lookupTweets[own.id] = own
         }
-        flusher = Self.flusher(fixture)
-    }
-
-    static func flusher(_ fixture: SyncFixture, gate: BillingGate? = nil) -> OutboxFlusher {
-        OutboxFlusher(
-            api: fixture.api, database: fixture.database, clock: fixture.clock, doorbell: Doorbell(),
-            flushInterval: 60, maxAgeHours: 24, logger: fixture.logger, gate: gate)
+        flusher = try await fixture.outboxFlusher()
     }
 
     func item(_ id: Int64) async throws -> OutboxItem { try #require(try await fixture.database.outboxItem(id)) }
@@ -77,7 +70,7 @@ struct OutboxDeletionTests {
         // Left `sending` by a kill after the API carried it out.
         try await fixture.api.deleteTweet(target)
         try await fixture.database.transitionOutbox(id, from: [.pending], to: .sending, changes: [.attempts(1), .lastAttemptAt(fixture.clock.now())])
-        let restarted = Self.flusher(fixture)
+        let restarted = try await fixture.outboxFlusher()
         try await restarted.recoverInterrupted()
         _ = try await restarted.flush()
         #expect(try await item(id).state == .sent)
@@ -108,7 +101,7 @@ struct OutboxDeletionTests {
 
     @Test func aPaymentRequiredHoldsTheDeletionWithNothingFailed() async throws {
         let gate = BillingGate(database: fixture.database, config: TwfeedConfig.API(), clock: fixture.clock, logger: fixture.logger)
-        let held = Self.flusher(fixture, gate: gate)
+        let held = try await fixture.outboxFlusher(gate: gate)
         let id = try await fixture.database.enqueueDeletion(of: target, now: fixture.clock.now()).id
         let refusal = APIError(kind: .rejected, status: 402, message: "Payment Required", refusal: BillingRefusal.classify(status: 402, body: []))
         fixture.api.state.withLock { $0.media.deleteFailures = [refusal] }

@@ -17,15 +17,8 @@ struct OutboxPhotoStepsTests {
 
     init() async throws {
         fixture = try SyncFixture()
-        try await fixture.database.saveAccount(Account(userID: FakeTimelineAPI.me.id))
         fixture.api.state.withLock { $0.duplicateCheck = false }
-        flusher = Self.flusher(fixture)
-    }
-
-    static func flusher(_ fixture: SyncFixture, gate: BillingGate? = nil) -> OutboxFlusher {
-        OutboxFlusher(
-            api: fixture.api, database: fixture.database, clock: fixture.clock, doorbell: Doorbell(),
-            flushInterval: 60, maxAgeHours: 24, logger: fixture.logger, gate: gate)
+        flusher = try await fixture.outboxFlusher()
     }
 
     static let harbour = PhotoDraft(fileName: "harbour.png", type: .png, bytes: Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]), alt: "A harbour at dawn")
@@ -88,7 +81,7 @@ struct OutboxPhotoStepsTests {
         fixture.api.state.withLock { $0.media.loseNextAlt = true }
         _ = try await flusher.flush()
         #expect(fixture.api.uploads.count == 1)
-        let restarted = Self.flusher(fixture)
+        let restarted = try await fixture.outboxFlusher()
         try await restarted.recoverInterrupted()
         fixture.clock.advance(by: 3600)
         _ = try await restarted.flush()
@@ -145,7 +138,7 @@ struct OutboxPhotoStepsTests {
         var config = TwfeedConfig.API()
         config.creditsRecheckMinutes = 15
         let gate = BillingGate(database: fixture.database, config: config, clock: fixture.clock, logger: fixture.logger)
-        let held = Self.flusher(fixture, gate: gate)
+        let held = try await fixture.outboxFlusher(gate: gate)
         let photo = try await enqueue(photos: [Self.harbour])
         let plain = try await fixture.database.enqueue(text: "behind it", replyTo: nil, now: fixture.clock.now()).id
         let body = Array(#"{"title":"CreditsDepleted","detail":"Your enrolled account does not have any credits","type":"https://api.twitter.com/2/problems/credits"}"#.utf8)

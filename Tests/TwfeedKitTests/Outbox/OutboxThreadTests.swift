@@ -15,10 +15,7 @@ struct OutboxThreadTests {
 
     init() async throws {
         fixture = try SyncFixture()
-        try await fixture.database.saveAccount(Account(userID: FakeTimelineAPI.me.id))
-        flusher = OutboxFlusher(
-            api: fixture.api, database: fixture.database, clock: fixture.clock, doorbell: Doorbell(),
-            flushInterval: 60, maxAgeHours: 24, logger: fixture.logger)
+        flusher = try await fixture.outboxFlusher()
     }
 
     func thread(_ count: Int) async throws -> [Int64] {
