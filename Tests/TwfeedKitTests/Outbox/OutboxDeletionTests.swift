@@ -116,4 +116,15 @@ struct OutboxDeletionTests {
         #expect(fixture.api.deletedTweets == [target])
         #expect(try await item(id).state == .sent)
     }
+
+    @Test func theQueueIsPricedDeletionsAtPostDeleteAndPhotosAtTheirUploads() async throws {
+        let deletion = try await fixture.database.enqueueDeletion(of: target, now: fixture.clock.now())
+        let photo = PhotoDraft(fileName: "a.png", type: .png, bytes: Data([1, 2, 3]), alt: nil)
+        let post = try await fixture.database.enqueue(StatusDraft(text: "two", photos: [photo, photo]), now: fixture.clock.now())
+        var prices = Prices.published
+        prices.mediaUpload = MicroUSD(micros: 1_000)
+        let terms = BillingTerms(prices: prices)
+        #expect(try await terms.price(ofQueued: deletion, database: fixture.database) == MicroUSD(micros: 10_000))
+        #expect(try await terms.price(ofQueued: post, database: fixture.database) == MicroUSD(micros: 17_000))
+    }
 }
