@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TwfeedBase
+import TwfeedBilling
 import TwfeedEmulator
 @testable import TwfeedKit
 import TwfeedTesting
@@ -70,6 +71,8 @@ struct OutboxSecondFloorTests {
         #expect(uploads.map(\.altText) == ["A harbour at dawn", "A map of the bay"])
         #expect(posted.first?.mediaIDs == uploads.map(\.id))
         #expect(sent.sentTweetID?.description == posted.first?.id)
+
+        try await Self.expectLedgerEqualsTheBill(daemon, world, counting: [(.mediaUpload, .mediaUpload, 2), (.postCreate, .postCreate, 1)])
 
         // The daemon reads its own post back: both photos, their alt texts, their bytes.
         let api = TwitterAPIFactory.make(config: try world.config, credentials: try Credentials.load(from: world.credentialsPath),
@@ -188,5 +191,21 @@ struct OutboxSecondFloorTests {
             try Double.fetchOne($0, sql: "SELECT deletedAt FROM tweet WHERE id = ?", arguments: [target.rawValue])
         }
         #expect(deletedAt != nil)
+        // The test's own users/me read ($0.010) is the emulator's, not the daemon's.
+        try await Self.expectLedgerEqualsTheBill(daemon, world, besides: 10_000, counting: [(.postDelete, .postDelete, 1)])
+    }
+
+    /// The ledger holds what the emulator billed (less `besides`, micro-dollars the test
+    /// itself spent), to the micro-dollar, and `counting`'s kinds as often as expected.
+    static func expectLedgerEqualsTheBill(
+        _ daemon: Daemon, _ world: TestWorld, besides: Int = 0, counting: [(BillableKind, EmulatorResourceKind, Int)]
+    ) async throws {
+        let bill = world.emulator.bill()
+        let rows = try await daemon.database.spend(since: "2000-01-01")
+        #expect(Int(rows.reduce(MicroUSD.zero) { $0 + $1.cost }.micros) == bill.total.micros - besides)
+        for (kind, emulated, count) in counting {
+            #expect(rows.filter { $0.kind == kind }.reduce(0) { $0 + $1.resources } == count, "\(kind.rawValue)")
+            #expect(bill.total.count(emulated) == count, "the emulator's \(emulated.rawValue)")
+        }
     }
 }
