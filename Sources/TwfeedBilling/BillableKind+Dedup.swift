@@ -12,12 +12,12 @@ extension BillableKind {
 
     /// What a read of this kind is deduplicated by within a day (`billedResource.resource`):
     /// `post` or `user` when `dedupAcrossPrices`, else the kind itself; nil for a post
-    /// created or deleted, which is never deduplicated.
+    /// created, deleted or uploaded, which is never deduplicated.
     package var dedupKey: String? {
         switch self {
         case .postRead, .ownedRead: Self.dedupAcrossPrices ? "post" : rawValue
         case .userRead: Self.dedupAcrossPrices ? "user" : rawValue
-        case .postCreate, .postCreateWithURL, .postCreateSummoned, .postDelete: nil
+        case .postCreate, .postCreateWithURL, .postCreateSummoned, .postDelete, .mediaUpload: nil
         }
     }
 }

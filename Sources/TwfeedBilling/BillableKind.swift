@@ -18,8 +18,11 @@ package enum BillableKind: String, CaseIterable, Sendable, Hashable {
     case postCreateWithURL = "post_create_url"
     /// A reply to an author who mentioned or quoted the user.
     case postCreateSummoned = "post_create_summoned"
-    /// A deletion of one of the account's posts (`DELETE /2/tweets/:id`, `twfeed delete`).
+    /// A post of the account's deleted (`DELETE /2/tweets/:id`, v1.1 `statuses/destroy`).
     case postDelete = "post_delete"
+    /// A photo uploaded (`POST /2/media/upload`). X publishes no price for it: each upload
+    /// is recorded as made, at 0 unless `api.prices.mediaUpload` says otherwise.
+    case mediaUpload = "media_upload"
 
     /// The key under `api.prices` in the config file that overrides this kind's price.
     package var configName: String {
@@ -31,6 +34,7 @@ package enum BillableKind: String, CaseIterable, Sendable, Hashable {
         case .postCreateWithURL: "postCreateWithURL"
         case .postCreateSummoned: "postCreateSummoned"
         case .postDelete: "postDelete"
+        case .mediaUpload: "mediaUpload"
         }
     }
 
@@ -39,7 +43,7 @@ package enum BillableKind: String, CaseIterable, Sendable, Hashable {
     package var isRead: Bool {
         switch self {
         case .postRead, .ownedRead, .userRead: true
-        case .postCreate, .postCreateWithURL, .postCreateSummoned, .postDelete: false
+        case .postCreate, .postCreateWithURL, .postCreateSummoned, .postDelete, .mediaUpload: false
         }
     }
 }

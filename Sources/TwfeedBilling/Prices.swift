@@ -11,10 +11,12 @@ package struct Prices: Hashable, Sendable {
     package var postCreateWithURL: MicroUSD
     package var postCreateSummoned: MicroUSD
     package var postDelete: MicroUSD
+    /// Unpublished by X: 0 by default, so the ledger counts uploads without inventing a price.
+    package var mediaUpload: MicroUSD
 
     /// The published pay-per-use rates: $0.005 a post read, $0.001 an owned read, $0.010
     /// a user read, $0.015 a post, $0.200 a post with a URL, $0.010 a summoned reply,
-    /// $0.010 a deletion.
+    /// $0.010 a deletion; an upload's price is not published (0).
     package static let published = Prices()
 
     package init(
@@ -24,7 +26,8 @@ package struct Prices: Hashable, Sendable {
         postCreate: MicroUSD = MicroUSD(micros: 15_000),
         postCreateWithURL: MicroUSD = MicroUSD(micros: 200_000),
         postCreateSummoned: MicroUSD = MicroUSD(micros: 10_000),
-        postDelete: MicroUSD = MicroUSD(micros: 10_000)
+        postDelete: MicroUSD = MicroUSD(micros: 10_000),
+        mediaUpload: MicroUSD = .zero
     ) {
         self.postRead = postRead
         self.ownedRead = ownedRead
@@ -33,6 +36,7 @@ package struct Prices: Hashable, Sendable {
         self.postCreateWithURL = postCreateWithURL
         self.postCreateSummoned = postCreateSummoned
         self.postDelete = postDelete
+        self.mediaUpload = mediaUpload
     }
 
     /// The price of one resource of `kind`.
@@ -51,6 +55,7 @@ package struct Prices: Hashable, Sendable {
             case .postCreateWithURL: postCreateWithURL
             case .postCreateSummoned: postCreateSummoned
             case .postDelete: postDelete
+            case .mediaUpload: mediaUpload
             }
         }
         set {
@@ -62,6 +67,7 @@ package struct Prices: Hashable, Sendable {
             case .postCreateWithURL: postCreateWithURL = newValue
             case .postCreateSummoned: postCreateSummoned = newValue
             case .postDelete: postDelete = newValue
+            case .mediaUpload: mediaUpload = newValue
             }
         }
     }

@@ -13,6 +13,7 @@ package struct ResourceCount: Hashable, Sendable {
     package var postsSummoned: Int
     /// Deletions of the account's posts (`post_delete`).
     package var postsDeleted: Int
+    package var uploads: Int
 
     package static let zero = ResourceCount()
 
@@ -23,7 +24,8 @@ package struct ResourceCount: Hashable, Sendable {
         posts: Int = 0,
         postsWithURL: Int = 0,
         postsSummoned: Int = 0,
-        postsDeleted: Int = 0
+        postsDeleted: Int = 0,
+        uploads: Int = 0
     ) {
         self.postReads = postReads
         self.ownedReads = ownedReads
@@ -32,6 +34,7 @@ package struct ResourceCount: Hashable, Sendable {
         self.postsWithURL = postsWithURL
         self.postsSummoned = postsSummoned
         self.postsDeleted = postsDeleted
+        self.uploads = uploads
     }
 
     /// `count` resources of one kind.
@@ -50,6 +53,7 @@ package struct ResourceCount: Hashable, Sendable {
             case .postCreateWithURL: postsWithURL
             case .postCreateSummoned: postsSummoned
             case .postDelete: postsDeleted
+            case .mediaUpload: uploads
             }
         }
         set {
@@ -61,6 +65,7 @@ package struct ResourceCount: Hashable, Sendable {
             case .postCreateWithURL: postsWithURL = newValue
             case .postCreateSummoned: postsSummoned = newValue
             case .postDelete: postsDeleted = newValue
+            case .mediaUpload: uploads = newValue
             }
         }
     }

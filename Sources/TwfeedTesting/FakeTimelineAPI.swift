@@ -19,7 +19,7 @@ package final class FakeTimelineAPI: TwitterAPI {
         package var meFailures: [APIError] = []
         /// Who the credentials sign in as (`me()`).
         package var account = FakeTimelineAPI.me
-        package var posted: [(text: String, replyTo: TweetID?)] = []
+        package var posted: [(text: String, replyTo: TweetID?, mediaIDs: [String])] = []
         package var postFailures: [APIError] = []
         /// Accept the status, then fail as if the answer were lost.
         package var loseNextAnswer = false
@@ -53,6 +53,8 @@ package final class FakeTimelineAPI: TwitterAPI {
         /// back empty with a token that goes on (posts removed after the page was cut, as
         /// v2 may answer).
         package var emptyPagesWithToken = 0
+        /// The media side (`FakeTimelineAPI+Media`): uploads, alt texts, deletions.
+        package var media = FakeMedia()
     }
 
     package let state = Mutex(State())
@@ -106,13 +108,17 @@ package final class FakeTimelineAPI: TwitterAPI {
     package var posted: [String] { state.withLock { $0.posted.map(\.text) } }
     package func failNextPost(_ error: APIError) { state.withLock { $0.postFailures.append(error) } }
 
-    package func post(text: String, replyTo: TweetID?) async throws -> TweetID {
-        try state.withLock { state in
+    package func post(text: String, replyTo: TweetID?, mediaIDs: [String]) async throws -> TweetID {
+        let now = clock.now()
+        return try state.withLock { state in
             if !state.postFailures.isEmpty { throw state.postFailures.removeFirst() }
-            if state.duplicateCheck, state.posted.contains(where: { $0.text == text }) {
+            if state.duplicateCheck, mediaIDs.isEmpty, state.posted.contains(where: { $0.text == text }) {
                 throw APIError(kind: .rejected, status: 403, code: 187, message: "Status is a duplicate.")
             }
-            state.posted.append((text, replyTo))
+            if let bad = mediaIDs.first(where: { !state.media.isValid($0, now: now) }) {
+                throw APIError(kind: .rejected, status: 400, message: "media id \(bad) is unknown or expired")
+            }
+            state.posted.append((text, replyTo, mediaIDs))
             state.nextPostID += 1
             // The API's created_at: whole seconds, cut down.
             let created = Date(timeIntervalSince1970: clock.now().timeIntervalSince1970.rounded(.down))

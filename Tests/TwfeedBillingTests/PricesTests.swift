@@ -14,6 +14,7 @@ struct PricesTests {
         #expect(prices.price(of: .postCreateWithURL) == usd("0.200"))
         #expect(prices.price(of: .postCreateSummoned) == usd("0.010"))
         #expect(prices.price(of: .postDelete) == usd("0.010"))
+        #expect(prices.price(of: .mediaUpload) == .zero, "unpublished: counted, not priced")
         #expect(Prices() == .published)
     }
 
@@ -21,9 +22,11 @@ struct PricesTests {
     func names() {
         #expect(BillableKind.allCases.map(\.rawValue) == [
             "post_read", "owned_read", "user_read", "post_create", "post_create_url", "post_create_summoned", "post_delete",
+            "media_upload",
         ])
         #expect(BillableKind.allCases.map(\.configName) == [
             "postRead", "ownedRead", "userRead", "postCreate", "postCreateWithURL", "postCreateSummoned", "postDelete",
+            "mediaUpload",
         ])
         #expect(BillableKind.allCases.filter(\.isRead) == [.postRead, .ownedRead, .userRead])
     }

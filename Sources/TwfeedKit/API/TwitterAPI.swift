@@ -14,8 +14,23 @@ package protocol TwitterAPI: Sendable {
     /// Whether the feed's endpoint honours `since_id` (v2's reposts_of_me does not).
     func supportsSinceID(_ feed: Feed) -> Bool
 
-    /// Posts a status; returns the new tweet's id.
-    func post(text: String, replyTo: TweetID?) async throws -> TweetID
+    /// Posts a status with the photos uploaded as `mediaIDs` (none: text alone); returns
+    /// the new tweet's id. v2 `POST /2/tweets` (`media.media_ids`,
+    /// `reply.in_reply_to_tweet_id`), v1.1 `statuses/update`.
+    func post(text: String, replyTo: TweetID?, mediaIDs: [String]) async throws -> TweetID
+
+    /// Uploads one photo (v2 `POST /2/media/upload`, `media_category` `tweet_image`):
+    /// its media id and how many seconds the API keeps it (`expires_after_secs`; nil when
+    /// the answer does not say). v1.1's upload is retired: refused without a request.
+    func uploadMedia(_ bytes: Data, type mime: String, fileName: String) async throws -> (mediaID: String, expiresAfter: Double?)
+
+    /// Sets an uploaded photo's alt text (v2 `POST /2/media/metadata`); setting it
+    /// twice is harmless. v1.1: refused without a request, like the upload.
+    func setAltText(mediaID: String, text: String) async throws
+
+    /// Deletes one of the account's own posts: v2 `DELETE /2/tweets/:id`, v1.1
+    /// `POST statuses/destroy/:id.json`.
+    func deleteTweet(_ id: TweetID) async throws
 
     /// The account's own most recent tweets, newest first: one page (v2
     /// `GET /2/users/:id/tweets`, 100; v1.1 `statuses/user_timeline`, 200), which is how
@@ -69,6 +84,11 @@ extension TwfeedConfig.Dialect {
 }
 
 extension TwitterAPI {
+    /// A status of text alone (see `post(text:replyTo:mediaIDs:)`).
+    package func post(text: String, replyTo: TweetID?) async throws -> TweetID {
+        try await post(text: text, replyTo: replyTo, mediaIDs: [])
+    }
+
     /// The own posts alone (see `ownPosts`).
     func ownTweets(userID: UserID) async throws -> [Tweet] {
         try await ownPosts(userID: userID, sinceID: nil).tweets
@@ -141,8 +161,14 @@ struct SignedRequester: Sendable {
         )
     }
 
-    /// POST with a form body (signed) or a JSON body (not signed).
-    func post(_ path: String, form: [(String, String)]? = nil, json: String? = nil) async throws -> (JSONValue, RateLimit?, APIResponse) {
+    /// POST with a form body (signed), a multipart body or a JSON body (neither signed:
+    /// OAuth 1.0a signs only form-encoded bodies).
+    func post(
+        _ path: String,
+        form: [(String, String)]? = nil,
+        multipart: MultipartBody? = nil,
+        json: String? = nil
+    ) async throws -> (JSONValue, RateLimit?, APIResponse) {
         let url = baseURL + path
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         var body: [UInt8] = []
@@ -150,6 +176,10 @@ struct SignedRequester: Sendable {
             headers.append(("Authorization", signer.authorizationHeader(method: "POST", url: url, formBody: form)))
             headers.append(("Content-Type", "application/x-www-form-urlencoded"))
             body = Array(PercentEncoding.form(form).utf8)
+        } else if let multipart {
+            headers.append(("Authorization", signer.authorizationHeader(method: "POST", url: url)))
+            headers.append(("Content-Type", multipart.contentType))
+            body = multipart.bytes
         } else {
             headers.append(("Authorization", signer.authorizationHeader(method: "POST", url: url)))
             headers.append(("Content-Type", "application/json"))
@@ -157,6 +187,15 @@ struct SignedRequester: Sendable {
         }
         let request = APIRequest(method: .post, url: url, headers: headers, body: body, timeoutSeconds: timeoutSeconds)
         return try await send(request)
+    }
+
+    /// DELETE `path`, signed, without a body: a write, never sent twice here.
+    func delete(_ path: String) async throws -> (JSONValue, RateLimit?, APIResponse) {
+        let url = baseURL + path
+        let headers: [(name: String, value: String)] = [
+            ("Accept", "application/json"), ("Authorization", signer.authorizationHeader(method: "DELETE", url: url)),
+        ]
+        return try await send(APIRequest(method: .delete, url: url, headers: headers, timeoutSeconds: timeoutSeconds))
     }
 
     private func send(_ request: APIRequest) async throws -> (JSONValue, RateLimit?, APIResponse) {

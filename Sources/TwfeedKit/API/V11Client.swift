@@ -25,14 +25,35 @@ struct V11Client: TwitterAPI {
 
     func supportsSinceID(_ feed: Feed) -> Bool { true }
 
-    func post(text: String, replyTo: TweetID?) async throws -> TweetID {
+    func post(text: String, replyTo: TweetID?, mediaIDs: [String]) async throws -> TweetID {
         var form = [("status", text)]
         if let replyTo { form.append(("in_reply_to_status_id", replyTo.description)) }
+        if !mediaIDs.isEmpty { form.append(("media_ids", mediaIDs.joined(separator: ","))) }
         let (body, rateLimit, _) = try await requester.post("/1.1/statuses/update.json", form: form)
         guard let id = body["id_str"]?.string.flatMap(TweetID.init) else {
             throw APIError.malformed("no id_str in the answer to statuses/update", status: 200, rateLimit: rateLimit)
         }
         return id
+    }
+
+    /// v1.1's media upload was retired in 2025: refused here, before any request (the
+    /// CLI refuses `--photo` in v1.1 already; this is the daemon's own guard).
+    static let uploadRetired = APIError(
+        kind: .rejected,
+        status: 0,
+        message: "the v1.1 media upload is retired: set api.dialect to v2 to post photos",
+        mayHaveArrived: false
+    )
+
+    func uploadMedia(_ bytes: Data, type mime: String, fileName: String) async throws -> (mediaID: String, expiresAfter: Double?) {
+        throw Self.uploadRetired
+    }
+
+    func setAltText(mediaID: String, text: String) async throws { throw Self.uploadRetired }
+
+    /// `POST statuses/destroy/:id.json`: answers the deleted status.
+    func deleteTweet(_ id: TweetID) async throws {
+        _ = try await requester.post("/1.1/statuses/destroy/\(id).json", form: [])
     }
 
     func ownPosts(userID: UserID, sinceID: TweetID?) async throws -> TimelinePage {

@@ -89,16 +89,6 @@ struct V2Client: TwitterAPI {
 
     func supportsSinceID(_ feed: Feed) -> Bool { feed != .retweets }
 
-    func post(text: String, replyTo: TweetID?) async throws -> TweetID {
-        var object: [String: JSONValue] = ["text": .string(text)]
-        if let replyTo { object["reply"] = .object(["in_reply_to_tweet_id": .string(replyTo.description)]) }
-        let (body, rateLimit, _) = try await requester.post("/2/tweets", json: JSONValue.object(object).serialized)
-        guard let id = body["data"]?["id"]?.string.flatMap(TweetID.init) else {
-            throw APIError.malformed("no id in the answer to POST /2/tweets", status: 201, rateLimit: rateLimit)
-        }
-        return id
-    }
-
     /// The own posts: everything (`fields`), `note_tweet` included, so a long post's
     /// whole text is the text the settling compares (its `text` is cut).
     static let ownPostsFields: [(String, String)] = fields

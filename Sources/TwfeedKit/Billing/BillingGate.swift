@@ -317,7 +317,7 @@ package actor BillingGate {
         var reserve = MicroUSD.zero
         if rank > BillingSource.outbox.budgetRank {
             for item in try await database.outboxItems(state: .pending) {
-                reserve = reserve + (try await terms.postPricing(text: item.text, replyTo: item.replyToID, database: database).price)
+                reserve = reserve + (try await terms.price(ofQueued: item, database: database))
             }
         }
         if rank > BillingSource.settlement.budgetRank {

@@ -53,6 +53,19 @@ extension BillingTerms {
         PostPricing(text: text, summoned: try await database.summons(replyTo), prices: prices)
     }
 
+    /// What sending a queued status will cost, as far as it is known: a post at its
+    /// price and each photo's upload (unpublished: `mediaUpload`, 0 unless configured),
+    /// or a deletion at `postDelete`. What the budget keeps back for the queue.
+    package func price(ofQueued item: OutboxItem, database: some StoreReading) async throws -> MicroUSD {
+        switch item.kind {
+        case .delete:
+            return prices.postDelete
+        case .post:
+            let post = try await postPricing(text: item.text, replyTo: item.replyToID, database: database).price
+            return post + prices.mediaUpload * item.photos.filter { $0.mediaID == nil }.count
+        }
+    }
+
     /// The charge for one sent status, to the outbox.
     package func postBill(for item: OutboxItem, database: some StoreReading) async throws -> BillableAnswer {
         var bill = BillableAnswer(source: .outbox)

@@ -6,6 +6,8 @@ package struct APIRequest: Sendable {
     package enum Method: String, Sendable {
         case get = "GET"
         case post = "POST"
+        /// A write like a post: sent on a connection of its own (`CurlTransport`).
+        case delete = "DELETE"
     }
 
     package var method: Method

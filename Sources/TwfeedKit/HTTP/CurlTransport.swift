@@ -89,13 +89,15 @@ package final class CurlTransport: APITransport {
                 ccurl_setopt_long(curl, CURLOPT_HTTPGET, 1)
                 ccurl_setopt_long(curl, CURLOPT_FRESH_CONNECT, request.freshConnection ? 1 : 0)
                 ccurl_setopt_long(curl, CURLOPT_FORBID_REUSE, 0)
-            case .post:
+            case .post, .delete:
                 // A post goes on a connection of its own, never a reused one: when a reused
                 // connection dies before any answer, libcurl silently sends the request again
                 // on a new one. For a post whose first copy reached the server, that is the
                 // status posted twice; the outbox must see the lost answer and settle it.
+                // A deletion is a write too: its lost answer is the outbox's to settle.
                 ccurl_setopt_long(curl, CURLOPT_FRESH_CONNECT, 1)
                 ccurl_setopt_long(curl, CURLOPT_FORBID_REUSE, 1)
+                if request.method == .delete { ccurl_setopt_string(curl, CURLOPT_CUSTOMREQUEST, "DELETE") }
                 ccurl_setopt_long(curl, CURLOPT_POST, 1)
                 ccurl_setopt_off_t(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bodyBuffer.count))
                 ccurl_setopt_pointer(

@@ -12,7 +12,10 @@ extension OutboxFlusher {
         for item in try await database.outboxItems(state: .uncertain) {
             try Task.checkCancellation()
             if let due = item.nextAttemptAt, due.timeIntervalSince(clock.now()) > 0.001 { return .until(due) }
-            if let pause = try await settle(item, from: .uncertain, duplicate: nil) { return pause }
+            let pause =
+                item.kind == .delete
+                ? try await settleDeletion(item) : try await settle(item, from: .uncertain, duplicate: nil)
+            if let pause { return pause }
             checkIn.working()
         }
         return nil
@@ -191,7 +194,7 @@ extension OutboxFlusher {
     /// The lookup failed: wait and try again. Without a failure counter of its own, the
     /// wait doubles by being the time since the attempt (30 s, 60 s, 120 s ...), within
     /// the outbox backoff's bounds; a 429 waits for its reset, or the rate-limit floor.
-    private func settleLater(_ item: OutboxItem, from state: OutboxState, since: Date, error: APIError) async throws -> Pause {
+    func settleLater(_ item: OutboxItem, from state: OutboxState, since: Date, error: APIError) async throws -> Pause {
         let now = clock.now()
         let until: Date
         if error.kind == .rateLimited {

@@ -123,65 +123,97 @@ package struct OutboxFlusher: Service {
         }
     }
 
-    /// Settles what may have gone out, then sends what is due now; returns when to look again.
+    /// Settles what may have gone out, blocks the thread parts whose parent will not go
+    /// out, then sends what is due now; returns when to look again.
     package func flush() async throws -> Pause {
         if let pause = try await settleUncertain() { return pause }
+        try await blockOrphanedParts()
         while true {
             try Task.checkCancellation()
             let now = clock.now()
-            guard let head = try await database.outboxItems(state: .pending, limit: 1).first else {
-                return .until(now.addingTimeInterval(flushInterval))
+            guard let head = try await database.nextDueOutboxItem(now: now) else {
+                // Nothing due: look again at the next `--at` time, or after the interval.
+                let next = try await database.nextOutboxTime(after: now) ?? now.addingTimeInterval(flushInterval)
+                return .until(min(next, now.addingTimeInterval(flushInterval)))
             }
-            // Only a status that certainly never went out expires ("never sent").
-            if maxAgeHours > 0, head.uncertainSince == nil, now.timeIntervalSince(head.queuedAt) > maxAgeHours * 3600 {
-                try await database.transitionOutbox(
-                    head.id,
-                    from: [.pending],
-                    to: .expired,
-                    changes: [
-                        .lastError(.expired(age: Self.hours(now.timeIntervalSince(head.queuedAt)), limit: Self.hours(maxAgeHours * 3600)))
-                    ]
-                )
-                logger.warning(
-                    "outbox.expired",
-                    metadata: [
-                        "id": "\(head.id)", "age_h": "\(Self.hours(now.timeIntervalSince(head.queuedAt)))",
-                        "max_age_h": "\(Self.hours(maxAgeHours * 3600))",
-                    ]
-                )
+            // Only a status that certainly never went out expires ("never sent"); its age
+            // counts from its time to send when it has one (`--at`).
+            if maxAgeHours > 0, head.uncertainSince == nil, now.timeIntervalSince(head.ageOrigin) > maxAgeHours * 3600 {
+                try await expire(head, age: now.timeIntervalSince(head.ageOrigin))
                 continue
             }
             // Times round-trip through SQLite as doubles: allow for the last bit.
             if let due = head.nextAttemptAt, due.timeIntervalSince(now) > 0.001 { return .until(due) }
-            // The billing state, the endpoint and the budget come before an attempt: a
-            // status held back is not an attempt and stays `pending` (expiry still applies).
-            if let gate {
-                let price = try await terms.postPricing(text: head.text, replyTo: head.replyToID, database: database).price
-                if case .hold(let hold) = try await gate.admit(.outbox, perPost: price, posts: 1...1) {
-                    return .until(hold.until)
-                }
+            let pause: Pause?
+            switch head.kind {
+            case .delete:
+                pause = try await sendDeletion(head)
+            case .post:
+                pause = try await sendPost(head)
             }
-            let bound = try await idBound(for: head)
-            guard
-                let sending = try await database.transitionOutbox(
-                    head.id,
-                    from: [.pending],
-                    to: .sending,
-                    changes: [.attempts(head.attempts + 1), .lastAttemptAt(now), .newestIDBeforeAttempt(bound)]
-                )
-            else { continue }  // cancelled meanwhile
-            let pause = try await send(sending)
-            await gate?.release(.outbox)
             if let pause { return pause }
             checkIn.working()
         }
     }
 
+    /// The photos' steps, then the post itself. Returns a pause when the queue must wait.
+    /// A thread's later part replies to its parent's post: the store set its
+    /// `replyToID` when the parent was marked sent.
+    private func sendPost(_ head: OutboxItem) async throws -> Pause? {
+        guard !head.photos.isEmpty else { return try await post(head, mediaIDs: []) }
+        switch try await preparePhotos(head) {
+        case .wait(let pause):
+            return pause
+        case .ready(let ids):
+            // The steps changed it (attempts, errors): go on with it as it is now.
+            guard let fresh = try await database.outboxItem(head.id), fresh.state == .pending else { return nil }
+            return try await post(fresh, mediaIDs: ids)
+        }
+    }
+
+    /// The post's attempt: through the gate at its price, `sending` committed first.
+    private func post(_ head: OutboxItem, mediaIDs: [String]) async throws -> Pause? {
+        // The billing state, the endpoint and the budget come before an attempt: a
+        // status held back is not an attempt and stays `pending` (expiry still applies).
+        if let gate {
+            let price = try await terms.postPricing(text: head.text, replyTo: head.replyToID, database: database).price
+            if case .hold(let hold) = try await gate.admit(.outbox, perPost: price, posts: 1...1) {
+                return .until(hold.until)
+            }
+        }
+        let now = clock.now()
+        let bound = try await idBound(for: head)
+        guard
+            let sending = try await database.transitionOutbox(
+                head.id,
+                from: [.pending],
+                to: .sending,
+                changes: [.attempts(head.attempts + 1), .lastAttemptAt(now), .newestIDBeforeAttempt(bound)]
+            )
+        else { return nil }  // cancelled meanwhile
+        let pause = try await send(sending, mediaIDs: mediaIDs)
+        await gate?.release(.outbox)
+        return pause
+    }
+
+    private func expire(_ head: OutboxItem, age: TimeInterval) async throws {
+        try await database.transitionOutbox(
+            head.id,
+            from: [.pending],
+            to: .expired,
+            changes: [.lastError(.expired(age: Self.hours(age), limit: Self.hours(maxAgeHours * 3600)))]
+        )
+        logger.warning(
+            "outbox.expired",
+            metadata: ["id": "\(head.id)", "age_h": "\(Self.hours(age))", "max_age_h": "\(Self.hours(maxAgeHours * 3600))"]
+        )
+    }
+
     /// One attempt. Returns a pause when the queue must wait; nil to go on with the next.
-    private func send(_ item: OutboxItem) async throws -> Pause? {
+    private func send(_ item: OutboxItem, mediaIDs: [String]) async throws -> Pause? {
         let started = clock.now()
         do {
-            let id = try await api.post(text: item.text, replyTo: item.replyToID)
+            let id = try await api.post(text: item.text, replyTo: item.replyToID, mediaIDs: mediaIDs)
             try await markSent(item, tweetID: id, note: nil)
             try await gate?.answered(.outbox)
             logger.info(
@@ -193,72 +225,83 @@ package struct OutboxFlusher: Service {
             )
             return nil
         } catch let error as APIError {
-            let now = clock.now()
-            if let refusal = error.refusal, let gate {
-                // Refused for money or entitlement: the status did not go out and did not
-                // fail. It waits, not counted as an attempt, until the gate lets posts through.
-                let hold = try await gate.refused(refusal, source: .outbox)
-                try await database.transitionOutbox(
-                    item.id,
-                    from: [.sending],
-                    to: .pending,
-                    changes: [.attempts(item.attempts - 1), .lastError(error.outboxFailure())]
-                )
-                return .until(hold.until)
-            }
-            if error.isDuplicateStatus, item.uncertainSince != nil {
+            if error.isDuplicateStatus, item.uncertainSince != nil, error.refusal == nil {
                 // An earlier attempt may be the tweet the API means: look for it.
                 return try await settle(item, from: .sending, duplicate: error)
             }
-            if error.kind == .transient, error.mayHaveArrived {
-                return try await becomeUncertain(item, error: error, now: now)
-            }
-            switch error.kind {
-            case .rateLimited:
-                // Missing, past or absurd: a floor that doubles per attempt, never "now".
-                let reset =
-                    RateLimit.usableReset(error.rateLimit, now: now)
-                    ?? now.addingTimeInterval(RateLimit.floor.delay(afterFailures: item.attempts))
-                try await retryLater(item, at: reset, error: error)
-                logger.warning("outbox.rate_limited", metadata: ["id": "\(item.id)", "until": "\(Timestamp.iso8601(reset))"])
-                return .until(reset)
-            case .transient:
-                let delay = Self.retry.delay(afterFailures: item.attempts)
-                try await retryLater(item, at: now.addingTimeInterval(delay), error: error)
-                logger.warning(
-                    "outbox.retry",
-                    metadata: [
-                        "id": "\(item.id)", "attempts": "\(item.attempts)", "error": "\(error.message)",
-                        "status": "\(error.status)", "retry_in_s": "\(Int(delay))",
-                    ]
-                )
-                return .until(now.addingTimeInterval(delay))
-            case .unauthorized:
-                // Not an attempt that counts: the status never reached the API's logic.
-                try await database.transitionOutbox(
-                    item.id,
-                    from: [.sending],
-                    to: .pending,
-                    changes: [.attempts(item.attempts - 1), .lastError(error.outboxFailure())]
-                )
-                logger.error(
-                    "auth.failed",
-                    metadata: [
-                        "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
-                        "hint": "check the credentials file or run twfeed login",
-                    ]
-                )
-                return .unauthorized
-            case .rejected:
-                try await database.transitionOutbox(item.id, from: [.sending], to: .failed, changes: [.lastError(error.outboxFailure())])
-                logger.error("outbox.failed", metadata: ["id": "\(item.id)", "status": "\(error.status)", "error": "\(error.message)"])
-                return nil
-            }
+            return try await attemptFailed(item, error: error)
         } catch is CancellationError {
             // Shutting down mid-request: it stays `sending`, becomes `uncertain` on the
             // next start and is settled then.
             throw CancellationError()
         }
+    }
+
+    /// An attempt (`sending`: a post or a deletion) the API did not carry out, or whose
+    /// answer never came. Returns a pause when the queue must wait; nil to go on.
+    func attemptFailed(_ item: OutboxItem, error: APIError) async throws -> Pause? {
+        let now = clock.now()
+        if let refusal = error.refusal, let gate {
+            // Refused for money or entitlement: the status did not go out and did not
+            // fail. It waits, not counted as an attempt, until the gate lets posts through.
+            let hold = try await gate.refused(refusal, source: .outbox)
+            try await database.transitionOutbox(
+                item.id,
+                from: [.sending],
+                to: .pending,
+                changes: [.attempts(item.attempts - 1), .lastError(error.outboxFailure())]
+            )
+            return .until(hold.until)
+        }
+        if error.kind == .transient, error.mayHaveArrived {
+            return try await becomeUncertain(item, error: error, now: now)
+        }
+        switch error.kind {
+        case .rateLimited:
+            // Missing, past or absurd: a floor that doubles per attempt, never "now".
+            let reset =
+                RateLimit.usableReset(error.rateLimit, now: now)
+                ?? now.addingTimeInterval(RateLimit.floor.delay(afterFailures: item.attempts))
+            try await retryLater(item, at: reset, error: error)
+            logger.warning("outbox.rate_limited", metadata: ["id": "\(item.id)", "until": "\(Timestamp.iso8601(reset))"])
+            return .until(reset)
+        case .transient:
+            let delay = Self.retry.delay(afterFailures: item.attempts)
+            try await retryLater(item, at: now.addingTimeInterval(delay), error: error)
+            logger.warning(
+                "outbox.retry",
+                metadata: [
+                    "id": "\(item.id)", "attempts": "\(item.attempts)", "error": "\(error.message)",
+                    "status": "\(error.status)", "retry_in_s": "\(Int(delay))",
+                ]
+            )
+            return .until(now.addingTimeInterval(delay))
+        case .unauthorized:
+            // Not an attempt that counts: the status never reached the API's logic.
+            try await database.transitionOutbox(
+                item.id,
+                from: [.sending],
+                to: .pending,
+                changes: [.attempts(item.attempts - 1), .lastError(error.outboxFailure())]
+            )
+            return unauthorized(error)
+        case .rejected:
+            try await database.transitionOutbox(item.id, from: [.sending], to: .failed, changes: [.lastError(error.outboxFailure())])
+            logger.error("outbox.failed", metadata: ["id": "\(item.id)", "status": "\(error.status)", "error": "\(error.message)"])
+            return nil
+        }
+    }
+
+    /// A 401: logged once per refusal, and nothing goes out until the credentials change.
+    func unauthorized(_ error: APIError) -> Pause {
+        logger.error(
+            "auth.failed",
+            metadata: [
+                "component": "outbox", "status": "\(error.status)", "error": "\(error.message)",
+                "hint": "check the credentials file or run twfeed login",
+            ]
+        )
+        return .unauthorized
     }
 
     /// The id bound this attempt is settled by, should it get no definite answer

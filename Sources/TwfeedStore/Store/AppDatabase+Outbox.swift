@@ -118,41 +118,75 @@ extension AppDatabase {
     /// from now. One that may have gone out (an earlier attempt got no definite answer;
     /// or, in a database from before v8, any attempt at all) is never posted blindly:
     /// it becomes `uncertain`, and the daemon looks for it among the account's tweets
-    /// before sending it again. A thread's part blocked by its parent's failure is
-    /// pending again too; and retrying a part resumes the parts after it that its
-    /// failure blocked (in the same transaction), so one `outbox retry` of the part that
-    /// failed resumes the rest of the thread.
+    /// before sending it again.
+    ///
+    /// A thread's part: the blocked parts after it come back in line with it (they wait
+    /// for it to be sent). A blocked part itself goes back once its parent is on its way
+    /// again or sent; before that, retrying it names the parent to retry first.
     package func retryOutbox(_ id: Int64, now: Date) async throws -> OutboxItem {
         guard let item = try await outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
+        if item.state == .blocked { return try await retryBlocked(item, now: now) }
+        let retried = try await retryGivenUp(item, now: now)
+        try await resumeBlockedParts(after: retried, now: now)
+        return try await outboxItem(id) ?? retried
+    }
+
+    /// A blocked part back to `pending`, once its parent is not given up any more.
+    private func retryBlocked(_ item: OutboxItem, now: Date) async throws -> OutboxItem {
+        if let thread = item.thread, thread.part > 1,
+            let parent = try await threadParts(thread.id).first(where: { $0.thread?.part == thread.part - 1 })
+        {
+            let waiting = parent.state.isUnderway || (parent.state == .sent && parent.sentTweetID != nil)
+            guard waiting else {
+                let why =
+                    parent.state == .sent
+                    ? "went out without a known post id: this part cannot reply to it; cancel #\(item.id) and post it again"
+                    : "is \(parent.state.rawValue): retry #\(parent.id) first"
+                throw TwfeedError(.invalidData, "outbox: status #\(item.id) waits for part \(thread.part - 1) (#\(parent.id)), which \(why)")
+            }
+        }
+        guard
+            let updated = try await transitionOutbox(
+                item.id,
+                from: [.blocked],
+                to: .pending,
+                changes: [.queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil)]
+            )
+        else { throw TwfeedError(.invalidData, "outbox: status #\(item.id) is no longer blocked") }
+        try await resumeBlockedParts(after: updated, now: now)
+        return try await outboxItem(item.id) ?? updated
+    }
+
+    /// The blocked parts after `item` in its thread back to `pending`: they wait for it.
+    private func resumeBlockedParts(after item: OutboxItem, now: Date) async throws {
+        guard let thread = item.thread else { return }
+        for part in try await threadParts(thread.id) where (part.thread?.part ?? 0) > thread.part && part.state == .blocked {
+            try await transitionOutbox(
+                part.id,
+                from: [.blocked],
+                to: .pending,
+                changes: [.queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil)]
+            )
+        }
+    }
+
+    private func retryGivenUp(_ item: OutboxItem, now: Date) async throws -> OutboxItem {
+        let id = item.id
         let legacyAttempted = item.state == .expired && item.attempts > 0 && item.uncertainSince == nil
         let mayHaveGoneOut = item.uncertainSince != nil || legacyAttempted
         let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
-        let updated = try await write { db -> OutboxItem? in
-            guard
-                let updated = try Self.transitionOutbox(
-                    id,
-                    from: [.failed, .expired, .blocked],
-                    to: mayHaveGoneOut ? .uncertain : .pending,
-                    changes: [
-                        .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
-                        .uncertainSince(mayHaveGoneOut ? since : nil),
-                        .newestIDBeforeAttempt(mayHaveGoneOut ? item.newestIDBeforeAttempt : nil),
-                    ],
-                    db
-                )
-            else { return nil }
-            if let thread = updated.thread {
-                try db.execute(
-                    sql: """
-                        UPDATE outbox SET state = 'pending', queuedAt = ?, attempts = 0, nextAttemptAt = NULL, lastError = NULL
-                        WHERE threadId = ? AND threadPart > ? AND state = 'blocked'
-                        """,
-                    arguments: [now.timeIntervalSince1970, thread.id, thread.part]
-                )
-            }
-            return updated
-        }
-        guard let updated else {
+        guard
+            let updated = try await transitionOutbox(
+                id,
+                from: [.failed, .expired],
+                to: mayHaveGoneOut ? .uncertain : .pending,
+                changes: [
+                    .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
+                    .uncertainSince(mayHaveGoneOut ? since : nil),
+                    .newestIDBeforeAttempt(mayHaveGoneOut ? item.newestIDBeforeAttempt : nil),
+                ]
+            )
+        else {
             throw TwfeedError(
                 .invalidData,
                 "outbox: status #\(id) is \(item.state.rawValue); only failed, expired or blocked statuses can be retried"

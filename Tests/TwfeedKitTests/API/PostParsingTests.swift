@@ -10,8 +10,13 @@ import TwfeedTesting
 /// `extended_entities`), and a lookup's unavailable ids.
 struct PostParsingTests {
     static func client(_ dialect: TwfeedConfig.Dialect, answering body: String) -> any TwitterAPI {
+        client(dialect, transport: CannedTransport(body: Array(body.utf8)))
+    }
+
+    /// A client of `dialect` over `transport`, signing with fixed credentials and time.
+    static func client(_ dialect: TwfeedConfig.Dialect, transport: any APITransport) -> any TwitterAPI {
         let requester = SignedRequester(
-            transport: CannedTransport(body: Array(body.utf8)),
+            transport: transport,
             signer: OAuthSigner(
                 credentials: Credentials(consumerKey: "ck", consumerSecret: "cs", accessToken: "at", accessTokenSecret: "as"),
                 clock: ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))

@@ -26,4 +26,13 @@ struct SyncFixture {
             account: AccountResolver(api: api, database: database, accessToken: token, logger: logger),
             database: database, clock: clock, interval: interval, retweetsCheck: retweetsCheck, logger: logger)
     }
+
+    /// An outbox flusher over this fixture (the account stored first, so a sent status is
+    /// stored as ours): flushes every 60 s, expires after 24 h.
+    func outboxFlusher(gate: BillingGate? = nil) async throws -> OutboxFlusher {
+        try await database.saveAccount(Account(userID: FakeTimelineAPI.me.id))
+        return OutboxFlusher(
+            api: api, database: database, clock: clock, doorbell: Doorbell(),
+            flushInterval: 60, maxAgeHours: 24, logger: logger, gate: gate)
+    }
 }
