@@ -281,10 +281,16 @@ let package = Package(
 /// One release build serves the tests, the benchmarks and the package (scripts/release-build
 /// says why). So in release twfeed's Swift libraries are compiled for `@testable import`,
 /// and the test code itself is not optimized: it runs once, and optimizing it
-/// would add about a minute to every clean build on two cores.
+/// would add about a minute to every clean build on two cores. Nor is it compiled as one
+/// whole module: a release build otherwise compiles each test target in one frontend, on
+/// one core, and the largest (IntegrationTests, which needs every other module) is the
+/// build's last step; in batches (as a debug build compiles) its files share both cores.
 for target in package.targets {
     if target.type == .test {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+        target.swiftSettings =
+            (target.swiftSettings ?? []) + [
+                .unsafeFlags(["-Onone", "-no-whole-module-optimization", "-enable-batch-mode"], .when(configuration: .release))
+            ]
     } else if target.type == .regular, target.name.hasPrefix("Twfeed") || target.name == "TwitterText" {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]
     }

@@ -20,6 +20,9 @@ import TwfeedTesting
         // The demo's spend is labelled as the emulator's, not the user's money.
         #expect(shown.contains { $0.hasPrefix("== usage") && $0.hasSuffix("not real money") }, "\(shown)")
         #expect(shown.contains { $0.hasPrefix("cycle ") && $0.hasSuffix("(the emulator's money, not real)") }, "\(shown)")
+        // The demo's thread went out whole, its first part with its photo and description.
+        #expect(shown.contains { $0.contains("  sent  part 1/2  tweet ") && $0.hasSuffix("[photo demo.png: A single orange pixel, the demo's photo]") }, "\(shown)")
+        #expect(shown.contains { $0.contains("  sent  part 2/2  tweet ") }, "\(shown)")
 
         // Every command it prints names the binary as the test started it (absolute: it
         // is not on PATH), with the demo's config; pasted into a shell, each one runs.

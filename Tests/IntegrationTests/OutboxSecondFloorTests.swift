@@ -109,8 +109,8 @@ struct OutboxSecondFloorTests {
         }
         let queued = try await database.enqueueThread(parts, now: Date())
         // Slow answers widen the windows between a step's request and its record.
-        if withPhotos { world.emulator.inject(.slow(seconds: 0.15), times: 200, endpoint: .mediaUpload) }
-        world.emulator.inject(.slow(seconds: withPhotos ? 0.15 : 0.5), times: 200, endpoint: .post)
+        if withPhotos { world.emulator.inject(.slow(seconds: 0.3), times: 200, endpoint: .mediaUpload) }
+        world.emulator.inject(.slow(seconds: withPhotos ? 0.3 : 0.5), times: 200, endpoint: .post)
         var generator = SystemRandomNumberGenerator()
         var kills = 0
         // Every step the server took: each kill comes just after one, while sending.

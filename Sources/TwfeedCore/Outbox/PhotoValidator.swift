@@ -52,29 +52,38 @@ package enum PhotoValidator {
     /// first bytes (a file over the limit is not read whole). Throws `.invalidData` (65);
     /// the type is checked first, so a big file that is no image is called that.
     package static func validate(fileName: String, bytes: Data, alt: String?, fileSize: Int? = nil) throws -> PhotoType {
-        let culprit = "photo \(fileName)"
+        do {
+            return try check(bytes, alt: alt, fileSize: fileSize)
+        } catch let error as TwfeedError {
+            throw TwfeedError(error.code, "photo \(fileName): \(error.message)")
+        }
+    }
+
+    /// `validate` without the culprit, for a caller that names it its own way (the
+    /// reader's compose page names the part and the photo's slot).
+    package static func check(_ bytes: Data, alt: String?, fileSize: Int? = nil) throws -> PhotoType {
         let head = [UInt8](bytes.prefix(12))
         guard let type = photoType(of: head) else {
-            throw TwfeedError(.invalidData, "\(culprit): not a JPEG, PNG, WebP or GIF image")
+            throw TwfeedError(.invalidData, "not a JPEG, PNG, WebP or GIF image")
         }
         let size = max(fileSize ?? 0, bytes.count)
         if size > maxBytes {
-            throw TwfeedError(.invalidData, "\(culprit): \(size) bytes, over the 5 MB limit (\(maxBytes) bytes)")
+            throw TwfeedError(.invalidData, "\(size) bytes, over the 5 MB limit (\(maxBytes) bytes)")
         }
         if type == .gif {
             switch GIFFrames.count([UInt8](bytes)) {
             case .damaged, .frames(0):
-                throw TwfeedError(.invalidData, "\(culprit): a damaged GIF (its blocks end early or make no sense)")
+                throw TwfeedError(.invalidData, "a damaged GIF (its blocks end early or make no sense)")
             case .frames(1):
                 break
             case .frames(let frames):
-                throw TwfeedError(.invalidData, "\(culprit): an animated GIF (\(frames) frames); only a still GIF can be posted")
+                throw TwfeedError(.invalidData, "an animated GIF (\(frames) frames); only a still GIF can be posted")
             }
         }
         if let alt {
             let length = altTextCounting.length(of: alt)
             if length > maxAltLength {
-                throw TwfeedError(.invalidData, "\(culprit): alt text is \(length)/\(maxAltLength) characters")
+                throw TwfeedError(.invalidData, "alt text is \(length)/\(maxAltLength) characters")
             }
         }
         return type

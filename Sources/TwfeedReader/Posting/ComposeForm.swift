@@ -13,11 +13,11 @@ struct ComposeForm {
     /// The parts the page holds: a thread as long as the ones `twfeed thread` is tested
     /// with. With four photos of 5 MB in each, this sets the body's limit.
     static let maxParts = 10
-    static let photosPerPart = ComposePhotoCheck.maxPhotos
+    static let photosPerPart = PhotoValidator.maxPhotos
     /// What the page may post: every photo slot full at the largest size, and 2 MiB for
     /// the texts, descriptions and the multipart framing (10 texts of at most 25,000
     /// characters, 40 descriptions of 1,000, in UTF-8, are about 1.2 MB at the worst).
-    static let bodyLimit = maxParts * photosPerPart * ComposePhotoCheck.maxBytes + 2 * 1024 * 1024
+    static let bodyLimit = maxParts * photosPerPart * PhotoValidator.maxBytes + 2 * 1024 * 1024
     static let limitNote = "\(maxParts) parts of \(photosPerPart) photos of at most 5 MB, and their text"
 
     struct Photo {
@@ -88,7 +88,7 @@ struct ComposeForm {
     }
 
     /// One part checked as a post: its text (`PostValidator`), how many photos, each
-    /// photo (`ComposePhotoCheck`). `named`: the refusal names the part.
+    /// photo (`PhotoValidator`, the CLI's checks). `named`: the refusal names the part.
     func draft(_ part: Part, named: Bool, replyTo: TweetID?, notBefore: Date?) throws -> StatusDraft {
         let culprit = named ? "part \(part.number)" : ""
         func refuse(_ what: String, _ message: String) -> TwfeedError {
@@ -101,8 +101,8 @@ struct ComposeForm {
             throw named ? refuse("", error.message) : error
         }
         let chosen = part.chosen
-        if chosen.count > ComposePhotoCheck.maxPhotos {
-            throw refuse("", "\(chosen.count) photos; at most \(ComposePhotoCheck.maxPhotos) on one post")
+        if chosen.count > PhotoValidator.maxPhotos {
+            throw refuse("", "\(chosen.count) photos; at most \(PhotoValidator.maxPhotos) on one post")
         }
         if let lone = part.photos.first(where: { $0.file == nil && !$0.alt.isEmpty }) {
             throw refuse("photo \(lone.slot)", "a description but no photo chosen")
@@ -111,7 +111,7 @@ struct ComposeForm {
             let file = photo.file!
             let alt = photo.alt.isEmpty ? nil : photo.alt
             do {
-                let type = try ComposePhotoCheck.check(file.bytes, alt: alt)
+                let type = try PhotoValidator.check(file.bytes, alt: alt)
                 let name = file.fileName.isEmpty ? "photo\(index + 1).\(type.fileExtension)" : file.fileName
                 return PhotoDraft(fileName: name, type: type, bytes: file.bytes, alt: alt)
             } catch let error as TwfeedError {

@@ -21,8 +21,9 @@ struct Hints: Sendable {
 }
 
 /// What `twfeed demo` shows while its daemon runs: it waits for every feed's first poll,
-/// queues a status as `twfeed post` does (the store, then the wake socket) and watches
-/// it go out, then prints what the commands would print, each headed by the command.
+/// queues a thread of two parts as `twfeed thread` does (the store, then the wake
+/// socket), the first with a photo, and watches them go out, then prints what the
+/// commands would print, each headed by the command.
 struct DemoTour: Sendable {
     let launch: DaemonSupervisor.Launch
     let hints: Hints
@@ -47,11 +48,18 @@ struct DemoTour: Sendable {
             return true
         }
 
+        // A thread of two parts, as `twfeed thread` queues it: the first with a photo and
+        // its description where the dialect can upload one (v2), the second replying to it.
         let text = "Hello from the twfeed demo, \(Timestamp.iso8601(Date()))"
-        _ = try PostValidator.validate(text)
-        let queued = try await database.enqueue(text: text, replyTo: nil, now: Date())
+        let photos =
+            config.api.dialect == .v2
+            ? [PhotoDraft(fileName: "demo.png", type: try PhotoValidator.check(Self.photo, alt: Self.alt), bytes: Self.photo, alt: Self.alt)]
+            : []
+        let parts = [StatusDraft(text: text, photos: photos), StatusDraft(text: "…and a second part, a reply to the first")]
+        for part in parts { _ = try PostValidator.validate(part.text) }
+        let queued = try await database.enqueueThread(parts, now: Date())
         _ = WakeSocket.send(to: WakeSocket.path(config: config))
-        try await waitFor { try await database.outboxItem(queued.id)?.state == .sent }
+        try await waitFor { try await database.outboxItem(queued[queued.count - 1].id)?.state == .sent }
         if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }
 
         for feed in config.enabledFeeds {
@@ -64,7 +72,9 @@ struct DemoTour: Sendable {
         try await importArchive(config: config, database: database)
         emit("\n== outbox (\(hints.command("outbox")))")
         for item in try await database.outboxItems() {
-            emit("#\(item.id)  \(item.state.rawValue)  \(item.sentTweetID.map { "tweet \($0)" } ?? "")  \(item.text)")
+            let part = item.thread.map { "part \($0.part)/\($0.parts)  " } ?? ""
+            let photos = item.photos.map { "  [photo \($0.fileName): \($0.alt ?? "no description")]" }.joined()
+            emit("#\(item.id)  \(item.state.rawValue)  \(part)\(item.sentTweetID.map { "tweet \($0)" } ?? "")  \(item.text)\(photos)")
         }
         emit("\n== status (\(hints.command("status")))")
         let report = try await StatusReport.collect(config: config, statusPath: StatusSnapshot.path(config: config))
@@ -115,4 +125,12 @@ struct DemoTour: Sendable {
         }
         emit("The emulator adds a tweet every 5 seconds; the daemon polls every 15. Press Ctrl-C to stop.")
     }
+}
+
+extension DemoTour {
+    /// A one-pixel PNG: the demo's photo, uploaded, described and posted like any other.
+    static let photo = Data(
+        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    )!
+    static let alt = "A single orange pixel, the demo's photo"
 }

@@ -12,11 +12,11 @@ struct ReaderComposePartsTests {
     typealias Browser = ReaderComposeTests.Browser
 
     static let png = ReaderHarness.png
-    /// A still GIF (1×1) and the same with the looping extension an animation carries.
+    /// A still GIF (1×1), and one of two frames with the looping extension an animation carries.
     static let gif: [UInt8] = Array(Data(base64Encoded: "R0lGODlhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=")!)
     static let animated: [UInt8] =
         Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8)
-        + [3, 1, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+        + [3, 1, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
 
     /// A form as the page posts it: the fields, then the files.
     static func form(_ browser: Browser, _ fields: [(String, String)], files: [(String, String, [UInt8])] = [], action: String = "queue")
@@ -118,7 +118,7 @@ struct ReaderComposePartsTests {
         let world = try await ReaderHarness()
         try await world.withReader(signedIn: false) { reader in
             let browser = try await Browser.signIn(world, reader: reader)
-            let big = Self.png + [UInt8](repeating: 0, count: ComposePhotoCheck.maxBytes + 1 - Self.png.count)
+            let big = Self.png + [UInt8](repeating: 0, count: PhotoValidator.maxBytes + 1 - Self.png.count)
             let five = (1...5).map { ("photo_1_\($0)", "p\($0).png", Self.png) }
             let cases: [(String, [(String, String)], [(String, String, [UInt8])], String)] = [
                 ("too big", [("text", "hi"), ("alt_1_2", "kept alt")], [("photo_1_2", "big.png", big)],
@@ -126,7 +126,7 @@ struct ReaderComposePartsTests {
                 ("not an image", [("text", "hi")], [("photo_1_1", "cat.png", Array("<html>not a picture</html>".utf8))],
                  "photo 1 (cat.png): not a JPEG, PNG, WebP or GIF image"),
                 ("animated", [("text", "hi")], [("photo_1_1", "spin.gif", Self.animated)],
-                 "photo 1 (spin.gif): an animated GIF; only a still GIF can be posted"),
+                 "photo 1 (spin.gif): an animated GIF (2 frames); only a still GIF can be posted"),
                 ("5 photos", [("text", "hi")], five, "5 photos; at most 4 on one post"),
                 ("alt too long", [("text", "hi"), ("alt_1_1", String(repeating: "é", count: 1_001))], [("photo_1_1", "dot.png", Self.png)],
                  "photo 1 (dot.png): alt text is 1001/1000 characters"),

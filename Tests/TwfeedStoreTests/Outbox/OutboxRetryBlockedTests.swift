@@ -37,13 +37,20 @@ struct OutboxRetryBlockedTests {
         #expect(next.id == parts[1].id && next.replyToID == TweetID(900))
     }
 
-    @Test func aBlockedPartCanBeRetriedOnItsOwnAndWaitsForItsParent() async throws {
+    @Test func aBlockedPartWaitsForItsParentToBeRetriedFirstAndSaysWhich() async throws {
         let (database, parts) = try await thread()
-        let retried = try await database.retryOutbox(parts[3].id, now: now)
+        // Part 4 waits for part 3, itself blocked: retrying part 4 names the part to retry.
+        await #expect(
+            throws: TwfeedError(
+                .invalidData, "outbox: status #\(parts[3].id) waits for part 3 (#\(parts[2].id)), which is blocked: retry #\(parts[2].id) first")
+        ) {
+            try await database.retryOutbox(parts[3].id, now: now)
+        }
+        #expect(try await database.threadParts(parts[0].id).map(\.state) == [.sent, .failed, .blocked, .blocked], "nothing changed")
+        // Once part 2 is back in line, a blocked part after it may be retried on its own.
+        _ = try await database.transitionOutbox(parts[1].id, from: [.failed], to: .pending)
+        let retried = try await database.retryOutbox(parts[2].id, now: now)
         #expect(retried.state == .pending && retried.lastError == nil)
-        #expect(try await database.threadParts(parts[0].id).map(\.state) == [.sent, .failed, .blocked, .pending])
-        // Its parent has not gone out: it is not due.
-        #expect(try await database.nextDueOutboxItem(now: now) == nil)
         await #expect(throws: TwfeedError(.invalidData, "outbox: status #\(parts[0].id) is sent; only failed, expired or blocked statuses can be retried")) {
             try await database.retryOutbox(parts[0].id, now: now)
         }
