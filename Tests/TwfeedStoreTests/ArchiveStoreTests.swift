@@ -163,6 +163,27 @@ import TwfeedTesting
         #expect(left == [2, 4, Self.likedID.rawValue])
     }
 
+    /// One batch as an archive gives it, newest first: new posts, a post stored before,
+    /// a like of your own stored with a cut text, and a post listed twice. Each is
+    /// counted once as what happened to it, and every new post is searchable.
+    @Test func aMixedBatchCountsEachPostOnceAndIndexesTheNewOnes() async throws {
+        let database = try await Self.database()
+        _ = try await database.storeArchived([Self.post(3, text: "stored before")], feed: .posts, account: Self.me, now: Self.now)
+        _ = try await database.storeArchived([Self.like(TweetID(4), text: "my own words, cut…")], feed: .likes, account: Self.me, now: Self.now)
+        let batch = [
+            Self.post(6, text: "sixth towpath"), Self.post(5, text: "fifth towpath"), Self.post(4, text: "my own words, cut short by the like"),
+            Self.post(3, text: "stored before"), Self.post(6, text: "sixth towpath"), Self.post(2, text: "second towpath", replyTo: 1),
+        ]
+        let counts = try await database.storeArchived(batch, feed: .posts, account: Self.me, now: Self.now)
+        #expect(counts == ArchiveCounts(new: 3, updated: 1, unchanged: 2))
+        #expect(try await database.feedStats(.posts).tweets == 5)
+        let found = try await database.search(try SearchQuery(parsing: "towpath"), feed: .posts, limit: 10)
+        #expect(found.map(\.tweet.id) == [TweetID(6), TweetID(5), TweetID(2)])
+        let mine = try await database.search(try SearchQuery(parsing: "short"), feed: .posts, limit: 10)
+        #expect(mine.map(\.tweet.id) == [TweetID(4)])
+        #expect(try await database.storeArchived(batch, feed: .posts, account: Self.me, now: Self.now) == ArchiveCounts(unchanged: 6))
+    }
+
     @Test func aDryRunCountsAndStoresNothing() async throws {
         let database = try await Self.database()
         let before = try await Self.dump(database)

@@ -138,11 +138,12 @@ extension AppDatabase {
 
     /// The batch's new posts in one `INSERT … SELECT` from a temporary table, in id
     /// order. Row by row, each INSERT was its own statement inside the transaction, and
-    /// FTS5 flushes what it holds in memory at every statement's savepoint (and at every
-    /// rowid not above the last, as an archive's newest-first order gives): each post
-    /// became a segment of the search index of its own, merged again and again, 3 of
-    /// the store's 4.8 CPU-s (docs/PERFORMANCE.md, "Importing the archive"). In one
-    /// statement the search trigger still indexes each row, and FTS5 writes one segment.
+    /// FTS5 writes what it holds in memory as a new segment at every statement's
+    /// savepoint (and at every rowid not above the last, as an archive's newest-first
+    /// order gives): each post became a segment of the search index, merged again and
+    /// again, 40 % of the store's CPU (docs/PERFORMANCE.md, "Importing the archive"). In
+    /// one statement the search trigger still indexes each row, and FTS5 writes one
+    /// segment per batch.
     static func insertArchived(_ tweets: [Tweet], fetchedAt: Double, _ db: Database) throws {
         guard !tweets.isEmpty else { return }
         try db.execute(sql: archiveBatchTableSQL)
