@@ -81,15 +81,22 @@ extension AppDatabase {
     ) throws -> ArchiveCounts {
         let fetchedAt = now.timeIntervalSince1970
         // Ascending: the tags (and the rows below) go into their B-trees in key order.
-        let ids = "[" + Set(tweets.map(\.id.rawValue)).sorted().map(String.init).joined(separator: ",") + "]"
-        // Read before anything is written: which posts are stored, and which of those
-        // carry the feed's tag already (true).
+        let batch = Set(tweets.map(\.id.rawValue))
+        let ids = "[" + batch.sorted().map(String.init).joined(separator: ",") + "]"
+        let parents = Set(tweets.compactMap(\.inReplyToID?.rawValue)).subtracting(batch)
+        // Read before anything is written: which posts (and replies' parents) are
+        // stored, whether each carries the feed's tag already (true), their conversations.
         var stored: [TweetID: Bool] = [:]
+        var conversationOf: [TweetID: TweetID] = [:]
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: StoreQueries.archiveBatchStored.sql),
-            arguments: [account, feed.rawValue, ids]
+            arguments: [account, feed.rawValue, "[" + (batch.union(parents)).map(String.init).joined(separator: ",") + "]"]
         )
-        while let row = try rows.next() { stored[TweetID(row[0] as Int64)] = row[1] as Bool }
+        while let row = try rows.next() {
+            let id = TweetID(row[0] as Int64)
+            stored[id] = row[1] as Bool
+            conversationOf[id] = (row[2] as Int64?).map(TweetID.init)
+        }
         var seen: Set<TweetID> = []
         var added: [Tweet] = []
         var repeated: [Bool] = []
@@ -99,7 +106,8 @@ extension AppDatabase {
             repeated.append(!first)
             if first && stored[tweet.id] == nil { added.append(tweet) }
         }
-        try insertArchived(added, fetchedAt: fetchedAt, db)
+        let conversations = archiveConversations(added, stored: conversationOf)
+        try insertArchived(added, conversations: conversations, fetchedAt: fetchedAt, db)
         try db.execute(
             sql: "INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) SELECT ?, ?, value, ? FROM json_each(?)",
             arguments: [account, feed.rawValue, fetchedAt, ids]
@@ -130,7 +138,7 @@ extension AppDatabase {
                 counts.unchanged += 1
             }
         }
-        try settleConversations(added.filter { $0.inReplyToID != nil }, db)
+        try followArchiveConversations(conversations, db)
         try insertMedia(added, now: now, db)
         try insertLinks(added.filter { !$0.links.isEmpty }, db)
         return counts
@@ -144,7 +152,7 @@ extension AppDatabase {
     /// again, 40 % of the store's CPU (docs/PERFORMANCE.md, "Importing the archive"). In
     /// one statement the search trigger still indexes each row, and FTS5 writes one
     /// segment per batch.
-    static func insertArchived(_ tweets: [Tweet], fetchedAt: Double, _ db: Database) throws {
+    static func insertArchived(_ tweets: [Tweet], conversations: [TweetID: TweetID], fetchedAt: Double, _ db: Database) throws {
         guard !tweets.isEmpty else { return }
         try db.execute(sql: archiveBatchTableSQL)
         let fill = try db.makeStatement(sql: "INSERT INTO temp.archiveBatch VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -153,8 +161,8 @@ extension AppDatabase {
                 tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
                 tweet.inReplyToID?.rawValue, tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
                 // A post that replies to nothing is its own conversation (as settling
-                // would say): written at once, so only replies are settled after.
-                (tweet.conversationID ?? (tweet.inReplyToID == nil ? tweet.id : nil))?.rawValue, tweet.rawJSON,
+                // would say); a reply's is worked out before (`archiveConversations`).
+                (tweet.conversationID ?? (tweet.inReplyToID == nil ? tweet.id : conversations[tweet.id]))?.rawValue, tweet.rawJSON,
             ])
         }
         try db.execute(
