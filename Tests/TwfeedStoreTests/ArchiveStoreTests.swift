@@ -68,6 +68,24 @@ import TwfeedTesting
         #expect(items.map(\.tweet.conversationID) == [TweetID(30), TweetID(30), TweetID(30)])
     }
 
+    /// One batch, newest first: a thread within it, a reply to a post stored before, and
+    /// the missing parent of a stored reply, itself a reply to a post never stored. Each
+    /// post joins its thread's root (or the first post missing on the way up), the stored
+    /// reply follows, and a reply to it takes the same.
+    @Test func aBatchJoinsItsThreadsAndThoseStoredBefore() async throws {
+        let database = try await Self.database()
+        let before = [Self.post(50), Self.post(51, replyTo: 50), Self.post(41, replyTo: 40)]
+        _ = try await database.storeArchived(before, feed: .posts, account: Self.me, now: Self.now)
+        let batch = [
+            Self.post(62, replyTo: 61), Self.post(61, replyTo: 60), Self.post(60), Self.post(52, replyTo: 51),
+            Self.post(42, replyTo: 41), Self.post(40, replyTo: 39),
+        ]
+        #expect(try await database.storeArchived(batch, feed: .posts, account: Self.me, now: Self.now) == ArchiveCounts(new: 6))
+        let items = try await database.feedItems(.posts, limit: 20)
+        let conversations = Dictionary(uniqueKeysWithValues: items.map { ($0.tweet.id.rawValue, $0.tweet.conversationID?.rawValue) })
+        #expect(conversations == [40: 39, 41: 39, 42: 39, 50: 50, 51: 50, 52: 50, 60: 60, 61: 60, 62: 60])
+    }
+
     @Test func theSameArchiveTwiceChangesNothingAndANewerOneAddsWhatIsNew() async throws {
         let database = try await Self.database()
         let posts = (1...5).map { Self.post(Int64($0)) }
@@ -161,6 +179,27 @@ import TwfeedTesting
         #expect(batch.deletedTweets == 2)
         let left = try await database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM tweet ORDER BY id") }
         #expect(left == [2, 4, Self.likedID.rawValue])
+    }
+
+    /// One batch as an archive gives it, newest first: new posts, a post stored before,
+    /// a like of your own stored with a cut text, and a post listed twice. Each is
+    /// counted once as what happened to it, and every new post is searchable.
+    @Test func aMixedBatchCountsEachPostOnceAndIndexesTheNewOnes() async throws {
+        let database = try await Self.database()
+        _ = try await database.storeArchived([Self.post(3, text: "stored before")], feed: .posts, account: Self.me, now: Self.now)
+        _ = try await database.storeArchived([Self.like(TweetID(4), text: "my own words, cut…")], feed: .likes, account: Self.me, now: Self.now)
+        let batch = [
+            Self.post(6, text: "sixth towpath"), Self.post(5, text: "fifth towpath"), Self.post(4, text: "my own words, cut short by the like"),
+            Self.post(3, text: "stored before"), Self.post(6, text: "sixth towpath"), Self.post(2, text: "second towpath", replyTo: 1),
+        ]
+        let counts = try await database.storeArchived(batch, feed: .posts, account: Self.me, now: Self.now)
+        #expect(counts == ArchiveCounts(new: 3, updated: 1, unchanged: 2))
+        #expect(try await database.feedStats(.posts).tweets == 5)
+        let found = try await database.search(try SearchQuery(parsing: "towpath"), feed: .posts, limit: 10)
+        #expect(found.map(\.tweet.id) == [TweetID(6), TweetID(5), TweetID(2)])
+        let mine = try await database.search(try SearchQuery(parsing: "short"), feed: .posts, limit: 10)
+        #expect(mine.map(\.tweet.id) == [TweetID(4)])
+        #expect(try await database.storeArchived(batch, feed: .posts, account: Self.me, now: Self.now) == ArchiveCounts(unchanged: 6))
     }
 
     @Test func aDryRunCountsAndStoresNothing() async throws {

@@ -80,40 +80,56 @@ extension AppDatabase {
         _ db: Database
     ) throws -> ArchiveCounts {
         let fetchedAt = now.timeIntervalSince1970
-        let insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, fetchedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
-                """
+        // Ascending: the tags (and the rows below) go into their B-trees in key order.
+        let batch = Set(tweets.map(\.id.rawValue))
+        let ids = "[" + batch.sorted().map(String.init).joined(separator: ",") + "]"
+        let parents = Set(tweets.compactMap(\.inReplyToID?.rawValue)).subtracting(batch)
+        // Read before anything is written: which posts (and replies' parents) are
+        // stored, whether each carries the feed's tag already (true), their conversations.
+        var stored: [TweetID: Bool] = [:]
+        var conversationOf: [TweetID: TweetID] = [:]
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: StoreQueries.archiveBatchStored.sql),
+            arguments: [account, feed.rawValue, "[" + (batch.union(parents)).map(String.init).joined(separator: ",") + "]"]
         )
+        while let row = try rows.next() {
+            let id = TweetID(row[0] as Int64)
+            stored[id] = row[1] as Bool
+            conversationOf[id] = (row[2] as Int64?).map(TweetID.init)
+        }
+        var seen: Set<TweetID> = []
+        var added: [Tweet] = []
+        var repeated: [Bool] = []
+        repeated.reserveCapacity(tweets.count)
+        for tweet in tweets {
+            let first = seen.insert(tweet.id).inserted
+            repeated.append(!first)
+            if first && stored[tweet.id] == nil { added.append(tweet) }
+        }
+        let conversations = archiveConversations(added, stored: conversationOf)
+        try insertArchived(added, conversations: conversations, fetchedAt: fetchedAt, db)
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) SELECT ?, ?, value, ? FROM json_each(?)",
+            arguments: [account, feed.rawValue, fetchedAt, ids]
+        )
+        // A post stored before, or twice in the batch: it may take the archive's whole
+        // text or your id, row by row as it comes (the last word is the last copy's).
         let whole = try db.cachedStatement(sql: wholeTextSQL)
         // A post stored as a like (no author) that your archive says is yours.
         let named = try db.cachedStatement(sql: "UPDATE tweet SET authorId = ? WHERE id = ? AND authorId = 0")
-        let tag = try db.cachedStatement(sql: "INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) VALUES (?, ?, ?, ?)")
         var counts = ArchiveCounts()
-        var added: [Tweet] = []
-        for tweet in tweets {
-            try insert.execute(arguments: [
-                tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
-                tweet.inReplyToID?.rawValue, tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
-                // A post that replies to nothing is its own conversation (as settling
-                // would say): written at once, so only replies are settled after.
-                (tweet.conversationID ?? (tweet.inReplyToID == nil ? tweet.id : nil))?.rawValue, tweet.rawJSON, fetchedAt,
-            ])
-            let isNew = db.changesCount > 0
-            var changed = false
-            if isNew {
-                added.append(tweet)
-            } else {
+        for (tweet, again) in zip(tweets, repeated) {
+            let isNew = !again && stored[tweet.id] == nil
+            // The tag was added by the first copy of a post not tagged before.
+            var changed = !again && stored[tweet.id] != true
+            if !isNew {
                 try whole.execute(arguments: ["text": tweet.text, "id": tweet.id.rawValue])
-                changed = db.changesCount > 0
+                changed = changed || db.changesCount > 0
                 if tweet.authorID != .unknown {
                     try named.execute(arguments: [tweet.authorID.rawValue, tweet.id.rawValue])
                     changed = changed || db.changesCount > 0
                 }
             }
-            try tag.execute(arguments: [account, feed.rawValue, tweet.id.rawValue, fetchedAt])
-            changed = changed || db.changesCount > 0
             if isNew && !storedBefore.contains(tweet.id) {
                 counts.new += 1
             } else if changed || isNew {
@@ -122,11 +138,51 @@ extension AppDatabase {
                 counts.unchanged += 1
             }
         }
-        try settleConversations(added.filter { $0.inReplyToID != nil }, db)
+        try followArchiveConversations(conversations, db)
         try insertMedia(added, now: now, db)
         try insertLinks(added.filter { !$0.links.isEmpty }, db)
         return counts
     }
+
+    /// The batch's new posts in one `INSERT … SELECT` from a temporary table, in id
+    /// order. Row by row, each INSERT was its own statement inside the transaction, and
+    /// FTS5 writes what it holds in memory as a new segment at every statement's
+    /// savepoint (and at every rowid not above the last, as an archive's newest-first
+    /// order gives): each post became a segment of the search index, merged again and
+    /// again, 40 % of the store's CPU (docs/PERFORMANCE.md, "Importing the archive"). In
+    /// one statement the search trigger still indexes each row, and FTS5 writes one
+    /// segment per batch.
+    static func insertArchived(_ tweets: [Tweet], conversations: [TweetID: TweetID], fetchedAt: Double, _ db: Database) throws {
+        guard !tweets.isEmpty else { return }
+        try db.execute(sql: archiveBatchTableSQL)
+        let fill = try db.makeStatement(sql: "INSERT INTO temp.archiveBatch VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        for tweet in tweets {
+            try fill.execute(arguments: [
+                tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
+                tweet.inReplyToID?.rawValue, tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
+                // A post that replies to nothing is its own conversation (as settling
+                // would say); a reply's is worked out before (`archiveConversations`).
+                (tweet.conversationID ?? (tweet.inReplyToID == nil ? tweet.id : conversations[tweet.id]))?.rawValue, tweet.rawJSON,
+            ])
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, fetchedAt)
+                SELECT id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, ?
+                FROM temp.archiveBatch ORDER BY id
+                """,
+            arguments: [fetchedAt]
+        )
+        try db.execute(sql: "DROP TABLE temp.archiveBatch")
+    }
+
+    /// One batch's new posts on their way into `tweet`: the connection's own, in memory
+    /// (`temp_store`), gone with the batch's transaction.
+    static let archiveBatchTableSQL = """
+        CREATE TEMP TABLE archiveBatch (
+            id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL, createdAt DOUBLE NOT NULL, text TEXT NOT NULL,
+            inReplyToId INTEGER, retweetOfId INTEGER, quotedId INTEGER, conversationId INTEGER, raw TEXT NOT NULL)
+        """
 
     /// A stored text that is a cut of the archive's: once its trailing "…" and spaces go,
     /// it is non-empty, shorter, and the archive's text begins with it (a v1.1 answer's

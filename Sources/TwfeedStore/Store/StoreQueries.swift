@@ -305,7 +305,7 @@ enum StoreQueries {
         search, searchInFeed, usersMatching, usersNamed, feedItemByID, linksOfTweet, authorByID,
         spendSince, spendBetween, spendTotals,
         billingState, endpointRefusals, gapsInFeed, gapsAll, gapCounts, fillRequest,
-        tweetByID, mediaOfTweet, repliesTo, pendingFetches, unavailableTweet, conversationOf,
+        tweetByID, mediaOfTweet, repliesTo, pendingFetches, unavailableTweet, conversationOf, archiveBatchStored,
     ]
 
     /// The billing status: one row by its key.
@@ -368,4 +368,16 @@ enum StoreQueries {
     )
     /// A stored post's conversation, when storing its replies (`settleConversations`).
     static let conversationOf = StoreQuery("conversationOf", "SELECT conversationId FROM tweet WHERE id = ?")
+    /// Which posts of an archive's batch (and which of its replies' parents) are stored,
+    /// whether each carries the feed's tag, and its conversation (`storeArchived`): the
+    /// ids come as one JSON array, each looked up by the primary key.
+    static let archiveBatchStored = StoreQuery(
+        "archiveBatchStored",
+        """
+        SELECT t.id, EXISTS (SELECT 1 FROM feedMembership m WHERE m.account = ?1 AND m.feed = ?2 AND m.tweetId = t.id) AS tagged,
+            t.conversationId
+        FROM tweet t WHERE t.id IN (SELECT value FROM json_each(?3))
+        """,
+        allowance: .init(scans: ["json_each"], sorts: false, why: "the batch's own ids, passed as one JSON array")
+    )
 }
