@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: one release build (some Swift 6 concurrency errors only
-# show there), then four lanes side by side: the test suite on it (the fault matrix is
-# in it); the web reader in headless Chromium and the short crash loop; the install by
-# hand; the Debian package and its checks. Each stage says how long it took.
+# show there), then three lanes side by side: the test suite on it (the fault matrix is
+# in it); the web reader in headless Chromium and the short crash loop; the static link,
+# the install by hand, the Debian package and its checks. Each stage says how long it took.
 # --fast: the tier to run while working (about two minutes after its build): the format
 # check, one debug build and every unit suite; not the integration suite (the fault
 # matrix is in it), the package, the browser test or the crash loop.
@@ -53,10 +53,10 @@ stage format-check bash scripts/format-check
 # errors only show in release builds, too).
 stage build bash scripts/release-build --with-tests
 
-# After the build, four lanes run side by side, those in the background each writing its
+# After the build, three lanes run side by side, those in the background each writing its
 # own log, shown whole when it ends: the test suite (much of its time is spent waiting on
 # the daemons and emulators it starts: the fault matrix's slow answers and back-offs),
-# the browser lane, the install by hand, and the package lane here in the foreground.
+# the browser lane, and the package lane (with the install by hand) here in the foreground.
 # All of them need only the build.
 lanes=()
 lane() {
@@ -96,18 +96,22 @@ extras() {
 # The Debian package from that release build: its control, files, binaries without the
 # toolchain, lintian and both units (scripts/package-test says what it checks); --quick
 # compresses it less, a sixth of the CPU time. The static link is here, not in the build
-# stage: only the package needs it, and here it overlaps the suite's waits.
+# stage: only the package and the install by hand need it, and here it overlaps the
+# suite's waits.
 package_lane() {
-  stage static-link bash scripts/release-build --static-only &&
-    stage extras extras &&
+  stage static-link bash scripts/release-build --static-only || return 1
+  # docs/OPERATIONS.md's install by hand, followed as written in a scratch root, but for
+  # its build (the build stage above is that step; `swift test` holds SwiftPM's lock on
+  # .build while it runs, so nothing beside it may call SwiftPM); it installs the
+  # static binaries, so it comes after their link. A failure here does not stop the
+  # package's checks.
+  local status=0
+  stage install-guide-test bash scripts/install-guide-test --skip-build || status=1
+  stage extras extras &&
     stage package bash scripts/package --skip-build --quick &&
-    stage package-test bash scripts/package-test
+    stage package-test bash scripts/package-test || status=1
+  return "$status"
 }
-# docs/OPERATIONS.md's install by hand, followed as written in a scratch root, but for its
-# build (the build stage above is that step): `swift test` holds SwiftPM's lock on .build
-# while it runs, so nothing beside it may call SwiftPM.
-lane install-guide stage install-guide-test bash scripts/install-guide-test --skip-build
-
 # A lane that fails does not stop the others: every failure of the run is shown.
 status=0
 package_lane || status=1
