@@ -65,8 +65,8 @@ extension OutboxFlusher {
         return .ready(ids)
     }
 
-    /// One upload through the gate; the id recorded before anything else, then its
-    /// charge (unpublished: `mediaUpload`, 0 unless configured) in the ledger.
+    /// One upload through the gate; the id recorded before anything else, with its
+    /// charge (unpublished: `mediaUpload`, 0 unless configured) in the same transaction.
     private func upload(_ item: OutboxItem, _ photo: OutboxPhoto) async throws -> PhotosOutcome {
         if let pause = try await admitStep(price: terms.prices.mediaUpload) { return .wait(pause) }
         let started = clock.now()
@@ -84,10 +84,15 @@ extension OutboxFlusher {
             let answer = try await api.uploadMedia(bytes, type: photo.type.mimeType, fileName: photo.fileName)
             let now = clock.now()
             let expires = now.addingTimeInterval(answer.expiresAfter ?? Self.defaultMediaLifetime)
-            try await database.recordPhotoUpload(outboxID: item.id, position: photo.position, mediaID: answer.mediaID, expiresAt: expires)
             var bill = BillableAnswer(source: .outbox)
             bill.created = [.mediaUpload]
-            try await database.recordSpend(bill, prices: terms.prices, now: now)
+            try await database.recordPhotoUpload(
+                outboxID: item.id,
+                position: photo.position,
+                mediaID: answer.mediaID,
+                expiresAt: expires,
+                charge: (bill, terms.prices, now)
+            )
             await gate?.release(.outbox)
             try await gate?.answered(.outbox)
             logger.info(

@@ -126,9 +126,27 @@ extension AppDatabase {
     package func retryOutbox(_ id: Int64, now: Date) async throws -> OutboxItem {
         guard let item = try await outboxItem(id) else { throw TwfeedError(.invalidData, "outbox: no status #\(id)") }
         if item.state == .blocked { return try await retryBlocked(item, now: now) }
-        let retried = try await retryGivenUp(item, now: now)
-        try await resumeBlockedParts(after: retried, now: now)
-        return try await outboxItem(id) ?? retried
+        let legacyAttempted = item.state == .expired && item.attempts > 0 && item.uncertainSince == nil
+        let mayHaveGoneOut = item.uncertainSince != nil || legacyAttempted
+        let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
+        guard
+            let updated = try await backInLine(
+                item,
+                from: [.failed, .expired],
+                to: mayHaveGoneOut ? .uncertain : .pending,
+                changes: [
+                    .uncertainSince(mayHaveGoneOut ? since : nil),
+                    .newestIDBeforeAttempt(mayHaveGoneOut ? item.newestIDBeforeAttempt : nil),
+                ],
+                now: now
+            )
+        else {
+            throw TwfeedError(
+                .invalidData,
+                "outbox: status #\(id) is \(item.state.rawValue); only failed, expired or blocked statuses can be retried"
+            )
+        }
+        return updated
     }
 
     /// A blocked part back to `pending`, once its parent is not given up any more.
@@ -145,54 +163,43 @@ extension AppDatabase {
                 throw TwfeedError(.invalidData, "outbox: status #\(item.id) waits for part \(thread.part - 1) (#\(parent.id)), which \(why)")
             }
         }
-        guard
-            let updated = try await transitionOutbox(
-                item.id,
-                from: [.blocked],
-                to: .pending,
-                changes: [.queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil)]
-            )
-        else { throw TwfeedError(.invalidData, "outbox: status #\(item.id) is no longer blocked") }
-        try await resumeBlockedParts(after: updated, now: now)
-        return try await outboxItem(item.id) ?? updated
-    }
-
-    /// The blocked parts after `item` in its thread back to `pending`: they wait for it.
-    private func resumeBlockedParts(after item: OutboxItem, now: Date) async throws {
-        guard let thread = item.thread else { return }
-        for part in try await threadParts(thread.id) where (part.thread?.part ?? 0) > thread.part && part.state == .blocked {
-            try await transitionOutbox(
-                part.id,
-                from: [.blocked],
-                to: .pending,
-                changes: [.queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil)]
-            )
-        }
-    }
-
-    private func retryGivenUp(_ item: OutboxItem, now: Date) async throws -> OutboxItem {
-        let id = item.id
-        let legacyAttempted = item.state == .expired && item.attempts > 0 && item.uncertainSince == nil
-        let mayHaveGoneOut = item.uncertainSince != nil || legacyAttempted
-        let since = item.uncertainSince ?? item.lastAttemptAt ?? item.queuedAt
-        guard
-            let updated = try await transitionOutbox(
-                id,
-                from: [.failed, .expired],
-                to: mayHaveGoneOut ? .uncertain : .pending,
-                changes: [
-                    .queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil),
-                    .uncertainSince(mayHaveGoneOut ? since : nil),
-                    .newestIDBeforeAttempt(mayHaveGoneOut ? item.newestIDBeforeAttempt : nil),
-                ]
-            )
-        else {
-            throw TwfeedError(
-                .invalidData,
-                "outbox: status #\(id) is \(item.state.rawValue); only failed, expired or blocked statuses can be retried"
-            )
+        guard let updated = try await backInLine(item, from: [.blocked], to: .pending, changes: [], now: now) else {
+            throw TwfeedError(.invalidData, "outbox: status #\(item.id) is no longer blocked")
         }
         return updated
+    }
+
+    /// One transaction: the status back in line (its age from `now`, no attempts, no
+    /// error, and `changes`), and the blocked parts after it in its thread with it (they
+    /// wait for it to be sent). Nil when it was not in `from`.
+    private func backInLine(
+        _ item: OutboxItem,
+        from: [OutboxState],
+        to state: OutboxState,
+        changes: [OutboxChange],
+        now: Date
+    ) async throws -> OutboxItem? {
+        try await write { db in
+            guard
+                let updated = try Self.transitionOutbox(
+                    item.id,
+                    from: from,
+                    to: state,
+                    changes: [.queuedAt(now), .attempts(0), .nextAttemptAt(nil), .lastError(nil)] + changes,
+                    db
+                )
+            else { return nil }
+            if let thread = updated.thread {
+                try db.execute(
+                    sql: """
+                        UPDATE outbox SET state = 'pending', queuedAt = ?, attempts = 0, nextAttemptAt = NULL, lastError = NULL
+                        WHERE threadId = ? AND threadPart > ? AND state = 'blocked'
+                        """,
+                    arguments: [now.timeIntervalSince1970, thread.id, thread.part]
+                )
+            }
+            return updated
+        }
     }
 
     /// `outbox cancel`: withdraws a pending status, or a failed or blocked one so it is

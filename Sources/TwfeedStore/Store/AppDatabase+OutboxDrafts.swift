@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TwfeedBilling
 import TwfeedCore
 
 /// Queuing what the outbox's second floor sends (photos, threads, a time to send,
@@ -72,13 +73,22 @@ extension AppDatabase {
     }
 
     /// A photo's upload answered: its media id is recorded before anything else is
-    /// sent, so it is never uploaded again while the id is valid.
-    package func recordPhotoUpload(outboxID: Int64, position: Int, mediaID: String, expiresAt: Date?) async throws {
+    /// sent, so it is never uploaded again while the id is valid; with `charge`, the
+    /// upload's ledger row in the same transaction, so a crash never keeps one without
+    /// the other.
+    package func recordPhotoUpload(
+        outboxID: Int64,
+        position: Int,
+        mediaID: String,
+        expiresAt: Date?,
+        charge: (bill: BillableAnswer, prices: Prices, now: Date)? = nil
+    ) async throws {
         try await write { db in
             try db.execute(
                 sql: "UPDATE outboxPhoto SET mediaId = ?, mediaExpiresAt = ?, altSetAt = NULL WHERE outboxId = ? AND position = ?",
                 arguments: [mediaID, expiresAt?.timeIntervalSince1970, outboxID, position]
             )
+            if let charge { _ = try Self.recordSpend(charge.bill, prices: charge.prices, now: charge.now, db) }
         }
     }
 
