@@ -7,7 +7,8 @@ import TwfeedCore
 /// Deletions (`twfeed delete`): the same exactly-once machinery as posts. `sending` is
 /// committed before the request; a lost answer makes it `uncertain`, settled by looking
 /// the post up (gone: the deletion went through); the stored post is marked deleted in
-/// the transaction that makes the deletion `sent`... and charged there, once.
+/// the transaction that makes the deletion `sent` (`AppDatabase.afterSent`), and
+/// charged there, once.
 extension OutboxFlusher {
     /// One attempt at deleting `head`'s post. Returns a pause when the queue must wait.
     func sendDeletion(_ head: OutboxItem) async throws -> Pause? {
@@ -36,7 +37,7 @@ extension OutboxFlusher {
         let started = clock.now()
         do {
             try await api.deleteTweet(target)
-            try await markDeleted(sending, target: target, from: .sending, charged: true)
+            try await markDeleted(sending, from: .sending, charged: true)
             try await gate?.answered(.outbox)
             await gate?.release(.outbox)
             logger.info(
@@ -50,7 +51,7 @@ extension OutboxFlusher {
         } catch let error as APIError where error.status == 404 && error.refusal == nil {
             // The post is gone already: an earlier attempt whose answer was lost (charged
             // then), or deleted elsewhere. What was asked for is done.
-            try await markDeleted(sending, target: target, from: .sending, charged: sending.uncertainSince != nil)
+            try await markDeleted(sending, from: .sending, charged: sending.uncertainSince != nil)
             await gate?.release(.outbox)
             logger.notice("outbox.deleted", metadata: ["id": "\(sending.id)", "tweet_id": "\(target)", "note": "already gone (404)"])
             return nil
@@ -65,9 +66,9 @@ extension OutboxFlusher {
         }
     }
 
-    /// `sent`, the stored post marked deleted, and (when the API charged for it) the
-    /// deletion's price in the ledger.
-    func markDeleted(_ item: OutboxItem, target: TweetID, from state: OutboxState, charged: Bool) async throws {
+    /// `sent`, with the stored post marked deleted (the store does it in the same
+    /// transaction) and, when the API charged for it, the deletion's price in the ledger.
+    func markDeleted(_ item: OutboxItem, from state: OutboxState, charged: Bool) async throws {
         let now = clock.now()
         var bill = BillableAnswer(source: .outbox)
         if charged { bill.created = [.postDelete] }
@@ -80,7 +81,6 @@ extension OutboxFlusher {
             prices: terms.prices,
             now: now
         )
-        try await database.markTweetDeleted(target, at: now)
         metrics?.statusSent()
     }
 
@@ -130,7 +130,7 @@ extension OutboxFlusher {
         } else {
             // Gone: this deletion's doing only if an earlier attempt may have gone
             // through (charged then); after a plain "deleted": false, someone else's.
-            try await markDeleted(item, target: target, from: state, charged: refusal == nil || item.uncertainSince != nil)
+            try await markDeleted(item, from: state, charged: refusal == nil || item.uncertainSince != nil)
             logger.notice("outbox.settled", metadata: ["id": "\(item.id)", "outcome": "deleted", "tweet_id": "\(target)"])
         }
         return nil

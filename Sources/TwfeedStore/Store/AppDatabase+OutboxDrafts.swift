@@ -154,8 +154,16 @@ extension AppDatabase {
     }
 
     /// What marking a status sent does besides: the next part of its thread replies to
-    /// the post it became, and its photos' bytes, sent, are dropped.
+    /// the post it became, its photos' bytes, sent, are dropped, and a deletion's post is
+    /// marked deleted (at the deletion's `sentAt`), so neither can stand without the other.
     static func afterSent(_ id: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE tweet SET deletedAt = (SELECT sentAt FROM outbox WHERE id = ?1)
+                WHERE id = (SELECT targetTweetId FROM outbox WHERE id = ?1 AND kind = 'delete') AND deletedAt IS NULL
+                """,
+            arguments: [id]
+        )
         try db.execute(
             sql: """
                 UPDATE outbox SET replyToId = parent.sentTweetId

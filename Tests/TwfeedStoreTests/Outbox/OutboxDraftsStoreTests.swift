@@ -104,7 +104,9 @@ struct OutboxDraftsStoreTests {
         }
         let queued = try await database.enqueue(StatusDraft(text: "still here"), now: now)
         await #expect(throws: TwfeedError.self) { try await database.enqueueDeletion(of: TweetID(queued.id), now: now) }
-        try await database.markTweetDeleted(TweetID(500), at: now)
+        // The deletion sent: the post is marked deleted in the same transaction.
+        _ = try await database.transitionOutbox(deletion.id, from: [.pending], to: .sending)
+        _ = try await database.transitionOutbox(deletion.id, from: [.sending], to: .sent, changes: [.sentAt(now)])
         #expect(try await database.storedTweet(TweetID(500))?.deletedAt == now)
     }
 }
