@@ -66,7 +66,10 @@ lane() {
   lanes+=("$name:$!")
 }
 
-lane suite stage "swift test" swift test -c release --skip-build
+# The bundle itself, as `swift test` runs it for Swift Testing, so that no SwiftPM call
+# holds the lock on .build while the suite runs: the package lane builds generate-manual
+# beside it.
+lane suite stage "swift test" .build/release/twfeedPackageTests.xctest --testing-library swift-testing
 
 # The web reader in a real browser against the release demo (docs/PROOF.md), then the
 # crash loop's short run (docs/PROOF.md has the long one): 5 SIGKILLs of the release
@@ -74,7 +77,7 @@ lane suite stage "swift test" swift test -c release --skip-build
 browser_lane() {
   local status=0
   stage browser-test python3 scripts/browser-test --binary .build/release/twfeed || status=1
-  # BIN: not SwiftPM's --show-bin-path, which would wait for `swift test`'s lock.
+  # BIN: not SwiftPM's --show-bin-path, which would wait for the package lane's build.
   stage crashloop env BIN=.build/release bash scripts/crashloop 5 1 || status=1
   return "$status"
 }
@@ -95,19 +98,18 @@ extras() {
 
 # The Debian package from that release build: its control, files, binaries without the
 # toolchain, lintian and both units (scripts/package-test says what it checks); --quick
-# compresses it less, a sixth of the CPU time. The static link is here, not in the build
-# stage: only the package and the install by hand need it, and here it overlaps the
-# suite's waits.
+# compresses it less, a sixth of the CPU time. The static link and generate-manual (for
+# the man pages) are here, not in the build stage: only this lane needs them, and here
+# they overlap the suite's waits.
 package_lane() {
   stage static-link bash scripts/release-build --static-only || return 1
   # docs/OPERATIONS.md's install by hand, followed as written in a scratch root, but for
-  # its build (the build stage above is that step; `swift test` holds SwiftPM's lock on
-  # .build while it runs, so nothing beside it may call SwiftPM); it installs the
-  # static binaries, so it comes after their link. A failure here does not stop the
-  # package's checks.
+  # its build (the build stage above is that step); it installs the static binaries, so
+  # it comes after their link. A failure here does not stop the package's checks.
   local status=0
   stage install-guide-test bash scripts/install-guide-test --skip-build || status=1
-  stage extras extras &&
+  stage generate-manual bash scripts/release-build --manual-only &&
+    stage extras extras &&
     stage package bash scripts/package --skip-build --quick &&
     stage package-test bash scripts/package-test || status=1
   return "$status"
