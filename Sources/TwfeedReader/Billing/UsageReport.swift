@@ -73,6 +73,7 @@ package struct UsageReport: Sendable {
                     "postsWithURL": .number(String(count.postsWithURL)),
                     "postsSummoned": .number(String(count.postsSummoned)),
                     "postsDeleted": .number(String(count.postsDeleted)),
+                    "uploads": .number(String(count.uploads)),
                     "repeatsFree": .number(String(day.repeats[source] ?? 0)),
                     "usd": usd(day.costs[source] ?? .zero),
                 ])

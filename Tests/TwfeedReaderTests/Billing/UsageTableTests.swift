@@ -39,6 +39,26 @@ struct UsageTableTests {
         #expect(fine.contains("$0.0015 spent"), "\(fine)")
     }
 
+    /// The outbox's deletions and photo uploads are counted per day, with what they cost:
+    /// a deletion at `api.prices.postDelete`, an upload at nothing unless priced.
+    @Test func usageJSONCountsTheOutboxsDeletionsAndUploads() async throws {
+        let database = try AppDatabase.inMemory()
+        var deletion = BillableAnswer(source: .outbox)
+        deletion.created = [.postDelete]
+        try await database.recordSpend(deletion, prices: .published, now: Self.noon)
+        for _ in 1 ... 2 {
+            var upload = BillableAnswer(source: .outbox)
+            upload.created = [.mediaUpload]
+            try await database.recordSpend(upload, prices: .published, now: Self.noon)
+        }
+        let config = TwfeedConfig(environment: ["HOME": "/home/ada"])
+        let json = try await UsageReport.read(config: config, database: database, now: Self.noon, days: 1).json
+        let outbox = json["days"]?.array?.first?["sources"]?["outbox"]
+        #expect(outbox?["postsDeleted"] == .number("1"), "\(json)")
+        #expect(outbox?["uploads"] == .number("2"), "\(json)")
+        #expect(outbox?["usd"] == .number("0.01"), "\(json)")
+    }
+
     @Test func theEmulatorsAmountsAreLabelledAsNotRealMoney() async throws {
         #expect(try await !table().contains("not real"))
         let emulated = try await table(baseURL: "http://127.0.0.1:8080")
