@@ -115,12 +115,8 @@ package_lane() {
   return "$status"
 }
 # A lane that fails does not stop the others: every failure of the run is shown.
-# The package's lane yields the CPU to the others (nice 10): the suite is the run's last
-# lane to end and uses about 1.6 of the 2 cores alone, while this lane (xz, lintian,
-# SwiftPM for generate-manual) has nothing that waits on a clock and about 55 CPU-s of
-# work that fits in what the suite leaves.
 status=0
-( renice -n 10 -p "$BASHPID" >/dev/null && package_lane ) || status=1
+package_lane || status=1
 for entry in "${lanes[@]}"; do
   name=${entry%%:*}
   if wait "${entry##*:}"; then result=passed; else result=failed; status=1; fi
