@@ -108,9 +108,13 @@ struct OutboxSecondFloorTests {
                     : [])
         }
         let queued = try await database.enqueueThread(parts, now: Date())
-        // Slow answers widen the windows between a step's request and its record.
-        if withPhotos { world.emulator.inject(.slow(seconds: 0.3), times: 200, endpoint: .mediaUpload) }
-        world.emulator.inject(.slow(seconds: withPhotos ? 0.3 : 0.5), times: 200, endpoint: .post)
+        // Slow answers widen the windows between a step's request and its record. The
+        // server has done the step when its answer starts to wait, so a kill a moment
+        // after a step lands inside that window; the window is wide (a second or two)
+        // because the test's own reaction is slow on a loaded machine: at 0.5 s a v1.1
+        // run once had all ten parts out before its fifth kill.
+        if withPhotos { world.emulator.inject(.slow(seconds: 1), times: 200, endpoint: .mediaUpload) }
+        world.emulator.inject(.slow(seconds: withPhotos ? 1 : 2), times: 200, endpoint: .post)
         var generator = SystemRandomNumberGenerator()
         var kills = 0
         // Every step the server took: each kill comes just after one, while sending.
