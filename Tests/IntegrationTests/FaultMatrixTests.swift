@@ -71,14 +71,11 @@ struct FaultMatrixTests {
         // cell's clock runs for hours while a fault's backoffs or holds pass, and at 15 s
         // the feeds' idle polls were most of the matrix's work (14,286 requests against
         // 7,542 for the 168 cells; 88 CPU-seconds against 62 in the release test binary).
-        try world.writeConfig([
+        try world.writeConfig(TestWorld.feeds(every: 120).merging([
             "api": .object(["dialect": .string(cell.dialect), "baseURL": .string(world.emulator.baseURL),
                             "timeoutSeconds": .number("1")]),
             "outbox": .object(["flushIntervalSeconds": .number("1"), "maxAgeHours": .number(String(cell.maxAgeHours))]),
-            "feeds": .object(Dictionary(uniqueKeysWithValues: ["home", "mentions", "retweets"].map {
-                ($0, JSONValue.object(["intervalSeconds": .number("120")]))
-            })),
-        ])
+        ]) { $1 })
         // The rate-limit windows would close as the clock races ahead: only the injected
         // faults may refuse a request.
         for endpoint in ["home", "mentions", "retweets", "post", "me", "ownPosts"] {

@@ -27,13 +27,14 @@ final class TestWorld: @unchecked Sendable {
     var databasePath: String { sandbox.databasePath }
 
     /// Every feed polls every 15 s unless a test says otherwise.
-    static let feeds: [String: JSONValue] = [
-        "feeds": .object([
-            "home": .object(["intervalSeconds": .number("15")]),
-            "mentions": .object(["intervalSeconds": .number("15")]),
-            "retweets": .object(["intervalSeconds": .number("15")]),
-        ]),
-    ]
+    static let feeds = feeds(every: 15)
+
+    /// The config's `feeds` key with every polled feed at `seconds`.
+    static func feeds(every seconds: Int) -> [String: JSONValue] {
+        ["feeds": .object(Dictionary(uniqueKeysWithValues: ["home", "mentions", "retweets"].map {
+            ($0, JSONValue.object(["intervalSeconds": .number(String(seconds))]))
+        }))]
+    }
 
     init(dialect: String = "v2", tweets: Int = 200, configure: (inout EmulatorConfiguration) -> Void = { _ in },
          extraConfig: [String: JSONValue] = [:]) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TwfeedCore
+import TwfeedKit
 @testable import TwfeedReader
 import TwfeedTesting
 
@@ -18,22 +19,27 @@ struct ReaderComposePartsTests {
         Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8)
         + [3, 1, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
 
-    /// A form as the page posts it: the fields, then the files.
+    /// A form as the page posts it: the fields, then the files (an empty file input is a
+    /// part with an empty file name and no bytes, as browsers send it). Written by the
+    /// daemon's own multipart writer, which a photo upload sends.
     static func form(_ browser: Browser, _ fields: [(String, String)], files: [(String, String, [UInt8])] = [], action: String = "queue")
         -> MultipartBody
     {
-        var body = MultipartBody()
-        body.field("csrf", browser.csrf)
-        for (name, value) in fields { body.field(name, value) }
-        for (name, fileName, bytes) in files { body.file(name, fileName: fileName, bytes) }
-        body.field("action", action)
-        return body
+        body([("csrf", browser.csrf)] + fields, files: files, action: action)
+    }
+
+    static func body(_ fields: [(String, String)], files: [(String, String, [UInt8])], action: String) -> MultipartBody {
+        MultipartBody(
+            parts: fields.map { MultipartBody.Part.field($0.0, $0.1) }
+                + files.map { .file($0.0, fileName: $0.1, contentType: "application/octet-stream", bytes: Data($0.2)) }
+                + [.field("action", action)]
+        )
     }
 
     static func post(_ browser: Browser, _ body: MultipartBody, headers: [String: String]? = nil) async throws -> RawHTTP.Response {
         var sent = headers ?? ["Cookie": browser.cookie, "Origin": browser.reader.origin]
         sent["Content-Type"] = body.contentType
-        return try await browser.reader.request("/compose", method: "POST", headers: sent, bytes: body.body)
+        return try await browser.reader.request("/compose", method: "POST", headers: sent, bytes: body.bytes)
     }
 
     @Test func aPhotoAndItsDescriptionAreQueuedWithTheBytesAndShownInTheOutbox() async throws {
@@ -187,10 +193,7 @@ struct ReaderComposePartsTests {
             let browser = try await Browser.signIn(world, reader: reader)
             let other = try await Browser.signIn(world, reader: reader)
             let files = [("photo_1_1", "dot.png", Self.png)]
-            var none = MultipartBody()
-            none.field("text", "no token")
-            none.file("photo_1_1", fileName: "dot.png", Self.png)
-            none.field("action", "queue")
+            let none = Self.body([("text", "no token")], files: files, action: "queue")
             #expect(try await Self.post(browser, none).status == 403, "no token")
             #expect(try await Self.post(browser, Self.form(other, [("text", "another's")], files: files)).status == 403, "another session's token")
             let foreign = ["Cookie": browser.cookie, "Origin": "http://evil.example"]
