@@ -98,7 +98,7 @@ extras() {
 
 # The Debian package from that release build: its control, files, binaries without the
 # toolchain, lintian and both units (scripts/package-test says what it checks); --quick
-# compresses it less, a sixth of the CPU time. The static link and generate-manual (for
+# compresses it with gzip -1, not xz -6 (the content is checked, not the size). The static link and generate-manual (for
 # the man pages) are here, not in the build stage: only this lane needs them, and here
 # they overlap the suite's waits.
 package_lane() {
