@@ -98,9 +98,9 @@ extras() {
 
 # The Debian package from that release build: its control, files, binaries without the
 # toolchain, lintian and both units (scripts/package-test says what it checks); --quick
-# compresses it with gzip -1, not xz -6 (the content is checked, not the size). The static link and generate-manual (for
-# the man pages) are here, not in the build stage: only this lane needs them, and here
-# they overlap the suite's waits.
+# compresses it with gzip -1, not xz -6 (the content is checked, not the size). The
+# static link and generate-manual (for the man pages) are here, not in the build stage:
+# only this lane needs them, and here they overlap the suite's waits.
 package_lane() {
   stage static-link bash scripts/release-build --static-only || return 1
   # docs/OPERATIONS.md's install by hand, followed as written in a scratch root, but for
