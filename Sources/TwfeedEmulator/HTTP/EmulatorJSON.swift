@@ -63,8 +63,8 @@ enum EmulatorJSON: Sendable {
     }
 
     /// Escapes only what JSON requires; non-ASCII text (emoji, CJK) stays as UTF-8, as the real API sends it.
-    /// Most strings need no escape: they are appended whole, which is most of the time
-    /// the emulator spends writing a page (measured in the fault matrix).
+    /// Most strings need no escape and are appended whole, the same bytes as the loop
+    /// below; scalar by scalar, this writer was 5 % of the fault matrix's profile.
     private static func writeString(_ value: String, into out: inout String) {
         out += "\""
         if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
