@@ -285,16 +285,13 @@ let package = Package(
 /// whole module: a release build otherwise compiles each test target in one frontend, on
 /// one core, and the largest (IntegrationTests, which needs every other module) is the
 /// build's last step; in batches (as a debug build compiles) its files share both cores.
-/// Nor does it carry debug info (`-gnone`, passed to the frontend because SwiftPM adds
-/// its own `-g` after these flags): no debugger runs on it, an expectation names its
-/// source line by itself, and the test targets compile in about 9 % less CPU
-/// (docs/PERFORMANCE.md). The fast tier's debug build keeps it.
+/// (scripts/release-build compiles all of it without debug information.)
 for target in package.targets {
     if target.type == .test {
         target.swiftSettings =
             (target.swiftSettings ?? []) + [
                 .unsafeFlags(
-                    ["-Onone", "-no-whole-module-optimization", "-enable-batch-mode", "-Xfrontend", "-gnone"],
+                    ["-Onone", "-no-whole-module-optimization", "-enable-batch-mode"],
                     .when(configuration: .release)
                 )
             ]
