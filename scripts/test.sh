@@ -39,6 +39,12 @@ if [ "${1:-}" = "--fast" ]; then
   exit 0
 fi
 
+# SwiftPM's resolve needs only the toolchain, and runs on about one core for about 19 s
+# (each dependency's manifest, then its working copy, one package at a time): it runs
+# beside the setup and the format check instead of after them.
+swift package resolve >"$TMPDIR/resolve.log" 2>&1 &
+resolving=$!
+
 # zsh and fish: the completion tests run in each shell; mandoc checks the man page;
 # --browser-test: chromium, its driver and selenium for the reader's browser test;
 # dpkg-dev, binutils and lintian: the package's build and checks.
@@ -46,6 +52,9 @@ stage setup bash scripts/setup.sh --browser-test zsh fish mandoc dpkg-dev binuti
 
 # Sources/ as `swift format` writes it with the root .swift-format (a second of work).
 stage format-check bash scripts/format-check
+
+resolved() { wait "$resolving" || { cat "$TMPDIR/resolve.log" >&2; return 1; }; }
+stage resolve resolved
 
 # One release build for everything below: the test bundle, the binaries the browser test
 # and the crash loop run, and (linked again with the static runtime, in the package's
