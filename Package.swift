@@ -290,10 +290,7 @@ for target in package.targets {
     if target.type == .test {
         target.swiftSettings =
             (target.swiftSettings ?? []) + [
-                .unsafeFlags(
-                    ["-Onone", "-no-whole-module-optimization", "-enable-batch-mode"],
-                    .when(configuration: .release)
-                )
+                .unsafeFlags(["-Onone", "-no-whole-module-optimization", "-enable-batch-mode"], .when(configuration: .release))
             ]
     } else if target.type == .regular, target.name.hasPrefix("Twfeed") || target.name == "TwitterText" {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-enable-testing"], .when(configuration: .release))]

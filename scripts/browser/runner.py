@@ -129,7 +129,7 @@ def main():
             missing.append(f"the Python module {module}")
     if missing:
         print(f"browser-test: missing {', '.join(missing)} (scripts/setup.sh --browser-test installs them; "
-              "swift build -c release builds twfeed)", file=sys.stderr)
+              "bash scripts/release-build builds twfeed)", file=sys.stderr)
         return 2
 
     started = time.monotonic()
