@@ -80,14 +80,31 @@ struct BadInputTests {
         Self.expectOneLine(try folder.run(["run"]), "\(folder.credentials): \(message)", exit: code)
     }
 
-    @Test func anUnreadableCredentialsFileIsOneLine() throws {
-        guard getuid() != 0 else {
-            print("skipped: root reads a mode-000 file (run as a user to check this row)")
-            return
-        }
+    /// Root reads any file, so as root these rows run twfeed as nobody (uid 65534), who
+    /// may enter the folder (0755) and read the config (0644) but not what is under test.
+    static var canBeRefused: Bool { getuid() != 0 || Binary.canSwitchUser }
+
+    static func runRefused(_ folder: Folder, _ arguments: [String]) throws -> Binary.Result {
+        let command = arguments + ["--config", folder.config]
+        return getuid() == 0 ? try Binary.runAs(uid: 65534, command) : try Binary.run(command)
+    }
+
+    @Test(.enabled(if: canBeRefused, "as root, needs setpriv to run as another user"))
+    func anUnreadableCredentialsFileIsOneLine() throws {
         let folder = try Folder()
+        chmod(folder.path, 0o755)
+        chmod(folder.config, 0o644)
         chmod(folder.credentials, 0o000)
-        Self.expectOneLine(try folder.run(["run"]), "\(folder.credentials): cannot read credentials file: Permission denied", exit: 78)
+        Self.expectOneLine(try Self.runRefused(folder, ["run"]), "\(folder.credentials): cannot read credentials file: Permission denied", exit: 78)
+    }
+
+    /// A config in a folder the user may not enter is there, not missing: it says so.
+    @Test(.enabled(if: canBeRefused, "as root, needs setpriv to run as another user"))
+    func aConfigInAFolderTheUserMayNotEnterIsUnreadableNotMissing() throws {
+        let folder = try Folder()
+        chmod(folder.path, 0o000)
+        defer { chmod(folder.path, 0o700) }
+        Self.expectOneLine(try Self.runRefused(folder, ["feed", "home"]), "\(folder.config): cannot read config file: Permission denied", exit: 78)
     }
 
     // MARK: Status text

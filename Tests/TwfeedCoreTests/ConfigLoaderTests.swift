@@ -103,6 +103,20 @@ struct ConfigLoaderTests {
         }
     }
 
+    /// A path below a file is missing too; a folder is there but is no config.
+    @Test func aPathThatIsNoFileSaysWhy() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-config-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "{}".write(toFile: "\(folder)/file", atomically: true, encoding: .utf8)
+        #expect(throws: TwfeedError(.configuration, "\(folder)/file/config.json: config file not found")) {
+            try ConfigLoader.load(explicit: "\(folder)/file/config.json", environment: environment)
+        }
+        #expect(throws: TwfeedError(.configuration, "\(folder): cannot read config file: Is a directory")) {
+            try ConfigLoader.load(explicit: folder, environment: environment)
+        }
+    }
+
     @Test func missingDefaultFileMeansDefaults() throws {
         let config = try ConfigLoader.load(explicit: nil, environment: ["HOME": "/nonexistent-home"])
         #expect(config.api.dialect == .v2)

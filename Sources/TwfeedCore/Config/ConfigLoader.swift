@@ -33,13 +33,18 @@ package enum ConfigLoader {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> TwfeedConfig {
         let (path, required) = locate(explicit: explicit, account: account, environment: environment)
-        guard FileManager.default.fileExists(atPath: path) else {
+        // stat, not FileManager's fileExists: that is false for a file in a folder the
+        // user may not enter, which is there but unreadable, not missing.
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let reason = errno
+            guard reason == ENOENT || reason == ENOTDIR else {
+                throw TwfeedError(.configuration, "\(path): cannot read config file: \(String(cString: strerror(reason)))")
+            }
             if required { throw TwfeedError(.configuration, "\(path): config file not found") }
             return TwfeedConfig(environment: environment)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TwfeedError(.configuration, "\(path): cannot read config file: \(String(cString: strerror(errno)))")
-        }
+        let data = try WholeFile.read(path, what: "config file")
         var configuration = try parse(data, path: path, environment: environment, account: account)
         configuration.sourcePath = path
         return configuration

@@ -33,9 +33,7 @@ extension Credentials {
             throw TwfeedError(.configuration, "\(path): cannot read credentials file: \(String(cString: strerror(errno)))")
         }
         try PrivateFile.requireOwnerOnly(info, path: path, what: "credentials file")
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TwfeedError(.configuration, "\(path): cannot read credentials file")
-        }
+        let data = try WholeFile.read(path, what: "credentials file")
         let object: [String: JSONValue]
         do {
             guard case .object(let parsed) = try JSONValue.parse(data) else {

@@ -56,9 +56,7 @@ package struct ReaderSecret: Sendable {
             throw TwfeedError(.permission, "\(path): cannot read the reader's secret: \(String(cString: strerror(errno)))")
         }
         try PrivateFile.requireOwnerOnly(info, path: path, what: "the reader's secret")
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TwfeedError(.permission, "\(path): cannot read the reader's secret")
-        }
+        let data = try WholeFile.read(path, what: "the reader's secret", code: .permission)
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.utf8.count == 64, Hex.decode(text) != nil else {
             throw TwfeedError(.configuration, "\(path): not a reader secret (64 hex digits); delete it and twfeed makes a new one")
