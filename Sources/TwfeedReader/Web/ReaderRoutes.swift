@@ -32,7 +32,7 @@ package enum ReaderRoutes {
         router.get("/static/style.css") { _, _ in asset(StaticAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/avatar.svg") { _, _ in asset(StaticAssets.avatarSVG, type: "image/svg+xml") }
         router.get("/healthz") { _, _ in try await healthz(source) }
-        router.get("/metrics") { _, _ in try await metrics(source) }
+        router.get("/metrics") { _, _ in await metrics(source) }
         router.get("/login") { request, _ in try login(request, source) }
         router.post("/signout") { request, context in try await signOut(request, context, source) }
         router.get("/compose") { request, context in try await composePage(request, context, source) }
