@@ -34,13 +34,10 @@ package enum ConfigLoader {
     ) throws -> TwfeedConfig {
         let (path, required) = locate(explicit: explicit, account: account, environment: environment)
         // stat, not FileManager's fileExists: that is false for a file in a folder the
-        // user may not enter, which is there but unreadable, not missing.
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            let reason = errno
-            guard reason == ENOENT || reason == ENOTDIR else {
-                throw TwfeedError(.configuration, "\(path): cannot read config file: \(String(cString: strerror(reason)))")
-            }
+        // user may not enter, which is there but unreadable, not missing. Anything but
+        // missing is WholeFile's to report, in the system's words.
+        var info = stat()
+        if stat(path, &info) != 0, errno == ENOENT || errno == ENOTDIR {
             if required { throw TwfeedError(.configuration, "\(path): config file not found") }
             return TwfeedConfig(environment: environment)
         }
