@@ -64,7 +64,8 @@ struct OutboxCommandTests {
         (["thread", "DIR/thread.txt", "--photo", "4:DIR/a.png"], "--photo 4:DIR/a.png: the thread has 3 parts (see twfeed --help)", 64),
         (["thread", "DIR/thread.txt", "--photo", "map.png"], "--photo map.png: write N:FILE[=ALT], N the part it goes with (from 1) (see twfeed --help)", 64),
         (["thread", "DIR/thread.txt", "--photo", "2:DIR/cat.gif"], "part 2: photo DIR/cat.gif: an animated GIF (3 frames); only a still GIF can be posted", 65),
-        (["thread", "DIR/nothing.txt"], "DIR/nothing.txt: no such file", 65),
+        (["thread", "DIR/nothing.txt"], "DIR/nothing.txt: cannot read thread file: No such file or directory", 65),
+        (["thread", "DIR"], "DIR: cannot read thread file: Is a directory", 65),
         (["delete", "12x"], "delete: 12x is not a tweet id (a positive whole number) (see twfeed --help)", 64),
     ] as [([String], String, Int32)])
     func aBadInputIsOneLineItsCodeAndNothingQueued(arguments: [String], expected: String, code: Int32) throws {

@@ -52,7 +52,7 @@ package struct PhotoArgument: Sendable, Equatable {
         do {
             handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         } catch {
-            throw TwfeedError(.invalidData, "\(culprit): cannot read it: \(Self.reason(error))")
+            throw TwfeedError(.invalidData, "\(culprit): cannot read it: \(WholeFile.reason(error))")
         }
         defer { try? handle.close() }
         do {
@@ -68,25 +68,8 @@ package struct PhotoArgument: Sendable, Equatable {
         } catch let error as TwfeedError {
             throw error
         } catch {
-            throw TwfeedError(.invalidData, "\(culprit): cannot read it: \(Self.reason(error))")
+            throw TwfeedError(.invalidData, "\(culprit): cannot read it: \(WholeFile.reason(error))")
         }
-    }
-
-    /// The system's words for a failed read ("No such file or directory"), not
-    /// Foundation's sentence around them.
-    private static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError || nsError.code == NSFileNoSuchFileError {
-            return String(cString: strerror(ENOENT))
-        }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoPermissionError {
-            return String(cString: strerror(EACCES))
-        }
-        return nsError.localizedDescription
     }
 }
 

@@ -21,9 +21,21 @@ package enum WholeFile {
         }
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let posix, posix.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(posix.code))) }
-        return error.localizedDescription
+    /// The system's words for a failed read ("No such file or directory"), not
+    /// Foundation's sentence around them, whether Foundation wrapped the errno or named
+    /// the failure in its own codes (`FileHandle(forReadingFrom:)` does both).
+    package static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError || nsError.code == NSFileNoSuchFileError {
+            return String(cString: strerror(ENOENT))
+        }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoPermissionError {
+            return String(cString: strerror(EACCES))
+        }
+        return nsError.localizedDescription
     }
 }

@@ -106,11 +106,7 @@ struct ThreadCommand: AsyncParsableCommand {
         if file == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                let reason = FileManager.default.fileExists(atPath: file) ? "cannot read it" : "no such file"
-                throw TwfeedError(.invalidData, "\(file): \(reason)")
-            }
-            data = contents
+            data = try WholeFile.read(file, what: "thread file", code: .invalidData)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw TwfeedError(.invalidData, "\(file == "-" ? "standard input" : file): not UTF-8 text")
