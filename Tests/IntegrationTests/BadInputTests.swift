@@ -154,7 +154,7 @@ struct BadInputTests {
     @Test func aFileThatIsNotADatabaseIsExit74AndLeftAsItWas() throws {
         let folder = try Folder()
         let garbage = Data(String(repeating: "not a database. ", count: 64).utf8)
-        FileManager.default.createFile(atPath: folder.database, contents: garbage)
+        try #require(FileManager.default.createFile(atPath: folder.database, contents: garbage))
         for command in [["feed", "home"], ["post", "hi"], ["run"]] {
             Self.expectOneLine(try folder.run(command), "\(folder.database): cannot open the database: file is not a database", exit: 74)
         }
@@ -231,7 +231,8 @@ struct BadInputTests {
         try folder.writeConfig(database: database)
         #expect(try folder.run(["post", "queued while there was room"]).status == 0)
         // Fill what is left.
-        let filler = FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: "\(storage)/filler", contents: nil); return "\(storage)/filler" }())!
+        try #require(FileManager.default.createFile(atPath: "\(storage)/filler", contents: nil))
+        let filler = try #require(FileHandle(forWritingAtPath: "\(storage)/filler"))
         let block = Data(count: 4096)
         while (try? filler.write(contentsOf: block)) != nil {}
         try? filler.close()

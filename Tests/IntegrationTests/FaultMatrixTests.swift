@@ -117,7 +117,7 @@ struct FaultMatrixTests {
             world.emulator.requests.filter { $0.fault == cell.fault.controlName && $0.path.contains(marker) && $0.method == method }.count
         }
         let recovered = try await drive(clock, transport, daemon.watchdog, finished, cell: cell) {
-            try served() == times ? try await settled(texts) : false
+            served() == times ? try await settled(texts) : false
         }
         if !recovered { Issue.record("did not recover: \(await describe(daemon, world, cell))") }
         #expect(served() == times, "the fault was not served \(times) times")

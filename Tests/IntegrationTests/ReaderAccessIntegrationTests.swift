@@ -150,7 +150,7 @@ struct ReaderAccessIntegrationTests {
         try world.writeConfig(["http": .object(["listen": .string("127.0.0.1:8765")])])
         let opener = "\(world.folder)/no-browser"
         let script = "#!/bin/sh\nfor i in 1 2 3 4 5 6; do echo \"xdg-open: no method available for opening '$1'\" >&2; done\nexit 3\n"
-        FileManager.default.createFile(atPath: opener, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        try #require(FileManager.default.createFile(atPath: opener, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
         let open = try Binary.run(["open", "--browser", "--config", world.configPath], environment: ["BROWSER": opener])
         #expect(open.status == 69)
         #expect(open.stdout.hasPrefix("http://127.0.0.1:8765/login?token="))

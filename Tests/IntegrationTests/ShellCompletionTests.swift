@@ -19,7 +19,7 @@ struct ShellCompletionTests {
     static func folder(shell: String, name: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-completion-\(UUID())").path
         try FileManager.default.createDirectory(atPath: "\(folder)/sub", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: "\(folder)/a.json", contents: Data("{}".utf8))
+        try #require(FileManager.default.createFile(atPath: "\(folder)/a.json", contents: Data("{}".utf8)))
         let generated = try Binary.run(["--generate-completion-script", shell])
         #expect(generated.status == 0, "\(generated.stderr)")
         try generated.stdout.write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)

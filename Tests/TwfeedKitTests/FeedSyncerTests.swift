@@ -140,7 +140,7 @@ struct FeedSyncerTests {
             fixture.api.failNext(APIError(kind: .transient, status: 500, message: "Internal Server Error"))
             let now = fixture.clock.now()
             try await syncer.poll()
-            let next = try await #require(try await fixture.database.syncState(.home).nextPollAt)
+            let next = try #require(try await fixture.database.syncState(.home).nextPollAt)
             delays.append(next.timeIntervalSince(now))
             fixture.clock.advance(to: next)
         }

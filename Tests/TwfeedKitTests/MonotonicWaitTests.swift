@@ -18,7 +18,7 @@ struct MonotonicWaitTests {
         let fixture = try SyncFixture()
         fixture.api.add(3, to: .home)
         let poller = pollerRun(fixture, interval: 60)
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await poller.run() }
             await fixture.clock.waitForSleepers(1)
             #expect(fixture.api.requestCount == 1)

@@ -74,7 +74,7 @@ final class Interactive: @unchecked Sendable {
         process.standardOutput = output
         errorsPiped = errorLog == nil
         if let errorLog {
-            FileManager.default.createFile(atPath: errorLog, contents: nil)
+            try Data().write(to: URL(fileURLWithPath: errorLog))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorLog))
         } else {
             process.standardError = errors
