@@ -122,4 +122,35 @@ struct OutboxRateLimitTests {
         _ = try await flusher.flush()
         #expect(try await fixture.database.outboxItem(id)?.state == .sent)
     }
+
+    /// v1.1 says "over daily status update limit" as a 403 with code 185: a limit that
+    /// resets, so the status waits for the window's reset and is then sent, not failed.
+    @Test func v11sPostingLimitWaitsForItsResetAndIsNotAFailure() async throws {
+        let fixture = try SyncFixture()
+        let flusher = OutboxFlusher(api: fixture.api, database: fixture.database, clock: fixture.clock, doorbell: Doorbell(),
+                                    flushInterval: 60, maxAgeHours: 24, logger: fixture.logger)
+        let id = try await fixture.database.enqueue(text: "gm", replyTo: nil, now: fixture.clock.now()).id
+        let now = fixture.clock.now()
+        let reset = Int(now.addingTimeInterval(3_600).timeIntervalSince1970)
+        let answer = APIError.from(APIResponse(
+            status: 403,
+            headers: ["x-rate-limit-limit": "300", "x-rate-limit-remaining": "0", "x-rate-limit-reset": "\(reset)"],
+            body: Array(#"{"errors":[{"code":185,"message":"User is over daily status update limit."}]}"#.utf8)))
+        #expect(answer.kind == .rateLimited && answer.code == 185 && answer.refusal == nil)
+        fixture.api.failNextPost(answer)
+        guard case .until(let wake) = try await flusher.flush() else { Issue.record("not paused"); return }
+        #expect(wake == Date(timeIntervalSince1970: Double(reset)))
+        #expect(try await fixture.database.outboxItem(id)?.state == .pending)
+        fixture.clock.advance(to: wake)
+        _ = try await flusher.flush()
+        #expect(try await fixture.database.outboxItem(id)?.state == .sent)
+        #expect(fixture.api.posted.count == 1)
+    }
+
+    /// Any other 403 on a post is the API's refusal of that status: it fails.
+    @Test func anotherForbiddenPostFails() {
+        let answer = APIError.from(APIResponse(
+            status: 403, body: Array(#"{"errors":[{"code":186,"message":"Status is over 280 characters."}]}"#.utf8)))
+        #expect(answer.kind == .rejected)
+    }
 }

@@ -99,6 +99,10 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         let kind: Kind
         switch response.status {
         case 429: kind = .rateLimited
+        // v1.1's posting limit ("User is over daily status update limit.") comes as a 403,
+        // not a 429, but it is a limit that resets like one: the status waits, it has not
+        // failed (x-api.md: "185 posting limit reached (403)").
+        case 403 where code == 185: kind = .rateLimited
         case 401: kind = .unauthorized
         case 500...: kind = .transient
         case 408: kind = .transient
