@@ -143,7 +143,12 @@ extension OutboxFlusher {
         let now = clock.now()
         if let refusal = error.refusal, let gate {
             let hold = try await gate.refused(refusal, source: .outbox)
-            try await database.transitionOutbox(item.id, from: [.pending], to: .pending, changes: [.lastError(error.outboxFailure())])
+            try await database.transitionOutbox(
+                item.id,
+                from: [.pending],
+                to: .pending,
+                changes: Self.refusedChanges(refusal, hold: hold, error: error)
+            )
             return .until(hold.until)
         }
         switch error.kind {

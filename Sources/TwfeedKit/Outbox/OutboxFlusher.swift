@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import TwfeedBase
+import TwfeedBilling
 import TwfeedCore
 import TwfeedStatus
 import TwfeedStore
@@ -249,7 +250,7 @@ package struct OutboxFlusher: Service {
                 item.id,
                 from: [.sending],
                 to: .pending,
-                changes: [.attempts(item.attempts - 1), .lastError(error.outboxFailure())]
+                changes: [.attempts(item.attempts - 1)] + Self.refusedChanges(refusal, hold: hold, error: error)
             )
             return .until(hold.until)
         }
@@ -338,6 +339,17 @@ package struct OutboxFlusher: Service {
         if let tweetID, let me = try await database.account()?.userID {
             try await database.storeOwnTweet(Tweet(id: tweetID, authorID: me, createdAt: now, text: item.text, inReplyToID: item.replyToID), now: now)
         }
+    }
+
+    /// What a billing refusal sets on the status it refused: the API's reason and, under a
+    /// usage cap, a time not to try it before. In every other refusal state the gate stops
+    /// posts itself; a usage cap counts reads, so the gate lets posts through, and a post
+    /// the API refused with one anyway would go again at every flush, a billing refusal
+    /// retried in a loop. It waits for the state's next probe instead (a day at most), and
+    /// the queue behind it with it.
+    static func refusedChanges(_ refusal: BillingRefusal, hold: BillingGate.Hold, error: APIError) -> [OutboxChange] {
+        guard case .usageCapExceeded = refusal else { return [.lastError(error.outboxFailure())] }
+        return [.nextAttemptAt(hold.until), .lastError(error.outboxFailure())]
     }
 
     private func retryLater(_ item: OutboxItem, at date: Date, error: APIError) async throws {

@@ -169,4 +169,35 @@ struct OutboxPhotoStepsTests {
         #expect(fixture.api.posted == ["two photos", "behind it"])
         #expect(fixture.api.uploads.count == 1, "the id recorded before the refusals was used")
     }
+
+    /// A usage cap counts reads, so the gate lets posts through under one; a post (or a
+    /// photo's step) the API refuses with it anyway waits for the state's next probe,
+    /// the queue behind it too: one refused request, not one per flush.
+    @Test(arguments: [0, 2])
+    func aPostRefusedForAUsageCapWaitsForTheNextProbeNotTheNextFlush(step: Int) async throws {
+        let gate = BillingGate(database: fixture.database, config: TwfeedConfig.API(), clock: fixture.clock, logger: fixture.logger)
+        let held = try await fixture.outboxFlusher(gate: gate)
+        let photo = try await enqueue(photos: [Self.harbour])
+        let plain = try await fixture.database.enqueue(text: "behind it", replyTo: nil, now: fixture.clock.now()).id
+        let body = Array(#"{"title":"UsageCapExceeded","period":"Monthly","scope":"Product","detail":"Usage cap exceeded: Monthly product cap","type":"https://api.twitter.com/2/problems/usage-capped"}"#.utf8)
+        let refusal = APIError(kind: .rateLimited, status: 429, message: "Too Many Requests", refusal: BillingRefusal.classify(status: 429, body: body))
+        fixture.api.state.withLock { state in
+            if step == 0 { state.media.uploadFailures = [refusal] } else { state.postFailures = [refusal] }
+        }
+        guard case .until(let until) = try await held.flush() else { Issue.record("no hold"); return }
+        #expect(until.timeIntervalSince(fixture.clock.now()) > 3_600, "held until the next probe, not the next flush")
+        let tried = fixture.api.uploads.count + fixture.api.posted.count
+        for _ in 0 ..< 10 {
+            fixture.clock.advance(by: 60)
+            _ = try await held.flush()
+        }
+        #expect(fixture.api.uploads.count + fixture.api.posted.count == tried, "nothing sent again in ten flushes")
+        #expect(try await item(photo).state == .pending)
+        #expect(try await item(photo).attempts == 0)
+        #expect(try await item(plain).state == .pending, "the queue behind it waits too")
+        fixture.clock.advance(to: until)
+        _ = try await held.flush()
+        #expect(try await item(photo).state == .sent)
+        #expect(try await item(plain).state == .sent)
+    }
 }
