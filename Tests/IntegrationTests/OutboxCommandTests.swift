@@ -93,6 +93,7 @@ struct OutboxCommandTests {
         try config.write(toFile: folder.base.config, atomically: true, encoding: .utf8)
         let line = #"--photo: api.dialect is "v1.1", whose media upload X retired; photos need api.dialect "v2" (see twfeed --help)"#
         BadInputTests.expectOneLine(try folder.run(["post", "hi", "--photo", "DIR/a.png"]), line, exit: 64)
+        BadInputTests.expectOneLine(try folder.run(["post", "hi", "--photo", "DIR/a.png", "--dry-run", "--json"]), line, exit: 64)
         BadInputTests.expectOneLine(try folder.run(["thread", "DIR/thread.txt", "--photo", "1:DIR/a.png"]), line, exit: 64)
         #expect(try folder.outbox().isEmpty)
         // Without photos v1.1 posts as before.
@@ -166,6 +167,16 @@ struct OutboxCommandTests {
         #expect(items.map { $0["thread"] } == (1...3).map { .object(["id": first, "part": .number(String($0)), "parts": .number("3")]) })
         #expect(items.map { $0["photos"]?.array?.count } == [0, 1, 0])
         #expect(queued["id"] == first)
+    }
+
+    /// `--at` is every part's time to send, as the reader's compose gives it: a later
+    /// part's expiry counts from it too, so a thread queued further ahead than
+    /// `outbox.maxAgeHours` does not lose its later parts to the expiry.
+    @Test func aThreadsTimeToSendIsEveryParts() throws {
+        let folder = try Folder()
+        let result = try folder.run(["thread", "DIR/thread.txt", "--at", "2099-12-01T09:00:00+01:00", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try folder.outbox().map { $0["notBefore"] } == Array(repeating: .string("2099-12-01T08:00:00Z"), count: 3))
     }
 
     @Test func aDeletionIsQueuedPricedAndItsPostShowsDeletedOnceSent() async throws {

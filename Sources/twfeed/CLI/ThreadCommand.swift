@@ -66,8 +66,9 @@ struct ThreadCommand: AsyncParsableCommand {
             for (index, text) in parts.enumerated() {
                 let mine = photoArguments.filter { $0.part == index + 1 }.map(\.photo)
                 let photos = try DraftChecks.photos(mine, prefix: "part \(index + 1): ")
-                // Only the first part waits for --at: the others wait for their parent anyway.
-                drafts.append(StatusDraft(text: text, photos: photos, notBefore: index == 0 ? notBefore : nil))
+                // Every part carries --at, as the reader's compose gives it: a later part waits
+                // for its parent anyway, but its expiry must count from --at too, not from now.
+                drafts.append(StatusDraft(text: text, photos: photos, notBefore: notBefore))
             }
             // FULL sync: once this command returns, the thread survives a power loss.
             let database = try AppDatabase.open(path: config.storage.database, durable: true)

@@ -115,4 +115,19 @@ struct OutboxThreadTests {
         #expect(try await item(later).state == .sent)
         #expect(fixture.api.posted == ["queued long ago", "in 90 s"])
     }
+
+    /// A thread queued 30 hours ahead (the expiry is 24): each part's age counts from the
+    /// time to send, so the later parts are not expired the moment the first goes out.
+    @Test func aThreadQueuedFurtherAheadThanTheExpiryGoesOutWhole() async throws {
+        let now = fixture.clock.now()
+        let at = now.addingTimeInterval(30 * 3600)
+        let ids = try await fixture.database.enqueueThread((1 ... 3).map { StatusDraft(text: "part \($0) of 3", notBefore: at) }, now: now)
+            .map(\.id)
+        _ = try await flusher.flush()
+        #expect(fixture.api.posted.isEmpty)
+        fixture.clock.advance(to: at)
+        _ = try await flusher.flush()
+        #expect(fixture.api.posted == (1 ... 3).map { "part \($0) of 3" })
+        for id in ids { #expect(try await item(id).state == .sent) }
+    }
 }
