@@ -38,6 +38,12 @@ package struct TwfeedConfig: Sendable, Equatable {
 
         /// What labels an amount that `billsRealMoney` says is not real.
         package static let playMoneyNote = "the emulator's money, not real"
+
+        /// Why this dialect cannot carry photos; nil when it can. v1.1's media upload is
+        /// retired. The one wording for `post`, `thread` and the reader's compose.
+        package var photoRefusal: String? {
+            dialect == .v1_1 ? "api.dialect is \"v1.1\", whose media upload X retired; photos need api.dialect \"v2\"" : nil
+        }
     }
 
     /// `api.budget`: what the user means to spend in a billing cycle.

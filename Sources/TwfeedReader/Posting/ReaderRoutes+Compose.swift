@@ -46,7 +46,10 @@ extension ReaderRoutes {
         do { notBefore = try ComposeTime.parse(form.at, offset: form.atOffset, now: now) } catch let error as TwfeedError {
             timeProblem = error.message
         }
-        var problem = timeProblem
+        // A dialect that cannot carry photos refuses them now, as `post --photo` does, not
+        // at the upload hours later.
+        let photoProblem = used.contains { !$0.chosen.isEmpty } ? source.config.api.photoRefusal.map { "photos: \($0)" } : nil
+        var problem = timeProblem ?? photoProblem
         var drafts: [StatusDraft] = []
         do { drafts = try form.drafts(replyTo: replyTo, notBefore: notBefore) } catch let error as TwfeedError { problem = problem ?? error.message }
         model.checks = used.map { part in
@@ -80,7 +83,7 @@ extension ReaderRoutes {
             return Response(status: .seeOther, headers: [.location: "/outbox", .cacheControl: "no-store"])
         }
         // The parts' sections say what is wrong with each; the time is said above the form.
-        if let timeProblem { model.message = "Not valid: \(timeProblem)." }
+        if let general = timeProblem ?? photoProblem { model.message = "Not valid: \(general)." }
         return try html(PageTemplates.render(model, withTemplate: "compose"))
     }
 

@@ -18,11 +18,8 @@ enum DraftChecks {
 
     /// v1.1's media upload is retired: photos need the v2 dialect (64, naming the key).
     static func requirePhotoDialect(_ config: TwfeedConfig, photos: Int) throws {
-        guard photos > 0, config.api.dialect == .v1_1 else { return }
-        throw TwfeedError(
-            .usage,
-            "--photo: api.dialect is \"v1.1\", whose media upload X retired; photos need api.dialect \"v2\""
-        )
+        guard photos > 0, let why = config.api.photoRefusal else { return }
+        throw TwfeedError(.usage, "--photo: \(why)")
     }
 
     /// `--at`, read and checked against the expiry; nil without `--at`.

@@ -62,11 +62,17 @@ struct PostCommand: AsyncParsableCommand {
         let status = try readStatus()
         let arguments = photos.map { PhotoArgument($0) }
         if dryRun {
+            // Without a config it still measures and prices; with one, a dialect that cannot
+            // carry photos refuses them here as queuing would (64, naming `api.dialect`).
+            let config = try? options.loadConfig()
             // A photo the post could not carry is one line naming it, as when queuing.
-            let drafts = try await CommandLineEdge.run { try DraftChecks.photos(arguments) }
+            let drafts = try await CommandLineEdge.run {
+                if let config { try DraftChecks.asUsage { try DraftChecks.requirePhotoDialect(config, photos: arguments.count) } }
+                return try DraftChecks.photos(arguments)
+            }
             let length = TweetLengthCounter.measure(status)
             let postable = (try? PostValidator.validate(status)) != nil
-            let pricing = try await CommandLineEdge.run { try await price(status, config: try? options.loadConfig()) }
+            let pricing = try await CommandLineEdge.run { try await price(status, config: config) }
             if json {
                 // `valid` is twitter-text's verdict; `postable` adds twfeed's own rule
                 // (no blank statuses), and the exit status follows it.

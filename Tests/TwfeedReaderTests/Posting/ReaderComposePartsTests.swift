@@ -170,6 +170,27 @@ struct ReaderComposePartsTests {
         }
     }
 
+    /// In the v1.1 dialect (whose media upload X retired) a photo is refused on the page,
+    /// naming the key, as `post --photo` refuses it: not queued to fail at its upload.
+    @Test func photosInTheV11DialectAreRefusedOnThePageNamingTheKey() async throws {
+        let world = try await ReaderHarness()
+        world.config.api.dialect = .v1_1
+        try await world.withReader(signedIn: false) { reader in
+            let browser = try await Browser.signIn(world, reader: reader)
+            let line = #"photos: api.dialect is "v1.1", whose media upload X retired; photos need api.dialect "v2""#
+            let queued = try await Self.post(browser, Self.form(browser, [("text", "hi")], files: [("photo_1_1", "dot.png", Self.png)]))
+            #expect(queued.status == 422)
+            #expect(queued.text.contains(#"<p class="message">Not queued: "# + PageEscaping.escape(line) + ".</p>"))
+            let checked = try await Self.post(browser, Self.form(browser, [("text", "hi")], files: [("photo_1_1", "dot.png", Self.png)], action: "check"))
+            #expect(checked.text.contains(#"<p class="message">Not valid: "# + PageEscaping.escape(line) + ".</p>"))
+            #expect(try await world.database.outboxItems().isEmpty)
+            // Without a photo v1.1 queues as before.
+            let plain = try await Self.post(browser, Self.form(browser, [("text", "plain text")]))
+            #expect(plain.status == 303)
+            #expect(try await world.database.outboxItems().count == 1)
+        }
+    }
+
     @Test func aFormOverTheLimitIsRefusedWithOneLine() async throws {
         #expect(ComposeForm.bodyLimit == 10 * 4 * 5 * 1024 * 1024 + 2 * 1024 * 1024, "the page's 10 parts of 4 photos of 5 MB fit")
         let world = try await ReaderHarness()
