@@ -55,8 +55,9 @@ extension OutboxFlusher {
     ///   the account's access, say), so waiting would never settle it. The status goes
     ///   back to `pending` still marked uncertain and is sent again at once: a
     ///   "duplicate" answer then proves the earlier attempt went out (below); a post is a
-    ///   post that had not. Only then, while the attempt is minutes old, well inside the
-    ///   duplicate check's window.
+    ///   post that had not. Only while the attempt is at most an hour old
+    ///   (`resendWindow`), well inside the duplicate check's window; an older one fails
+    ///   and says why (`failUnsettled`). The budget's hold resends on the same terms.
     /// - A later attempt was called a duplicate (`duplicate`) and no post matched (or
     ///   none could be read): the duplicate check compares the account's own recent
     ///   posts, so a recent post of ours holds this text. Either it is the earlier
@@ -72,7 +73,7 @@ extension OutboxFlusher {
         do {
             found = try await settlementRead(item, since: since)
         } catch let hold as BillingGate.Hold {
-            if case .budget = hold.reason, duplicate == nil {
+            if case .budget = hold.reason, duplicate == nil, mayResend(since: since) {
                 // The budget cannot pay for the read: a resend costs nothing if the API
                 // calls it a duplicate, and is the post itself if it is not.
                 return try await resendToSettle(item, from: state, since: since, why: "the budget cannot pay for reading own posts")
@@ -94,6 +95,7 @@ extension OutboxFlusher {
                 return try await settleAsDuplicate(item, from: state, duplicate: duplicate)
             }
             if duplicate == nil, Self.isRefusedRead(error) {
+                guard mayResend(since: since) else { return try await failUnsettled(item, from: state, error: error) }
                 return try await resendToSettle(item, from: state, since: since, why: "own posts refused (\(error.description))")
             }
             return try await settleLater(item, from: state, since: since, error: error)
@@ -153,6 +155,40 @@ extension OutboxFlusher {
         case .creditsDepleted?, .spendCapReached?: return false  // a post would be refused too
         case nil: return error.kind == .rejected && error.status != 402
         }
+    }
+
+    /// How long after its earliest attempt that may have gone out a status may still be
+    /// sent again to be settled by the API's duplicate answer. The duplicate check covers
+    /// recent posts only (x-api.md: a window, not forever, of a length X does not
+    /// publish): past this, a resend could post it twice. A status uncertain for longer
+    /// (a restart the next day, say) waits for a read instead, and when the API refuses
+    /// reads for good, it fails and says so: the author looks, and `outbox retry` sends it.
+    static let resendWindow: TimeInterval = 3_600
+
+    func mayResend(since: Date) -> Bool { clock.now().timeIntervalSince(since) <= Self.resendWindow }
+
+    /// The own posts are refused for good, and the attempt is too old for a resend to be
+    /// safe: `failed`, with the read's answer, never sent blind. No longer marked
+    /// uncertain: nothing twfeed can read will settle it, so the author, who can look,
+    /// decides, and `outbox retry` then sends it as a status that never went out.
+    private func failUnsettled(_ item: OutboxItem, from state: OutboxState, error: APIError) async throws -> Pause? {
+        try await database.transitionOutbox(
+            item.id,
+            from: [state],
+            to: .failed,
+            changes: [
+                .nextAttemptAt(nil), .uncertainSince(nil), .newestIDBeforeAttempt(nil),
+                .lastError(error.outboxFailure(.settlingFailed)),
+            ]
+        )
+        logger.error(
+            "outbox.failed",
+            metadata: [
+                "id": "\(item.id)", "status": "\(error.status)",
+                "error": "may have gone out, and own posts cannot be read to tell: \(error.message)",
+            ]
+        )
+        return nil
     }
 
     /// The own posts cannot be read to settle it: back to `pending`, still marked

@@ -185,6 +185,29 @@ struct OutboxUncertainTests {
         #expect(fixture.sink.events("outbox.settled").contains { $0.contains("outcome=resend") })
     }
 
+    /// The same refusal over an hour after the attempt (a restart the next day): the
+    /// duplicate check covers recent posts only, so a resend could post it twice. It
+    /// fails with the read's answer, nothing sent; `outbox retry` then sends it as new.
+    @Test func anOldAttemptWhoseOwnPostsAreRefusedFailsInsteadOfBeingSentBlind() async throws {
+        fixture.api.state.withLock { $0.loseNextAnswer = true; $0.duplicateCheck = false }
+        let refused = APIError(kind: .rejected, status: 403, message: "Forbidden")
+        fixture.api.state.withLock { $0.ownTweetsFailures = [refused] }
+        let id = try await enqueue("said yesterday")
+        _ = try await flusher.flush()
+        #expect(try await item(id).state == .uncertain)
+        fixture.clock.advance(by: 26 * 3600)
+        _ = try await flusher.flush()
+        let failed = try await item(id)
+        #expect(failed.state == .failed)
+        #expect(failed.lastError?.kind == .settlingFailed)
+        #expect(failed.lastError?.description.contains("Forbidden") == true)
+        #expect(fixture.api.posted == ["said yesterday"], "not sent again")
+        #expect(fixture.sink.events("outbox.failed").count == 1)
+        #expect(try await fixture.database.retryOutbox(id, now: fixture.clock.now()).state == .pending)
+        _ = try await flusher.flush()
+        #expect(try await item(id).state == .sent)
+    }
+
     @Test func aFailedLookupKeepsTheStatusUncertainAndTriesAgainLater() async throws {
         fixture.api.state.withLock { $0.duplicateCheck = false; $0.loseNextAnswer = true }
         fixture.api.state.withLock { $0.ownTweetsFailures = [APIError(kind: .transient, status: 0, message: "timeout")] }
