@@ -66,6 +66,7 @@ struct BadInputTests {
         (nil, 0o600, "cannot read credentials file: No such file or directory", 78),
         ("garbage", 0o600, "invalid JSON at line 1, column 1: unexpected character 'g'", 78),
         (#"{"consumerKey": "a"}"#, 0o600, "missing consumerSecret", 78),
+        (#"{"consumerKey": "a", "consumerSecret": "b", "userId": "bob"}"#, 0o600, #"userId must be a user id (digits), not "bob""#, 78),
         (#"{"consumerKey": "a", "consumerSecret": "b", "accessToken": "c", "accessTokenSecret": "d"}"#, 0o640,
          "credentials file is readable by others (mode 640); run chmod 600 PATH", 77),
     ] as [(String?, Int, String, Int32)])

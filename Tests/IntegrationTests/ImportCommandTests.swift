@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import TwfeedCore
+@testable import TwfeedKit
 @testable import TwfeedStore
 import TwfeedTesting
 
@@ -58,6 +59,32 @@ struct ImportCommandTests {
         #expect(result.status == 0 && result.stdout.contains(#""id":"1300000000000000000""#), "\(result.stderr)")
         result = try folder.run(["show", "1506267366391803904"])
         #expect(result.status == 0 && result.stdout.contains("author not fetched yet"), "\(result.stderr)")
+    }
+
+    /// The archive must be the signed-in account's, as the credentials file says (the id
+    /// `login` recorded, else the one the access token starts with): another's is one line
+    /// naming both, exit 65, and a fresh database is not even created; the signed-in
+    /// account's own is imported.
+    @Test func theSignedInAccountDecidesWhoseArchiveIsImported() async throws {
+        let folder = try BadInputTests.Folder()
+        let archive = ArchiveImportTests.fixture("current")  // @ada_example's, id 1000000001
+        try Credentials(
+            consumerKey: "ck", consumerSecret: "cs", accessToken: "7-abc", accessTokenSecret: "as", userID: UserID(7), username: "alice"
+        ).write(to: folder.credentials)
+        for arguments in [["import", archive], ["import", archive, "--json"], ["import", archive, "--dry-run"]] {
+            BadInputTests.expectOneLine(
+                try folder.run(arguments),
+                "data/account.js: the archive is @ada_example's (id 1000000001), but the signed-in account is @alice (id 7)", exit: 65)
+            #expect(!FileManager.default.fileExists(atPath: folder.database), "\(arguments)")
+        }
+        // Signed in as the archive's account, by a file written before twfeed recorded the
+        // id: the token's own id tells.
+        try Credentials(consumerKey: "ck", consumerSecret: "cs", accessToken: "1000000001-abc", accessTokenSecret: "as")
+            .write(to: folder.credentials)
+        let result = try folder.run(["import", archive, "--json"])
+        #expect(result.status == 0 && result.stdout.contains(#""account":"ada_example""#), "\(result.stderr)")
+        let database = try AppDatabase.open(path: folder.database)
+        #expect(try await database.account()?.userID == UserID(1_000_000_001))
     }
 
     /// The archive's feeds have no gaps to fill: a usage error, not a request to the daemon.

@@ -47,6 +47,8 @@ struct LoginTests {
         #expect(signedIn.consumerKey == demo.consumerKey)
         #expect(signedIn.hasAccessToken)
         #expect(signedIn.accessToken != demo.accessToken)  // a token of its own, from the flow
+        // Who signed in, as the flow's answer said: what `import` checks an archive against.
+        #expect(signedIn.userID == UserID(1_700_000_000_000_000_001) && signedIn.username == "twfeed_demo")
         #expect(!(first.stdout + first.stderr).contains(signedIn.accessTokenSecret!))
 
         // The daemon polls with the new token.
@@ -63,6 +65,7 @@ struct LoginTests {
         #expect(logout.stdout.contains("Told the running daemon (pid \(process.processIdentifier)) to reload"))
         #expect(mode(world.credentialsPath) == 0o600)
         let signedOut = try Credentials.load(from: world.credentialsPath)
+        // The account's id and name went with the token pair.
         #expect(signedOut == Credentials(consumerKey: demo.consumerKey, consumerSecret: demo.consumerSecret))
         func log() -> String { (try? String(contentsOfFile: world.logPath, encoding: .utf8)) ?? "" }
         #expect(await eventually { log().contains("event=auth.signed_out") })

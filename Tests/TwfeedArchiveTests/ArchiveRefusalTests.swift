@@ -155,6 +155,38 @@ import TwfeedCore
         #expect(cut == ArchiveError(.badData, file: "data/like.js", "holds 1 entries where manifest.js says 3: the archive is cut"))
     }
 
+    /// The files twfeed reads must all be there; one it ignores (DMs, deleted posts) that
+    /// the manifest lists may be left out, and is then not named among the ignored.
+    @Test(arguments: ["like.js", "note-tweet.js", "tweets.js"])
+    func aListedFileTwfeedReadsMustBeThere(_ file: String) async throws {
+        let scratch = ArchiveFixture.scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let path = try changedArchive(scratch) { data in try FileManager.default.removeItem(atPath: data + "/" + file) }
+        let missing = await refusal(path)
+        #expect(missing?.code == .badData && missing?.file == "data/" + file, "\(String(describing: missing))")
+        #expect(missing?.message.hasSuffix("the archive is cut") == true)
+    }
+
+    @Test func aListedFileTwfeedIgnoresMayBeMissing() async throws {
+        let scratch = ArchiveFixture.scratch()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let path = try changedArchive(scratch) { data in
+            let manifest = data + "/manifest.js"
+            let text = try String(contentsOfFile: manifest, encoding: .utf8)
+            let listed = #""fileName" : "data/direct-messages.js", "globalName" : "YTD.direct_messages.part0", "count" : "0""#
+            #expect(text.contains(listed))
+            try text.replacingOccurrences(of: listed, with: listed.replacingOccurrences(of: #""count" : "0""#, with: #""count" : "12""#))
+                .write(toFile: manifest, atomically: true, encoding: .utf8)
+            try FileManager.default.removeItem(atPath: data + "/direct-messages.js")
+        }
+        #expect(await refusal(path) == nil)
+        let archive = try ArchiveOpener.open(path: path)
+        #expect(!archive.ignoredFiles.contains("data/direct-messages.js"))
+        #expect(archive.ignoredFiles.contains("data/deleted-tweets.js"), "an ignored file that is there is still named")
+        let read = try await ArchiveFixture.read(archive)
+        #expect(read.posts.count == 10 && read.likes.count == 3)
+    }
+
     @Test func aCorruptEntryFailsItsChecksum() async throws {
         let scratch = ArchiveFixture.scratch()
         defer { try? FileManager.default.removeItem(atPath: scratch) }

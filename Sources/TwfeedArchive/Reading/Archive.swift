@@ -43,8 +43,11 @@ package struct Archive: ArchiveReading {
 
         if let manifestFile = layout.manifest {
             let manifest = try ArchiveManifest.decode(try source.read(manifestFile.file), file: manifestFile.file.name)
-            // A cut archive: a file the manifest lists with entries is not there.
-            for (listed, count) in manifest.counts.sorted(by: { $0.key < $1.key }) where count > 0 && source.files[listed] == nil {
+            // A cut archive: a file twfeed reads that the manifest lists with entries is not
+            // there. One twfeed ignores (DMs, deleted posts, …) may be left out: an archive
+            // unpacked without them still holds every post and like, whole.
+            for (listed, count) in manifest.counts.sorted(by: { $0.key < $1.key })
+            where count > 0 && source.files[listed] == nil && ArchiveLayout.isRead(listed) {
                 throw ArchiveError(.badData, file: listed, "is listed in manifest.js with \(count) entries but missing: the archive is cut")
             }
             self.manifest = manifest

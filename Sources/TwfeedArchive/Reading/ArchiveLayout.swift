@@ -64,6 +64,21 @@ struct ArchiveLayout: Sendable {
         photos.sort { ($0.tweetID, $0.path) < ($1.tweetID, $1.path) }
     }
 
+    /// Whether twfeed reads the data file at `path` (`data/tweets-part1.js`, `data/like.js`,
+    /// `data/account.js`, …), present or not: the posts of either generation and their
+    /// parts, the notes, the likes, the account. What a manifest may not list missing.
+    static func isRead(_ path: String) -> Bool {
+        guard path.hasPrefix("data/") else { return false }
+        let name = String(path.dropFirst("data/".count))
+        guard !name.contains("/") else { return false }
+        if name == "account.js" { return true }
+        guard let (stem, _) = part(name) else { return false }
+        return readStems.contains(stem)
+    }
+
+    /// The data files twfeed reads, by their name without `-partN.js`.
+    private static let readStems: Set<String> = ["tweets", "tweet", "like", "note-tweet"]
+
     private static func parts(_ found: [(Int, String)], _ files: [String: SourceFile]) -> Parts {
         let sorted = found.sorted { $0.0 < $1.0 }
         return Parts(files: sorted.map { files[$0.1]! }, paths: sorted.map(\.1))

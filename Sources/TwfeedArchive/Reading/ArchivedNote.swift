@@ -36,6 +36,10 @@ package struct ArchivedNote: Sendable, Equatable {
 /// post created in the same second whose text the note's begins with. A post's text is
 /// HTML-escaped and cut (it ends in "…" or a `t.co` link), a note's is neither; a reply's
 /// note may lack the post's leading @mentions, which the whole text keeps.
+///
+/// "Begins with" is by Unicode scalars, not Swift's Characters: X cuts a post by code
+/// points, so the cut may fall inside a character of several (👍 without its 🏽, half a
+/// flag, part of a ZWJ family), and that last character is then not one of the note's.
 struct NoteIndex {
     private var bySecond: [Int64: [ArchivedNote]] = [:]
     private var used: Set<String> = []
@@ -57,17 +61,25 @@ struct NoteIndex {
         let bare = String(cut.dropFirst(mentions.count))
         // A post with no text of its own (a photo alone) cannot be told from another.
         guard !bare.isEmpty else { return nil }
+        let cutLength = cut.unicodeScalars.count
+        let bareLength = bare.unicodeScalars.count
         var best: (note: ArchivedNote, text: String, length: Int)?
         for note in candidates where !used.contains(note.noteID) {
-            if note.text.hasPrefix(cut), cut.count > (best?.length ?? -1) {
-                best = (note, note.text, cut.count)
-            } else if !mentions.isEmpty, note.text.hasPrefix(bare), bare.count > (best?.length ?? -1) {
-                best = (note, mentions + note.text, bare.count)
+            if Self.begins(note.text, with: cut), cutLength > (best?.length ?? -1) {
+                best = (note, note.text, cutLength)
+            } else if !mentions.isEmpty, Self.begins(note.text, with: bare), bareLength > (best?.length ?? -1) {
+                best = (note, mentions + note.text, bareLength)
             }
         }
         guard let best else { return nil }
         used.insert(best.note.noteID)
         return (best.note, best.text)
+    }
+
+    /// Whether `text` starts with `start`, scalar by scalar (`String.hasPrefix` compares
+    /// whole Characters, so a start cut inside one never matches).
+    static func begins(_ text: String, with start: String) -> Bool {
+        text.unicodeScalars.starts(with: start.unicodeScalars)
     }
 
     /// The text a cut post shares with its note: without the `t.co` links, the "…" and the

@@ -14,6 +14,9 @@ package struct ArchiveImporter: Sendable {
     package let images: ImageStore
     package let clock: any WallClock
     package let logger: Logger
+    /// The account the credentials file says is signed in (`signedInAccount(credentials:)`),
+    /// nil before sign-in: the archive must be its, else the database's.
+    package var signedIn: Account?
     /// Posts per transaction: large enough that a commit's cost is shared, small enough
     /// that the daemon's and the reader's waits stay short.
     package var batchSize = 2_000
@@ -26,8 +29,9 @@ package struct ArchiveImporter: Sendable {
     }
 
     /// Checks the whole archive first (bad input changes nothing), refuses another
-    /// account's archive, then stores posts, likes and photos. With `dryRun` the same
-    /// writes are rolled back, so the summary's counts are exact and nothing changes.
+    /// account's archive than `signedIn`'s (else the database's), then stores posts, likes
+    /// and photos. With `dryRun` the same writes are rolled back, so the summary's counts
+    /// are exact and nothing changes.
     package func run(
         _ archive: any ArchiveReading,
         dryRun: Bool,
@@ -108,27 +112,6 @@ package struct ArchiveImporter: Sendable {
             ]
         )
         return summary
-    }
-
-    /// Whose tags the archive's posts get: the database's account, which must be the
-    /// archive's. A database that knows no account yet (never signed in) takes the
-    /// archive's, so `feed posts` shows them at once; a later sign-in as another account
-    /// finds them kept under this one.
-    func owner(of archive: any ArchiveReading, dryRun: Bool) async throws -> UserID {
-        let theirs = archive.account
-        guard let ours = try await database.account() else {
-            if !dryRun { try await database.saveAccount(Account(userID: theirs.id, username: theirs.username)) }
-            return theirs.id
-        }
-        guard ours.userID == theirs.id else {
-            let signedIn = ours.username.map { "@\($0) (id \(ours.userID))" } ?? "id \(ours.userID)"
-            logger.warning("import.refused", metadata: ["file": "data/account.js", "reason": "another_account"])
-            throw TwfeedError(
-                .invalidData,
-                "data/account.js: the archive is @\(theirs.username)'s (id \(theirs.id)), but this database's account is \(signedIn)"
-            )
-        }
-        return ours.userID
     }
 
     /// A like as the store keeps a post it knows only by id: dated by its id, its author

@@ -8,15 +8,55 @@ package struct Credentials: Sendable, Equatable, Codable, CustomStringConvertibl
     package var consumerSecret: String
     package var accessToken: String?
     package var accessTokenSecret: String?
+    /// The signed-in account's user id and screen name, as X's answer to the PIN flow
+    /// gave them (`user_id`, `screen_name`): `login` writes them with the token pair and
+    /// `logout` removes them with it. Not secrets; what `import` checks an archive against
+    /// without asking the API. A file written before twfeed kept them has neither.
+    package var userID: UserID?
+    package var username: String?
 
-    package init(consumerKey: String, consumerSecret: String, accessToken: String? = nil, accessTokenSecret: String? = nil) {
+    package init(
+        consumerKey: String,
+        consumerSecret: String,
+        accessToken: String? = nil,
+        accessTokenSecret: String? = nil,
+        userID: UserID? = nil,
+        username: String? = nil
+    ) {
         self.consumerKey = consumerKey
         self.consumerSecret = consumerSecret
         self.accessToken = accessToken
         self.accessTokenSecret = accessTokenSecret
+        self.userID = userID
+        self.username = username
+    }
+
+    /// The file's keys (`userId`, not Swift's `userID`).
+    private enum CodingKeys: String, CodingKey {
+        case consumerKey, consumerSecret, accessToken, accessTokenSecret
+        case userID = "userId"
+        case username
     }
 
     package var hasAccessToken: Bool { !(accessToken ?? "").isEmpty && !(accessTokenSecret ?? "").isEmpty }
+
+    /// Who is signed in, without asking the API: nil when no access token pair is held.
+    /// The recorded `userId` when there is one; else the id X puts at the start of every
+    /// access token it issues (`6253282-eWud…` for user 6253282, its own documented
+    /// example), so a file written by an older twfeed, or by hand, still tells; else nil.
+    package var signedInUserID: UserID? {
+        guard hasAccessToken else { return nil }
+        if let userID { return userID }
+        return Self.userID(ofToken: accessToken ?? "")
+    }
+
+    /// The user id an access token of the documented shape `USERID-REST` starts with.
+    static func userID(ofToken token: String) -> UserID? {
+        guard let dash = token.firstIndex(of: "-"), token.index(after: dash) < token.endIndex else { return nil }
+        let digits = token[..<dash]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return UserID(String(digits))
+    }
 
     /// Every secret value, for the log handler's last-line redaction.
     package var secrets: [String] { [consumerSecret, accessTokenSecret].compactMap { $0 }.filter { !$0.isEmpty } }
@@ -43,7 +83,7 @@ extension Credentials {
         } catch let error as JSONValue.ParseError {
             throw TwfeedError(.configuration, "\(path): invalid JSON at line \(error.line), column \(error.column): \(error.reason)")
         }
-        let known = ["consumerKey", "consumerSecret", "accessToken", "accessTokenSecret"]
+        let known = ["consumerKey", "consumerSecret", "accessToken", "accessTokenSecret", "userId", "username"]
         for key in object.keys.sorted() where !known.contains(key) {
             throw TwfeedError(.configuration, "\(path): unknown key \"\(key)\"")
         }
@@ -59,11 +99,21 @@ extension Credentials {
                 throw TwfeedError(.configuration, "\(path): \(key) must be a string")
             }
         }
+        let consumerKey = try string("consumerKey", required: true)!
+        let consumerSecret = try string("consumerSecret", required: true)!
+        let accessToken = try string("accessToken", required: false)
+        let accessTokenSecret = try string("accessTokenSecret", required: false)
+        let userID = try string("userId", required: false).map { text -> UserID in
+            guard let id = UserID(text) else { throw TwfeedError(.configuration, "\(path): userId must be a user id (digits), not \"\(text)\"") }
+            return id
+        }
         return Credentials(
-            consumerKey: try string("consumerKey", required: true)!,
-            consumerSecret: try string("consumerSecret", required: true)!,
-            accessToken: try string("accessToken", required: false),
-            accessTokenSecret: try string("accessTokenSecret", required: false)
+            consumerKey: consumerKey,
+            consumerSecret: consumerSecret,
+            accessToken: accessToken,
+            accessTokenSecret: accessTokenSecret,
+            userID: userID,
+            username: try string("username", required: false)
         )
     }
 
@@ -74,6 +124,8 @@ extension Credentials {
         var object: [String: String] = ["consumerKey": consumerKey, "consumerSecret": consumerSecret]
         if let accessToken { object["accessToken"] = accessToken }
         if let accessTokenSecret { object["accessTokenSecret"] = accessTokenSecret }
+        if let userID { object["userId"] = userID.description }
+        if let username { object["username"] = username }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         try AtomicFile.write(data, to: path, mode: 0o600)
     }

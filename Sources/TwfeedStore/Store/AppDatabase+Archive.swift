@@ -8,9 +8,9 @@ package struct ArchiveCounts: Sendable, Equatable {
     /// Not stored before: the post's row and its tag were written.
     package var new = 0
     /// Stored before (from the API, as a post another one points at, or by an earlier
-    /// import) and changed: it gained the feed's tag, its stored text was a cut of the
-    /// archive's whole text and became whole, or it was stored as a like with no author
-    /// and the archive's posts say it is yours.
+    /// import) and changed: it gained the feed's tag, or (your posts only) its stored text
+    /// was a cut of the archive's whole text and became whole, or it was stored as a like
+    /// with no author and the archive's posts say it is yours.
     package var updated = 0
     /// Stored before, tagged, and whole already: nothing was written.
     package var unchanged = 0
@@ -35,9 +35,13 @@ extension AppDatabase {
     /// lock for a moment, so the daemon and the reader go on between batches.
     ///
     /// A post already stored keeps every field it has (the API's say more than the
-    /// archive's: the author of a like, counts, a v2 conversation) and gains the tag; only
-    /// a text that is a cut of the archive's (what is left once a trailing "…" goes is the
-    /// start of the archive's longer text) takes the whole one. A new post is stored with
+    /// archive's: the author of a like, counts, a v2 conversation) and gains the tag. Of
+    /// your posts (`posts`), a stored text that is a cut of the archive's (what is left once
+    /// a trailing "…" goes is the start of the archive's longer text, a note's whole text)
+    /// takes the whole one. A like changes nothing of a stored post but its tags: its
+    /// `fullText` is the raw text, which ends in the photo's `t.co` link where the API's
+    /// text (and your post's, without its media link) does not, so it would read as
+    /// "longer" and replace the right text with a worse one. A new post is stored with
     /// its links and media (each picture gets its `photo` row, as the API's do) and joins
     /// its conversation. With `dryRun` the same writes are rolled back: the counts are
     /// exact and nothing changes.
@@ -112,8 +116,10 @@ extension AppDatabase {
             sql: "INSERT OR IGNORE INTO feedMembership (account, feed, tweetId, addedAt) SELECT ?, ?, value, ? FROM json_each(?)",
             arguments: [account, feed.rawValue, fetchedAt, ids]
         )
-        // A post stored before, or twice in the batch: it may take the archive's whole
-        // text or your id, row by row as it comes (the last word is the last copy's).
+        // A post stored before, or twice in the batch: one of your posts may take the
+        // archive's whole text or your id, row by row as it comes (the last word is the
+        // last copy's). A like only gains its tag.
+        let mayChangeText = feed == .posts
         let whole = try db.cachedStatement(sql: wholeTextSQL)
         // A post stored as a like (no author) that your archive says is yours.
         let named = try db.cachedStatement(sql: "UPDATE tweet SET authorId = ? WHERE id = ? AND authorId = 0")
@@ -122,7 +128,7 @@ extension AppDatabase {
             let isNew = !again && stored[tweet.id] == nil
             // The tag was added by the first copy of a post not tagged before.
             var changed = !again && stored[tweet.id] != true
-            if !isNew {
+            if !isNew && mayChangeText {
                 try whole.execute(arguments: ["text": tweet.text, "id": tweet.id.rawValue])
                 changed = changed || db.changesCount > 0
                 if tweet.authorID != .unknown {
@@ -184,9 +190,10 @@ extension AppDatabase {
             inReplyToId INTEGER, retweetOfId INTEGER, quotedId INTEGER, conversationId INTEGER, raw TEXT NOT NULL)
         """
 
-    /// A stored text that is a cut of the archive's: once its trailing "…" and spaces go,
-    /// it is non-empty, shorter, and the archive's text begins with it (a v1.1 answer's
-    /// long post, a like's "fullText" from an older archive). Anything else is kept.
+    /// A stored text that is a cut of one of your archived posts' text: once its trailing
+    /// "…" and spaces go, it is non-empty, shorter, and the archive's text begins with it
+    /// (a v1.1 answer's long post, a like of your own stored with its cut text). Anything
+    /// else is kept. Never run for a like (see `storeArchived`).
     static let wholeTextSQL = """
         UPDATE tweet SET text = :text
         WHERE id = :id AND length(text) < length(:text) AND length(rtrim(text, ' …')) > 0

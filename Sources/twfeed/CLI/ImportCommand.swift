@@ -14,7 +14,8 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Imports the archive X sends you (on x.com: Settings, Your account, Download an archive of your data): your posts and likes.",
         discussion: """
             PATH is the archive's .zip or its unpacked folder. Your posts become the feed posts, your likes the feed \
-            likes. Reads nothing from the API and costs nothing. Bad input exits 65 and changes nothing.
+            likes. The archive must be the signed-in account's (or, before sign-in, the database's). \
+            Reads nothing from the API and costs nothing. Bad input exits 65 and changes nothing.
             """
     )
 
@@ -46,6 +47,11 @@ struct ImportCommand: AsyncParsableCommand {
             bar?.show(ImportProgress(phase: .checking, done: 0))
             // Checked whole before the database is opened: bad input leaves it as it was.
             try await ArchiveImporter.check(archive, logger: logger)
+            // Another account's archive too, when the credentials say who is signed in: a
+            // refused import creates no database. Before sign-in the database's account
+            // decides, once it is open (`ArchiveImporter.owner`).
+            let signedIn = try ArchiveImporter.signedInAccount(credentials: config.credentials)
+            if let signedIn { try ArchiveImporter.requireOwn(archive, expected: signedIn, signedIn: true, logger: logger) }
             // A dry run where no database is yet creates none: an empty one in memory
             // counts every post as new, as the real import would. Not `durable`, as the
             // daemon: an import cut by a power loss is run again, and stores only what
@@ -53,12 +59,13 @@ struct ImportCommand: AsyncParsableCommand {
             let database =
                 dryRun && !FileManager.default.fileExists(atPath: config.storage.database)
                 ? try AppDatabase.inMemory() : try AppDatabase.open(path: config.storage.database)
-            let importer = ArchiveImporter(
+            var importer = ArchiveImporter(
                 database: database,
                 images: ImageStore(root: config.storage.imageCache),
                 clock: clock,
                 logger: logger
             )
+            importer.signedIn = signedIn
             return try await importer.store(archive, dryRun: dryRun, startedAt: started) { bar?.show($0) }
         }
         if json {

@@ -12,7 +12,8 @@ struct LoginCommand: AsyncParsableCommand {
         discussion: """
             Reads the consumer key and secret from the credentials file (prompting for them when \
             they are missing), prints the page to open, reads the PIN it shows from standard input, \
-            and writes the access token into the credentials file (mode 0600).
+            and writes the access token into the credentials file (mode 0600), with the \
+            account's user id and screen name.
             """
     )
 
@@ -38,7 +39,10 @@ struct LoginCommand: AsyncParsableCommand {
                 consumerKey: consumerKey,
                 consumerSecret: consumerSecret,
                 accessToken: access.token,
-                accessTokenSecret: access.secret
+                accessTokenSecret: access.secret,
+                // Who signed in, as X's answer says: what `import` checks an archive against.
+                userID: access.userID.flatMap(UserID.init),
+                username: access.screenName
             ).write(to: path)
             let who = access.screenName.map { "@\($0)" } ?? access.userID.map { "user \($0)" } ?? "your account"
             emit("Signed in as \(who); the access token is saved in \(path) (mode 0600).")
@@ -83,6 +87,7 @@ struct LogoutCommand: AsyncParsableCommand {
                 emit("Not signed in: \(path) holds no access token.")
                 return
             }
+            // The account's id and name go with the token pair they belong to.
             try Credentials(consumerKey: existing.consumerKey, consumerSecret: existing.consumerSecret).write(to: path)
             emit("Signed out: the access token is removed from \(path); the consumer key stays.")
             if let note = RunningDaemon.tellToReload(config: config, credentialsPath: path, change: "stops polling and posting") {

@@ -145,6 +145,62 @@ final class ArchiveImporterTests {
         #expect(!summary.json.contains("\n"))
     }
 
+    /// A like never rewrites a post stored before, through the real reader: like.js's
+    /// `fullText` is the raw text, ending in the photo's `t.co` link, so it reads as a
+    /// "longer" text than both your post's (its media link taken off) and the API's. Each
+    /// keeps its text and gains the tag; a like of a post not stored is stored from it.
+    @Test func aLikeOfAStoredPostOnlyAddsTheTagThroughTheRealReader() async throws {
+        let database = try AppDatabase.open(path: databasePath)
+        try await database.saveAccount(Account(userID: Self.me.id, username: "me"))
+        let fromAPI = Tweet(
+            id: TweetID(1_600_000_000_000_000_500), authorID: UserID(500), createdAt: Date(timeIntervalSince1970: 1_660_000_000),
+            text: "a sunset from the API", rawJSON: #"{"id":"1600000000000000500"}"#
+        )
+        try await database.storePage(
+            TimelinePage(tweets: [fromAPI], authors: [Author(id: UserID(500), username: "friend", name: "Friend")], nextPageToken: nil),
+            feed: .home, state: SyncState(feed: .home), now: Date()
+        )
+        let mine = TweetID(1_600_000_000_000_000_001)
+        let unstored = TweetID(1_600_000_000_000_000_900)
+        var writer = ArchiveWriter(
+            account: Self.me,
+            posts: [
+                ArchiveWriter.Post(
+                    id: mine, createdAt: Date(timeIntervalSince1970: 1_660_000_100), text: "caption",
+                    photos: [ArchiveWriter.Photo(mediaID: "77", name: "Fq1.jpg", bytes: nil)]
+                )
+            ]
+        )
+        writer.likes = [
+            // As X writes them: the post's raw text, its photo's link at the end.
+            ArchivedLike(id: mine, text: "caption https://t.co/m00000001", expandedURL: "https://twitter.com/i/web/status/\(mine)"),
+            ArchivedLike(id: fromAPI.id, text: "a sunset from the API https://t.co/Xy12Ab34", expandedURL: "https://twitter.com/i/web/status/\(fromAPI.id)"),
+            ArchivedLike(id: unstored, text: "never seen https://t.co/Zz9", expandedURL: "https://twitter.com/i/web/status/\(unstored)"),
+        ]
+        let path = "\(folder.path)/archive"
+        try writer.write(to: path, as: .folder)
+
+        let summary = try await importer(database).run(try ArchiveOpener.open(path: path), dryRun: false)
+        #expect(summary.posts == ArchiveCounts(new: 1))
+        #expect(summary.likes == ArchiveCounts(new: 1, updated: 2))
+        func stored() async throws -> [TweetID: (text: String, feeds: [Feed])] {
+            let items = try await database.feedItems(.likes, limit: 10)
+            return Dictionary(uniqueKeysWithValues: items.map { ($0.tweet.id, ($0.tweet.text, $0.feeds)) })
+        }
+        var likes = try await stored()
+        #expect(likes[mine]?.text == "caption" && likes[mine]?.feeds == [.posts, .likes])
+        #expect(likes[fromAPI.id]?.text == "a sunset from the API" && likes[fromAPI.id]?.feeds == [.home, .likes])
+        #expect(likes[unstored]?.text == "never seen https://t.co/Zz9" && likes[unstored]?.feeds == [.likes])
+        let raw = try await database.read { db in try String.fetchOne(db, sql: "SELECT raw FROM tweet WHERE id = ?", arguments: [fromAPI.id.rawValue]) }
+        #expect(raw == fromAPI.rawJSON, "the API's answer is kept")
+
+        // Again: nothing to do, and still the stored texts.
+        let again = try await importer(database).run(try ArchiveOpener.open(path: path), dryRun: false)
+        #expect(again.posts == ArchiveCounts(unchanged: 1) && again.likes == ArchiveCounts(unchanged: 3))
+        likes = try await stored()
+        #expect(likes[mine]?.text == "caption" && likes[fromAPI.id]?.text == "a sunset from the API")
+    }
+
     /// The import is a second writer beside the daemon: each waits on the other's
     /// short transactions, and both get everything stored.
     @Test func itImportsWhileAnotherConnectionWrites() async throws {
