@@ -24,8 +24,9 @@ struct TweetStore: Sendable {
     /// The account user's newest status per text, for duplicate detection (by id, so the
     /// time the window is measured from moves with `shiftAllDates`).
     private var myTexts: [String: UInt64] = [:]
-    /// Every tweet the account user wrote (originals and replies), oldest first: the
-    /// own-posts timelines (`GET /2/users/:id/tweets`, `statuses/user_timeline`).
+    /// Every tweet the account user wrote (originals and replies) or reposted
+    /// (`repostAsAccount`), oldest first: the own-posts timelines (`GET /2/users/:id/tweets`,
+    /// `statuses/user_timeline`).
     private(set) var ownTweetIDs: [UInt64] = []
     /// The account user's latest originals: targets for replies and retweets.
     var myRecentOriginals: [UInt64] = []
@@ -196,8 +197,10 @@ struct TweetStore: Sendable {
         }
         if decorated { tweet.media = decoration() }
         tweets[id] = tweet
-        if author == Self.accountID, retweetOf == nil {
-            myTexts[Self.duplicateKey(text)] = id
+        if author == Self.accountID {
+            // The account's own reposts are its posts too (the own-posts timelines list
+            // them unless asked to exclude them); only its own texts count as duplicates.
+            if retweetOf == nil { myTexts[Self.duplicateKey(text)] = id }
             ownTweetIDs.append(id)
         }
         for target in [replyTo?.tweet, retweetOf, quoting].compactMap({ $0 }) {
