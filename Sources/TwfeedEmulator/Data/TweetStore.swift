@@ -24,9 +24,8 @@ struct TweetStore: Sendable {
     /// The account user's newest status per text, for duplicate detection (by id, so the
     /// time the window is measured from moves with `shiftAllDates`).
     private var myTexts: [String: UInt64] = [:]
-    /// Every tweet the account user wrote (originals and replies) or reposted
-    /// (`repostAsAccount`), oldest first: the own-posts timelines (`GET /2/users/:id/tweets`,
-    /// `statuses/user_timeline`).
+    /// Every tweet the account user wrote or reposted (`repostAsAccount`), oldest first: the
+    /// own-posts timelines (`GET /2/users/:id/tweets`, `statuses/user_timeline`).
     private(set) var ownTweetIDs: [UInt64] = []
     /// The account user's latest originals: targets for replies and retweets.
     var myRecentOriginals: [UInt64] = []
@@ -198,8 +197,7 @@ struct TweetStore: Sendable {
         if decorated { tweet.media = decoration() }
         tweets[id] = tweet
         if author == Self.accountID {
-            // The account's own reposts are its posts too (the own-posts timelines list
-            // them unless asked to exclude them); only its own texts count as duplicates.
+            // Its reposts are own posts too, but only its own texts can be duplicates.
             if retweetOf == nil { myTexts[Self.duplicateKey(text)] = id }
             ownTweetIDs.append(id)
         }
