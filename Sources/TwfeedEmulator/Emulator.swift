@@ -269,6 +269,16 @@ public final class Emulator: Sendable {
         }.map { String($0) }
     }
 
+    /// The account reposts `count` posts by others now: its newest own posts. The
+    /// own-posts timelines list them, and v2 `exclude=retweets` (v1.1 `include_rts=false`)
+    /// removes them after the page is cut, so a run of 100 makes the newest page of own
+    /// originals empty with a `next_token` (x-api.md: pages can come back empty and go
+    /// on). Returns the reposts' ids, oldest first.
+    @discardableResult
+    public func repostAsAccount(count: Int) -> [String] {
+        core.state.withLock { state in state.store.repostAsAccount(count: count, now: state.now) }.map { String($0) }
+    }
+
     /// The PIN the authorize page shows for a request token (nil if unknown or used).
     public func pin(forRequestToken token: String) -> String? {
         core.state.withLock { $0.tokens.pin(token) }

@@ -53,6 +53,10 @@ package final class FakeTimelineAPI: TwitterAPI {
         /// back empty with a token that goes on (posts removed after the page was cut, as
         /// v2 may answer).
         package var emptyPagesWithToken = 0
+        /// Posts cut into a timeline page and then left out of the answer (deleted or
+        /// excluded after the page was cut, as v2 answers): a page of only these comes
+        /// back empty with a token that goes on.
+        package var removedAfterCut: Set<TweetID> = []
         /// The media side (`FakeTimelineAPI+Media`): uploads, alt texts, deletions.
         package var media = FakeMedia()
     }
@@ -178,6 +182,33 @@ package final class FakeTimelineAPI: TwitterAPI {
         }
     }
 
+    /// The account reposts `count` posts now: its newest own posts, each a repost (of
+    /// another's post), which the own originals leave out after the page is cut. Oldest
+    /// first.
+    @discardableResult
+    package func addOwnReposts(_ count: Int) -> [TweetID] {
+        state.withLock { state in
+            let top = max(state.ownTweets.map(\.id.rawValue).max() ?? 0, Self.ownRepostsFloor)
+            let ids = (1...max(count, 1)).prefix(count).map { TweetID(top + Int64($0)) }
+            for id in ids {
+                state.ownTweets.append(
+                    Tweet(
+                        id: id,
+                        authorID: state.account.id,
+                        createdAt: Date(timeIntervalSince1970: 1_700_000_000),
+                        text: "RT @someone: a post",
+                        retweetOfID: TweetID(Self.firstID)
+                    )
+                )
+            }
+            return ids
+        }
+    }
+
+    /// Where the account's reposts' ids start: above the feeds' (`add`), below the posts
+    /// it makes (`post`).
+    static let ownRepostsFloor: Int64 = 1_890_000_000_000_000_000
+
     /// Adds `count` own originals older than any tweet so far (months-old posts), oldest first.
     @discardableResult
     package func addOwnOriginals(_ count: Int) -> [TweetID] {
@@ -193,17 +224,21 @@ package final class FakeTimelineAPI: TwitterAPI {
         }
     }
 
+    /// The own posts without the account's reposts, as v2 `exclude=retweets` answers: the
+    /// page is cut from every own post first and the reposts removed after, so a run of
+    /// reposts (`addOwnReposts`) comes back short, or empty with a token that goes on.
     package func ownOriginals(userID: UserID, query: TimelineQuery) async throws -> TimelinePage {
         try state.withLock { state in
             state.ownOriginalsCalls += 1
             if !state.ownTweetsFailures.isEmpty { throw state.ownTweetsFailures.removeFirst() }
-            var tweets = state.ownTweets.filter { $0.retweetOfID == nil }.sorted { $0.id > $1.id }
+            var tweets = state.ownTweets.sorted { $0.id > $1.id }
             if let token = query.pageToken, let below = TweetID(token) { tweets = tweets.filter { $0.id < below } }
-            let page = Array(tweets.prefix(pageSize))
+            let cut = Array(tweets.prefix(pageSize))
+            let page = cut.filter { $0.retweetOfID == nil }
             var result = TimelinePage(
                 tweets: page,
                 authors: page.isEmpty ? [] : [state.account],
-                nextPageToken: tweets.count > pageSize ? page.last?.id.description : nil
+                nextPageToken: tweets.count > pageSize ? cut.last?.id.description : nil
             )
             for tweet in page { result.retweetCounts[tweet.id] = state.retweetCounts[tweet.id] ?? 0 }
             return result
@@ -234,9 +269,9 @@ package final class FakeTimelineAPI: TwitterAPI {
                 if let until = query.untilID { ids = ids.filter { $0 < until } }
             }
             if let token = query.pageToken, let below = TweetID(token) { ids = ids.filter { $0 < below } }
-            let page = Array(ids.prefix(pageSize))
-            let next = ids.count > pageSize ? page.last?.description : nil
-            let tweets = page.map { id in
+            let cut = Array(ids.prefix(pageSize))
+            let next = ids.count > pageSize ? cut.last?.description : nil
+            let tweets = cut.filter { !state.removedAfterCut.contains($0) }.map { id in
                 Tweet(id: id, authorID: UserID(7), createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "tweet \(id)")
             }
             return TimelinePage(

@@ -5,7 +5,8 @@ import Foundation
 package struct TimelineQuery: Sendable, Equatable {
     package var sinceID: TweetID?
     package var untilID: TweetID?
-    /// An opaque continuation from the previous page of the same walk.
+    /// An opaque continuation from the previous page of the same walk, sent with that
+    /// walk's first bounds unchanged (`following(_:)`).
     package var pageToken: String?
     /// A smaller page than the endpoint's usual one (nil: the usual): the budget pays for
     /// only so many, or a read whose first page is mostly known asks for few.
@@ -16,6 +17,15 @@ package struct TimelineQuery: Sendable, Equatable {
         self.untilID = untilID
         self.pageToken = pageToken
         self.maxResults = maxResults
+    }
+
+    /// The next page of this query's walk: the same bounds with `token`. A page token
+    /// belongs to the query that produced it (a server may make it a position in that
+    /// query's results), so a walk never moves its bounds while it follows tokens.
+    package func following(_ token: String?) -> TimelineQuery {
+        var next = self
+        next.pageToken = token
+        return next
     }
 }
 

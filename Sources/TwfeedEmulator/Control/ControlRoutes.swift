@@ -39,6 +39,8 @@ import TwfeedBase
 ///   then the connection closed with no answer.
 /// - `POST /_emulator/retweet-old` `{}` or `{"id":"<tweet id>"}` → `{"id":"<retweeted tweet>"}`.
 /// - `GET  /_emulator/own-tweets` → `{"ids":[...]}`: the account's own tweets, newest first.
+/// - `POST /_emulator/own-reposts` `{"count":100}` → `{"ids":[...]}`: the account reposts
+///   that many posts by others now (`Emulator.repostAsAccount`).
 /// - `GET  /_emulator/bill` → what the pay-per-use API charged (totals, cycle, days newest
 ///   first, by endpoint, credits left); `DELETE /_emulator/bill` forgets the charges.
 /// - `POST /_emulator/reply-chain` `{"feed":"home|mentions","depth":5}` → `{"id":"...",
@@ -74,7 +76,8 @@ enum ControlRoutes {
                                 "GET /_emulator/clock", "POST /_emulator/clock", "POST /_emulator/duplicate-window",
                                 "GET /_emulator/vocabulary", "POST /_emulator/vocabulary",
                                 "POST /_emulator/long-posts", "POST /_emulator/drop-kept-alive",
-                                "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "GET /_emulator/bill",
+                                "POST /_emulator/retweet-old", "GET /_emulator/own-tweets", "POST /_emulator/own-reposts",
+                                "GET /_emulator/bill",
                                 "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
                                 "POST /_emulator/reply-chain", "POST /_emulator/delete", "GET /_emulator/tweets/:id",
                                 "GET /_emulator/posted", "GET /_emulator/media", "POST /_emulator/media",
@@ -204,6 +207,10 @@ enum ControlRoutes {
                 return error(404, "no such original tweet of the account")
             }
             return .json(200, .object([("ok", .bool(true)), ("id", .string(String(id)))]))
+        case ("POST", ["own-reposts"]):
+            let count = (JSONBody.object(request.body)?["count"] as? NSNumber)?.intValue ?? 1
+            guard (1...1_000).contains(count) else { return error(400, "expected {\"count\":1...1000}") }
+            return ids(core.state.withLock { $0.store.repostAsAccount(count: count, now: $0.now) }.map { String($0) })
         case ("GET", ["own-tweets"]):
             return ids(core.state.withLock { $0.store.reachableOwnTweets() }.map { String($0) })
         case ("POST", ["reply-chain"]):

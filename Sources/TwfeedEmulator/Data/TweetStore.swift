@@ -24,7 +24,7 @@ struct TweetStore: Sendable {
     /// The account user's newest status per text, for duplicate detection (by id, so the
     /// time the window is measured from moves with `shiftAllDates`).
     private var myTexts: [String: UInt64] = [:]
-    /// Every tweet the account user wrote (originals and replies), oldest first: the
+    /// Every tweet the account user wrote or reposted (`repostAsAccount`), oldest first: the
     /// own-posts timelines (`GET /2/users/:id/tweets`, `statuses/user_timeline`).
     private(set) var ownTweetIDs: [UInt64] = []
     /// The account user's latest originals: targets for replies and retweets.
@@ -196,8 +196,9 @@ struct TweetStore: Sendable {
         }
         if decorated { tweet.media = decoration() }
         tweets[id] = tweet
-        if author == Self.accountID, retweetOf == nil {
-            myTexts[Self.duplicateKey(text)] = id
+        if author == Self.accountID {
+            // Its reposts are own posts too, but only its own texts can be duplicates.
+            if retweetOf == nil { myTexts[Self.duplicateKey(text)] = id }
             ownTweetIDs.append(id)
         }
         for target in [replyTo?.tweet, retweetOf, quoting].compactMap({ $0 }) {

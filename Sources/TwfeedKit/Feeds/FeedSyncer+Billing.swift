@@ -119,13 +119,16 @@ extension FeedSyncer {
         guard var gap = try await database.gaps(feed).first(where: \.reachesBack) else { return }
         // The range just read is closed before anything else may stop the poll.
         try await database.saveSyncState(state)
+        // A page token belongs to the query that produced it: every page of the chain is
+        // asked with the first page's bound, while the gap's stored bound moves down.
+        let query = TimelineQuery(untilID: gap.olderThanID)
         var token: String?
         var spent = MicroUSD.zero
         while true {
             if rateLimitWait(state, now: clock.now()) != nil || outcome.pages >= maxPagesPerPoll { return }
             let page: TimelinePage
             do {
-                page = try await timelinePage(TimelineQuery(untilID: gap.olderThanID, pageToken: token), userID: userID, history: true)
+                page = try await timelinePage(query.following(token), userID: userID, history: true)
             } catch let hold as BillingGate.Hold where hold.reason == .budget {
                 return
             }
@@ -195,15 +198,17 @@ extension FeedSyncer {
         var spent = MicroUSD.zero
         var empty = 0
         for var gap in try await database.gaps(feed) {
+            // The gap's bounds as they were when its first page was asked: the token chain's
+            // query, which the token belongs to (the stored bound moves down meanwhile).
+            let query = TimelineQuery(sinceID: gap.reachesBack ? nil : gap.newerThanID, untilID: gap.olderThanID)
             var token: String?
             while true {
                 try Task.checkCancellation()
                 let left = maxSpend - spent
                 guard left.micros > 0, empty < 10 else { return spent }
-                let query = TimelineQuery(sinceID: gap.reachesBack ? nil : gap.newerThanID, untilID: gap.olderThanID, pageToken: token)
                 let page: TimelinePage
                 do {
-                    page = try await timelinePage(query, userID: userID, within: left)
+                    page = try await timelinePage(query.following(token), userID: userID, within: left)
                 } catch let hold as BillingGate.Hold where hold.reason == .budget {
                     return spent
                 }

@@ -92,7 +92,10 @@ extension FeedSyncer {
     /// lacks, however old. Each page is admitted through the gate at its worst case (a
     /// whole page at the read's price) and charged whole to `retweets`. A deep check cut
     /// short is not resumed: it is done again at the next poll, since `lastFullWalkAt`
-    /// stays.
+    /// stays. Only the end of the pages ends it: v2 removes what `exclude=retweets`
+    /// excludes after the page is cut, so a run of my own reposts comes back as an empty
+    /// page with a `next_token`, and older originals lie below it (x-api.md). (v1.1 gives
+    /// an empty page no position to go on from: its client ends the pages there.)
     func ownOriginalsWalk(
         _ state: inout SyncState,
         userID: UserID,
@@ -122,7 +125,7 @@ extension FeedSyncer {
             tagged += added
             outcome.newTweets += added
             onProgress()
-            guard allPages, let next = page.nextPageToken, !page.tweets.isEmpty else { break }
+            guard allPages, let next = page.nextPageToken else { break }
             token = next
         }
         outcome.complete = true
@@ -145,8 +148,10 @@ extension FeedSyncer {
     }
 
     /// Every page from the newest, upserting, without stopping at a page with nothing
-    /// new. Not resumable (the reach is a few pages): one cut short by a rate limit or an
-    /// error is done again from the top on the next poll, since `lastFullWalkAt` stays.
+    /// new, nor at an empty one that carries a `next_token` (posts removed after the page
+    /// was cut: what lies below it is still to be read). Not resumable (the reach is a few
+    /// pages): one cut short by a rate limit or an error is done again from the top on the
+    /// next poll, since `lastFullWalkAt` stays.
     func fullWalk(
         _ state: inout SyncState,
         userID: UserID,
@@ -164,7 +169,7 @@ extension FeedSyncer {
             if let newest = page.tweets.map(\.id).max() { top = max(newest, top ?? newest) }
             outcome.newTweets += try await storePage(page, state: state)
             onProgress()
-            guard let next = page.nextPageToken, !page.tweets.isEmpty else { break }
+            guard let next = page.nextPageToken else { break }
             token = next
         }
         // The walk covered every range in progress.

@@ -307,9 +307,12 @@ package struct FeedSyncer: Sendable {
     }
 
     /// For an endpoint without since_id: walk from the newest, upserting, and stop after
-    /// a page that brings nothing new. A walk cut short is marked pending and the next
-    /// one goes on below where it stopped, so a first run's interrupted backfill is
-    /// completed rather than forgotten.
+    /// a page that brings nothing new: posts, every one of them stored already. An empty
+    /// page is not such a page: one that carries a `next_token` had its posts removed
+    /// after it was cut (x-api.md), and what lies below it may be new, so it is followed
+    /// like any other. A walk cut short is marked pending and the next one goes on below
+    /// where it stopped, so a first run's interrupted backfill is completed rather than
+    /// forgotten.
     func walk(
         _ state: inout SyncState,
         userID: UserID,
@@ -340,7 +343,8 @@ package struct FeedSyncer: Sendable {
             outcome.newTweets += try await storePage(page, state: state)
             onProgress()
             let belowResumePoint = resumeBelow.map { bound in page.tweets.last.map { $0.id < bound } ?? false } ?? true
-            guard let next = page.nextPageToken, !(fresh == 0 && belowResumePoint) else { break }
+            let nothingNew = !page.tweets.isEmpty && fresh == 0
+            guard let next = page.nextPageToken, !(nothingNew && belowResumePoint) else { break }
             token = next
         }
         if let walkTop { state.newestID = max(walkTop, state.newestID ?? walkTop) }

@@ -88,23 +88,25 @@ enum V2Routes {
         let untilID = id("until_id")
         let startTime = time("start_time")
         let endTime = time("end_time")
-        var tokenBound: UInt64?
-        if let token = value("pagination_token") {
-            tokenBound = PaginationToken.decode(token)
-            if tokenBound == nil {
+        var token: PaginationToken.Contents?
+        if let text = value("pagination_token") {
+            token = PaginationToken.decode(text)
+            if token == nil {
                 errors.append(
                     .init(
                         parameter: "pagination_token",
-                        value: token,
-                        message: "The `pagination_token` query parameter value [\(token)] is not valid"
+                        value: text,
+                        message: "The `pagination_token` query parameter value [\(text)] is not valid"
                     )
                 )
             }
         }
         var excludeReplies = false
         var excludeRetweets = false
+        var excluded = Set<String>()
         if let text = value("exclude") {
             for item in text.split(separator: ",") {
+                excluded.insert(String(item))
                 switch item {
                 case "replies": excludeReplies = true
                 case "retweets": excludeRetweets = true
@@ -128,6 +130,24 @@ enum V2Routes {
                 )
             )
         }
+        // A token belongs to the query that produced it (`PaginationToken`).
+        let scope = PaginationToken.scope(
+            [
+                "\(feed)", userID ?? "", sinceID.map { String($0) } ?? "", untilID.map { String($0) } ?? "",
+                value("start_time") ?? "", value("end_time") ?? "", excluded.sorted().joined(separator: ","),
+            ]
+        )
+        if let token, token.scope != scope, let text = value("pagination_token") {
+            errors.append(
+                .init(
+                    parameter: "pagination_token",
+                    value: text,
+                    message: "The `pagination_token` query parameter value [\(text)] does not belong to this query: "
+                        + "it was given with other since_id, until_id, start_time, end_time or exclude"
+                )
+            )
+        }
+        let tokenBound = token?.bound
         guard errors.isEmpty else { return ErrorBody.invalidRequest(errors) }
         if let userID, userID != String(TweetStore.accountID) {
             return otherUser(userID, feed: feed, store: store)
@@ -154,7 +174,9 @@ enum V2Routes {
         let next =
             !hasMore
             ? nil
-            : feed.pagesByPosition ? PaginationToken.encode(UInt64(start + slots.count)) : slots.last.map(PaginationToken.encode)
+            : feed.pagesByPosition
+                ? PaginationToken.encode(UInt64(start + slots.count), scope: scope)
+                : slots.last.map { PaginationToken.encode($0, scope: scope) }
         // Only the account reaches this point: another user's id was answered above.
         var served = ServedResources()
         served.ownedTimeline = feed == .mentions || feed == .ownPosts
