@@ -35,6 +35,24 @@ struct EmptyPageWalkTests {
         #expect(fixture.sink.events("poll.full_walk").first?.contains("pages=3") == true)
     }
 
+    /// Every poll's check reads my newest own originals: when my newest posts are all
+    /// reposts (a page left empty once they are excluded), it reads on to the first page
+    /// that holds originals, and finds one reposted there, without the deep check.
+    @Test func everyPollsCheckReadsOnToMyNewestOriginals() async throws {
+        let fixture = try SyncFixture(sinceIDSupported: false)
+        let own = fixture.api.addOwnOriginals(150)
+        fixture.api.addOwnReposts(100)
+        var state = try await fixture.database.syncState(.retweets)
+        state.lastFullWalkAt = fixture.clock.now().addingTimeInterval(-2 * 86_400)
+        try await fixture.database.saveSyncState(state)
+        fixture.api.state.withLock { $0.retweetCounts[own[149]] = 1 }
+        let outcome = try await ownedSyncer(fixture).poll()
+        #expect(outcome.complete)
+        #expect(fixture.api.state.withLock { $0.ownOriginalsCalls } == 2, "the empty page, then the newest originals; no deep check")
+        #expect(try await fixture.database.memberIDs(.retweets).contains(own[149]))
+        #expect(fixture.sink.events("poll.full_walk").isEmpty)
+    }
+
     /// The same, under a budget: every page, the empty one included, is admitted through
     /// the gate at its worst case before it is asked for. The empty page costs nothing (an
     /// answer with no data is free), so the day's allowance pays for the page below it,

@@ -87,7 +87,8 @@ extension FeedSyncer {
     /// page of the deep check is admitted at.
     var ownOriginalsPageSize: Int { api.dialect == .v1_1 ? 200 : 100 }
 
-    /// The own originals, newest first (one page, or every page when `allPages`),
+    /// The own originals, newest first (the first page that holds any, or every page when
+    /// `allPages`),
     /// tagging into the feed each post someone reposted (a repost count above 0) that it
     /// lacks, however old. Each page is admitted through the gate at its worst case (a
     /// whole page at the read's price) and charged whole to `retweets`. A deep check cut
@@ -125,7 +126,9 @@ extension FeedSyncer {
             tagged += added
             outcome.newTweets += added
             onProgress()
-            guard allPages, let next = page.nextPageToken else { break }
+            // Every poll's check reads on past an empty page too: when my newest posts are
+            // all reposts, my newest originals are the first below them that hold any.
+            guard allPages || page.tweets.isEmpty, let next = page.nextPageToken else { break }
             token = next
         }
         outcome.complete = true
