@@ -78,6 +78,9 @@ struct BudgetGapTests {
         #expect(paid.micros > 0 && paid <= MicroUSD(micros: 5_000_000))
         #expect(try await raised.database.gaps(.home).isEmpty)
         #expect(world.sink.events("gap.filled").count == 1)
+        // No gap left, and still no daemon running: 69 all the same, not "nothing to read".
+        let none = try Binary.run(["fill", "home", "--max-usd", "5", "--config", world.configPath])
+        #expect(none.status == 69 && none.stderr.contains("the daemon is not running"), "\(none.stderr)")
         let truth = Set(world.emulator.groundTruth(.home, dialect: dialect == "v2" ? .v2 : .v1_1))
         let have = try await Set(raised.database.memberIDs(.home).map(\.description))
         #expect(truth.isSubset(of: have), "\(truth.subtracting(have).count) posts still missing")

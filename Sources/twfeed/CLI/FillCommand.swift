@@ -36,9 +36,13 @@ struct FillCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: config.storage.database) else {
                 throw TwfeedError(.unavailable, "no daemon has run here: \(config.storage.database) does not exist (start twfeed run)")
             }
+            let notRunning = TwfeedError(.unavailable, "the daemon is not running: start twfeed run, then ask again")
             let database = try AppDatabase.open(path: config.storage.database)
             let gaps = try await database.gaps(feed)
             guard !gaps.isEmpty else {
+                // Asked of the daemon: with none running that is what to say (69), even when
+                // there is nothing to read. A wake only makes a running one look, and find nothing.
+                guard WakeSocket.send(to: WakeSocket.path(config: config)) else { throw notRunning }
                 emit("\(feed.rawValue) has no gaps: nothing to read")
                 return
             }
@@ -46,7 +50,7 @@ struct FillCommand: AsyncParsableCommand {
             guard WakeSocket.send(to: WakeSocket.path(config: config)) else {
                 // Nobody will read it: a daemon started later must not spend on it unasked.
                 try await database.dropFillRequest(feed)
-                throw TwfeedError(.unavailable, "the daemon is not running: start twfeed run, then ask again")
+                throw notRunning
             }
             emit("asked the daemon to read \(gaps.count) gap\(gaps.count == 1 ? "" : "s") of \(feed.rawValue), spending at most \(amount.formatted)")
         }
