@@ -27,6 +27,26 @@ struct EventLogHandlerTests {
         #expect(line.contains("level=warn "))
     }
 
+    /// A value from outside (a header, a tweet) with every other kind of line break and
+    /// control: U+2028, U+2029, U+0085, a form feed, an escape sequence. Each format keeps
+    /// the event on one line, even for a reader that breaks lines on any of them, and the
+    /// JSON line still reads back as the value.
+    @Test(arguments: [TwfeedConfig.Log.Format.logfmt, .json])
+    func everyKindOfLineBreakAndControlIsEscaped(format: TwfeedConfig.Log.Format) throws {
+        let sink = MemorySink()
+        let hostile = "http://evil\u{2028}ts=fake level=error event=forged\u{2029}x\u{85}y\u{0C}z\u{1B}[31mred\u{7F}"
+        logger(format, sink).warning("reader.refused", metadata: ["origin": "\(hostile)"])
+        let line = try #require(sink.lines.first)
+        #expect(line.split(whereSeparator: \.isNewline).count == 1, "\(line)")
+        #expect(!line.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" })
+        #expect(line.contains(#"\u2028"#) && line.contains(#"\u0085"#) && line.contains(#"\u001b"#))
+        if format == .json {
+            #expect(try JSONValue.parse(line)["origin"] == .string(hostile))
+        } else {
+            #expect(line.contains(#"origin="http://evil\u2028ts=fake level=error event=forged\u2029x\u0085y\u000cz\u001b[31mred\u007f""#), "\(line)")
+        }
+    }
+
     @Test func jsonFormatCarriesTheSameKeys() throws {
         let sink = MemorySink()
         logger(.json, sink).error("auth.failed", metadata: ["feed": "home", "status": "401"])

@@ -78,14 +78,24 @@ package struct EventLogHandler: LogHandler {
                 line += ":"
                 JSONValue.writeString(fields[key]!.description, to: &line)
             }
-            return line + "}"
+            // JSON escapes C0 controls itself; the rest a line reader or a terminal could
+            // still take as a break or a command (C1, DEL, U+2028, U+2029) as well.
+            guard line.unicodeScalars.contains(where: mustEscape) else { return line + "}" }
+            var escaped = ""
+            for scalar in line.unicodeScalars {
+                if mustEscape(scalar) { escaped += unicodeEscape(scalar) } else { escaped.unicodeScalars.append(scalar) }
+            }
+            return escaped + "}"
         }
     }
 
-    /// Quotes values with spaces, quotes, `=` or nothing in them; escapes newlines so
-    /// an event stays on one line.
+    /// Quotes values with spaces, quotes, `=`, controls or nothing in them; escapes
+    /// every kind of line break and control so an event stays on one line, whatever a
+    /// tweet, a header or an answer put in a value.
     static func logfmtValue(_ value: String) -> String {
-        let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\\" || $0.isNewline || $0 == "\t" }
+        let needsQuotes =
+            value.isEmpty
+            || value.contains { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\\" || $0.isNewline || $0.unicodeScalars.contains(where: mustEscape) }
         guard needsQuotes else { return value }
         var out = "\""
         for character in value {
@@ -95,10 +105,29 @@ package struct EventLogHandler: LogHandler {
             case "\n", "\r\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            default: out.append(character)
+            default:
+                guard character.unicodeScalars.contains(where: mustEscape) else {
+                    out.append(character)
+                    continue
+                }
+                for scalar in character.unicodeScalars {
+                    if mustEscape(scalar) { out += unicodeEscape(scalar) } else { out.unicodeScalars.append(scalar) }
+                }
             }
         }
         return out + "\""
+    }
+
+    /// A scalar that must not reach a log as itself: a C0 or C1 control (U+0085 is a line
+    /// break to many readers), DEL, or the Unicode line and paragraph separators.
+    static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
+    /// `\u2028`: the escape JSON reads, and logfmt readers show as written.
+    static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }
 
