@@ -66,10 +66,20 @@ struct TwfeedMetricsTests {
         spend.bySourceMicros[.home] = 15_000
         spend.byKindResources = [.postRead: 3]
         stored.spend = spend
-        let scrape = Scrape(TwfeedMetrics().exposition(stored: stored))
+        let metrics = TwfeedMetrics()
+        let scrape = Scrape(metrics.exposition(stored: stored))
         #expect(scrape[#"twfeed_api_spend_usd_total{source="home"}"#] == 0.015)
         #expect(scrape[#"twfeed_api_spend_usd_total{source="outbox"}"#] == 0)
         #expect(scrape[#"twfeed_api_resources_total{kind="post_read"}"#] == 3)
+        // The ledger's totals only grow: counters, as their `_total` names say (promtool's
+        // lint refuses a gauge so named), each scrape showing the stored value, not a sum.
+        #expect(scrape.types["twfeed_api_spend_usd_total"] == "counter")
+        #expect(scrape.types["twfeed_api_resources_total"] == "counter")
+        #expect(scrape.types["twfeed_api_cycle_spend_usd"] == "gauge")
+        stored.spend?.bySourceMicros[.home] = 20_000
+        let again = Scrape(metrics.exposition(stored: stored))
+        #expect(again[#"twfeed_api_spend_usd_total{source="home"}"#] == 0.02)
+        #expect(again[#"twfeed_api_resources_total{kind="post_read"}"#] == 3)
         #expect(scrape["twfeed_api_cycle_spend_usd"] == 1.5)
         #expect(scrape["twfeed_api_budget_usd"] == 5)
         // One series per billing state, 1 on the current one.

@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import Metrics
 import Prometheus
+import Synchronization
 import TwfeedBilling
 import TwfeedCore
 import TwfeedStore
@@ -21,6 +22,7 @@ import TwfeedStore
 package final class TwfeedMetrics: Sendable {
     package let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
+    private let scraping = Mutex(())
 
     package init() {
         registry = PrometheusCollectorRegistry()
@@ -59,8 +61,14 @@ package final class TwfeedMetrics: Sendable {
         counter("twfeed_outbox_sent_total").increment()
     }
 
-    /// The gauges read from the store at scrape time, then the whole text.
+    /// The gauges (and the ledger's totals) read from the store at scrape time, then the
+    /// whole text. One scrape at a time: a total is set as a counter's reset and then its
+    /// stored value, which a second scrape must not see halfway.
     package func exposition(stored: StoredCounts) -> [UInt8] {
+        scraping.withLock { _ in expose(stored) }
+    }
+
+    private func expose(_ stored: StoredCounts) -> [UInt8] {
         for (feed, count) in stored.tweets { gauge("twfeed_tweets", ("feed", feed.rawValue)).record(count) }
         for state in OutboxState.allCases {
             gauge("twfeed_outbox_statuses", ("state", state.rawValue)).record(stored.outbox[state] ?? 0)
@@ -77,12 +85,12 @@ package final class TwfeedMetrics: Sendable {
         }
         if let spend = stored.spend {
             // Totals kept by the ledger in the store, so they survive restarts as a
-            // counter would not; each series is present from the start, at 0.
+            // counter in memory would not; each series is present from the start, at 0.
             for (source, micros) in spend.bySourceMicros {
-                gauge("twfeed_api_spend_usd_total", ("source", source.rawValue)).record(MicroUSD(micros: micros).usd)
+                total("twfeed_api_spend_usd_total", ("source", source.rawValue), MicroUSD(micros: micros).usd)
             }
             for (kind, count) in spend.byKindResources {
-                gauge("twfeed_api_resources_total", ("kind", kind.rawValue)).record(count)
+                total("twfeed_api_resources_total", ("kind", kind.rawValue), Double(count))
             }
             gauge("twfeed_api_cycle_spend_usd").record(spend.cycle.usd)
             if let budget = spend.budget { gauge("twfeed_api_budget_usd").record(budget.usd) }
@@ -123,5 +131,13 @@ package final class TwfeedMetrics: Sendable {
 
     private func gauge(_ label: String, _ dimensions: (String, String)...) -> CoreMetrics.Gauge {
         CoreMetrics.Gauge(label: label, dimensions: dimensions, factory: factory)
+    }
+
+    /// One of the ledger's all-time totals, as the counter its `_total` name says it is (it
+    /// only grows: the ledger is never pruned), set to the stored value.
+    private func total(_ name: String, _ label: (String, String), _ value: Double) {
+        let counter = registry.makeCounter(name: name, labels: [label], help: "")
+        counter.reset()
+        counter.increment(by: value)
     }
 }
