@@ -297,9 +297,10 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible, CustomStringConve
     /// next rate-limit window fails the cell. Nil for the other faults.
     /// - 402: a probe every `api.creditsRecheckMinutes` (15).
     /// - 403 spend cap: nothing before its `reset_date`, the fault's next UTC day.
-    /// - 429 usage cap: reads wait for the daily probe (or the cycle's end, if sooner);
-    ///   posts are not what the cap counts, so a post refused with it is sent again at
-    ///   once, within the hour (one step), not a day later.
+    /// - 429 usage cap: reads wait for the daily probe (or the cycle's end, if sooner).
+    ///   Posts are not what the cap counts, so they go on under it; but a post the API
+    ///   refuses with it all the same waits for that probe too: a billing refusal is
+    ///   never sent again at the next flush, in a loop.
     /// - 403 not enrolled: the endpoint is asked again a day later.
     func hold(after first: Date) throws -> ClosedRange<TimeInterval>? {
         let day: TimeInterval = 86_400
@@ -308,8 +309,6 @@ struct FaultMatrixCell: Sendable, CustomTestStringConvertible, CustomStringConve
             return 15 * 60 ... .infinity
         case .spendCapReached:
             return BillingCycle.endOfUTCDay(first).timeIntervalSince(first) ... .infinity
-        case .usageCapExceeded where target == .outbox:
-            return 0 ... 3_600
         case .usageCapExceeded:
             let cycleEnd = try BillingCycle(startDay: 1).cycle(containing: first).end
             return min(day, cycleEnd.timeIntervalSince(first)) ... .infinity
