@@ -79,7 +79,8 @@ extension OutboxFlusher {
                 return try await resendToSettle(item, from: state, since: since, why: "the budget cannot pay for reading own posts")
             }
             if let duplicate { return try await settleAsDuplicate(item, from: state, duplicate: duplicate) }
-            // A billing state stops reads: it stays uncertain until the state lets one through.
+            // A billing state (or the budget, past the resend window) stops the read: it stays
+            // uncertain until a read is let through.
             try await database.transitionOutbox(
                 item.id,
                 from: [state],

@@ -5,6 +5,7 @@ import TwfeedTesting
 @testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedStore
+import TwfeedBilling
 
 /// Defect 3: exactly once must not lean on the API's duplicate check. These tests turn
 /// the fake API's check off where it would hide a second post, so only the settling
@@ -206,6 +207,34 @@ struct OutboxUncertainTests {
         #expect(try await fixture.database.retryOutbox(id, now: fixture.clock.now()).state == .pending)
         _ = try await flusher.flush()
         #expect(try await item(id).state == .sent)
+    }
+
+    /// The budget cannot pay for the settling read ($1.70 a month leaves $0.10 a day; a
+    /// page of own posts is $0.50 at its worst). Within the hour of the attempt the status
+    /// is sent again, and the API's duplicate answer proves it went out; past the hour a
+    /// resend could post it twice, so it waits, uncertain, for a read the budget can pay.
+    @Test(arguments: [false, true])
+    func aReadTheBudgetCannotPayResendsOnlyWithinTheHour(late: Bool) async throws {
+        let gate = BillingGateTests.gate(fixture.database, clock: fixture.clock, budget: MicroUSD(micros: 1_700_000))
+        let held = try await fixture.outboxFlusher(gate: gate)
+        fixture.api.state.withLock { $0.loseNextAnswer = true }
+        let id = try await enqueue("over budget")
+        _ = try await held.flush()
+        #expect(try await item(id).state == .uncertain)
+        fixture.clock.advance(by: late ? 2 * 3600 : 60)
+        _ = try await held.flush()
+        _ = try await held.flush()
+        let settled = try await item(id)
+        if late {
+            #expect(settled.state == .uncertain)
+            #expect(settled.lastError?.kind == .settlingHeld)
+            #expect(!fixture.sink.events("outbox.settled").contains { $0.contains("outcome=resend") }, "not sent blind")
+        } else {
+            #expect(settled.state == .sent)
+            #expect(settled.lastError?.kind == .sentAsDuplicate)
+            #expect(fixture.sink.events("outbox.settled").contains { $0.contains("outcome=resend") })
+        }
+        #expect(fixture.api.posted == ["over budget"], "one post on the account")
     }
 
     @Test func aFailedLookupKeepsTheStatusUncertainAndTriesAgainLater() async throws {
