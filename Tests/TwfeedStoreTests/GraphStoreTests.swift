@@ -3,6 +3,7 @@ import Testing
 @testable import TwfeedCore
 @testable import TwfeedStore
 import TwfeedTesting
+import TwfeedBilling
 
 /// What a tweet points at, as the store keeps and reads it: media rows, a repost's
 /// original, a quote, a reply's parent, and the conversation around a post.
@@ -46,6 +47,24 @@ import TwfeedTesting
 
     func item(_ database: AppDatabase, _ id: Int64) async throws -> FeedItem {
         try #require(try await database.feedItems(.home, limit: 50).first { $0.tweet.id == TweetID(id) })
+    }
+
+    /// A repost stored from a page that left its original out keeps the cut "RT @…" text
+    /// only until a lookup brings the original: then its text is the original's whole one.
+    @Test func aLookupOfTheOriginalMakesAnEarlierRepostsTextWhole() async throws {
+        let database = try fresh()
+        let cut = Self.tweet(21, by: Self.bob, text: "RT @ada: the start of a long po…", retweetOf: 20)
+        _ = try await database.storePage(
+            TimelinePage(tweets: [cut], referencedTweets: [], authors: [Self.bob], nextPageToken: nil),
+            feed: .home, state: SyncState(feed: .home), now: Date())
+        #expect(try await item(database, 21).tweet.text == "RT @ada: the start of a long po…")
+        let whole = String(repeating: "the start of a long post, whole ", count: 10)
+        try await database.storeLookup(
+            found: TimelinePage(tweets: [Self.tweet(20, text: whole)], authors: [Self.ada], nextPageToken: nil),
+            unavailable: [:], asked: [TweetID(20)], now: Date(), bill: BillableAnswer(source: .lookups), prices: .published)
+        let repost = try await item(database, 21)
+        #expect(repost.tweet.text == "RT @ada: " + whole)
+        #expect(repost.retweetOf?.tweet.text == whole)
     }
 
     @Test func aFeedItemCarriesWhatItPointsAtOneLevel() async throws {

@@ -42,7 +42,7 @@ extension AppDatabase {
     }
 
     /// Stores what a lookup found, as posts of their own (no feed tag), with their authors
-    /// and media; remembers the ids it said are gone; ends the requests for `asked`; and
+    /// and media, and the whole text of the reposts of them stored before; remembers the ids it said are gone; ends the requests for `asked`; and
     /// records what it cost, all in one transaction.
     package func storeLookup(
         found: TimelinePage,
@@ -55,6 +55,7 @@ extension AppDatabase {
         try await write { db in
             let page = TimelinePage(tweets: [], referencedTweets: found.referencedTweets + found.tweets, authors: found.authors, nextPageToken: nil)
             _ = try Self.insert(page, feed: .home, now: now, db)
+            try Self.recomposeReposts(of: page.referencedTweets, db)
             try Self.recordUnavailable(unavailable, now: now, db)
             let done = try db.cachedStatement(sql: "DELETE FROM fetchRequest WHERE tweetId = ?")
             for id in asked { try done.execute(arguments: [id.rawValue]) }

@@ -22,4 +22,22 @@ extension AppDatabase {
             return composed
         }
     }
+
+    /// Reposts stored before their original was (a page that left the original out, then
+    /// a lookup that brought it): each takes the text `composeReposts` would have given it,
+    /// "RT @user: " and the original's whole text, so a repost's `text` is not left cut
+    /// for good. One indexed probe per original (`repostsOf`); most have no repost stored.
+    static func recomposeReposts(of originals: [Tweet], _ db: Database) throws {
+        let reposts = try db.cachedStatement(sql: StoreQueries.repostsOf.sql)
+        let username = try db.cachedStatement(sql: StoreQueries.authorByID.sql)
+        let update = try db.cachedStatement(sql: "UPDATE tweet SET text = ? WHERE id = ?")
+        for original in originals {
+            let stored = try Row.fetchAll(reposts, arguments: [original.id.rawValue])
+            guard !stored.isEmpty, let name = try String.fetchOne(username, arguments: [original.authorID.rawValue]) else { continue }
+            let text = Tweet.repostText(username: name, original: original.text)
+            for row in stored where (row["text"] as String) != text {
+                try update.execute(arguments: [text, row["id"] as Int64])
+            }
+        }
+    }
 }

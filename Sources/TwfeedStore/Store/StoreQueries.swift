@@ -294,6 +294,8 @@ enum StoreQueries {
         allowance: .init(scans: ["r"], sorts: true, why: "the fetch queue holds what was looked at lately, not the archive")
     )
     static let unavailableTweet = StoreQuery("unavailableTweet", "SELECT reason FROM unavailableTweet WHERE tweetId = ?")
+    /// The stored reposts of one post (the partial index on `retweetOfId`).
+    static let repostsOf = StoreQuery("repostsOf", "SELECT id, text FROM tweet WHERE retweetOfId = ?")
 
     static let all: [StoreQuery] = [
         feedItems, feedTagsBelow, feedStats, memberIDs, knownIDs(count: 3), freshUsers(count: 3), syncState, account, currentAccount,
@@ -305,7 +307,7 @@ enum StoreQueries {
         search, searchInFeed, usersMatching, usersNamed, feedItemByID, linksOfTweet, authorByID,
         spendSince, spendBetween, spendTotals,
         billingState, endpointRefusals, gapsInFeed, gapsAll, gapCounts, fillRequest,
-        tweetByID, mediaOfTweet, repliesTo, pendingFetches, unavailableTweet, conversationOf, archiveBatchStored,
+        tweetByID, mediaOfTweet, repliesTo, pendingFetches, unavailableTweet, conversationOf, archiveBatchStored, repostsOf,
     ]
 
     /// The billing status: one row by its key.
