@@ -52,6 +52,10 @@ import TwfeedTesting
         let feed = try Binary.run(["feed", "home", "--config", world.configPath])
         #expect(feed.stdout.contains("replying to @ada: post 52"), "\(feed.stdout)")
 
+        // The gone post itself: 69, with the API's word, not a promise to fetch it soon.
+        let itself = try Binary.run(["show", "50", "--config", world.configPath])
+        #expect(itself.status == 69)
+        #expect(itself.stderr.contains("post 50 is not stored: unavailable (Not Found Error: Could not find tweet with id: [50].)"), "\(itself.stderr)")
         #expect(try Binary.run(["show", "49", "--config", world.configPath]).status == 69)
         let bad = try Binary.run(["show", "x1", "--config", world.configPath])
         #expect(bad.status == 64 && bad.stderr.contains("x1 is not a tweet id"))

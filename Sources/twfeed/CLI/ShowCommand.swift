@@ -37,6 +37,10 @@ struct ShowCommand: AsyncParsableCommand {
             let images = ImageStore(root: config.storage.imageCache)
             guard let conversation = try await database.conversation(id, avatarPath: images.cachedPath) else {
                 let asked = await Self.askDaemon(for: [id], config: config)
+                // Gone by the API's word: not fetched again within a day, so no "in a moment".
+                if let reason = try await database.unavailableReasons([id])[id] {
+                    throw TwfeedError(.unavailable, "post \(id) is not stored: unavailable (\(reason))")
+                }
                 throw TwfeedError(
                     .unavailable,
                     "post \(id) is not stored"
