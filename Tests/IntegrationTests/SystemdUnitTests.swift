@@ -64,6 +64,8 @@ struct SystemdUnitTests {
         #expect(settings["ExecReload"] == ["/bin/kill -HUP $MAINPID"])
         #expect(settings["WatchdogSec"]?.isEmpty == false)
         #expect(settings["Restart"] == ["on-failure"])
+        // 243: LoadCredential= found no credentials file; restarting every 10 s will not make one.
+        #expect(settings["RestartPreventExitStatus"] == ["64 77 78 243"])
         #expect(settings["DynamicUser"] == ["yes"])
         for key in ["StateDirectory", "CacheDirectory", "LogsDirectory", "ConfigurationDirectory", "RuntimeDirectory"] {
             #expect(settings[key] == ["twfeed"], "\(key)")
