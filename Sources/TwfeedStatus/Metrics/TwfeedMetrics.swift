@@ -136,7 +136,7 @@ package final class TwfeedMetrics: Sendable {
     /// One of the ledger's all-time totals, as the counter its `_total` name says it is (it
     /// only grows: the ledger is never pruned), set to the stored value.
     private func total(_ name: String, _ label: (String, String), _ value: Double) {
-        let counter = registry.makeCounter(name: name, labels: [label], help: "")
+        let counter = registry.makeCounter(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: ""), labels: [label])
         counter.reset()
         counter.increment(by: value)
     }
