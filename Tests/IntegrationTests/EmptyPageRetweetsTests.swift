@@ -39,13 +39,7 @@ struct EmptyPageRetweetsTests {
         })
         #expect(world.emulator.retweetOldTweet(old) == old)
         #expect(world.emulator.groundTruth(.retweets, dialect: .v2).first != old, "not listed first")
-        for _ in 0..<2 {
-            if try await daemon.database.memberIDs(.retweets).map(\.description).contains(old) { break }
-            clock.advance(by: 15)
-            world.serverFollows(clock)
-            #expect(try await retweets.poll().complete)
-        }
-        #expect(try await daemon.database.memberIDs(.retweets).map(\.description).contains(old))
+        #expect(try await world.pollUntilMember(old, retweets, database: daemon.database, clock: clock, polls: 2))
         let ownReads = world.emulator.requests.filter { $0.endpoint == "ownPosts" }
         #expect(ownReads.allSatisfy { $0.status == 200 })
         #expect(ownReads.contains { $0.parameters["pagination_token"] != nil })

@@ -40,13 +40,7 @@ struct RetweetOldTweetTests {
         }
         let before = ownReads()
         let walks = world.sink.events("poll.full_walk").count
-        for _ in 0..<2 {
-            if try await daemon.database.memberIDs(.retweets).map(\.description).contains(old) { break }
-            clock.advance(by: 15)
-            world.serverFollows(clock)
-            #expect(try await retweets.poll().complete)
-        }
-        #expect(try await daemon.database.memberIDs(.retweets).map(\.description).contains(old))
+        #expect(try await world.pollUntilMember(old, retweets, database: daemon.database, clock: clock, polls: 2))
         #expect(try await daemon.database.feedItems(.retweets, limit: 1000).contains { $0.tweet.id.description == old })
         #expect((1...2).contains(ownReads() - before), "one page of own originals a poll")
         #expect(world.sink.events("poll.full_walk").count == walks, "no deep check")

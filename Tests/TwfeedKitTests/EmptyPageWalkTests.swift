@@ -10,15 +10,6 @@ import TwfeedStore
 /// and excluded posts after the page is cut (x-api.md), so what lies below it is still to
 /// be read. Only a page with posts, all of them stored, is "a page that brings nothing new".
 struct EmptyPageWalkTests {
-    /// The retweets feed as the daemon builds it with `api.ownsApp` in v2.
-    func ownedSyncer(_ fixture: SyncFixture, gate: BillingGate? = nil) -> FeedSyncer {
-        FeedSyncer(
-            feed: .retweets, api: fixture.api,
-            account: AccountResolver(api: fixture.api, database: fixture.database, accessToken: "token", logger: fixture.logger),
-            database: fixture.database, clock: fixture.clock, interval: 600, fullWalkHours: 168, retweetsCheck: .ownOriginals,
-            logger: fixture.logger, gate: gate)
-    }
-
     /// My newest 100 posts are reposts: `exclude=retweets` leaves the first page of own
     /// originals empty, with a token. The deep check reads on below it and tags an old
     /// original someone reposted; the walk is complete only then.
@@ -27,7 +18,7 @@ struct EmptyPageWalkTests {
         let own = fixture.api.addOwnOriginals(150)
         fixture.api.addOwnReposts(100)
         fixture.api.state.withLock { $0.retweetCounts[own[120]] = 2 }
-        let outcome = try await ownedSyncer(fixture).poll()
+        let outcome = try await fixture.ownedRetweetsSyncer().poll()
         #expect(outcome.complete)
         #expect(fixture.api.state.withLock { $0.ownOriginalsCalls } == 3, "the empty page, then two of originals")
         #expect(try await fixture.database.memberIDs(.retweets).contains(own[120]))
@@ -46,7 +37,7 @@ struct EmptyPageWalkTests {
         state.lastFullWalkAt = fixture.clock.now().addingTimeInterval(-2 * 86_400)
         try await fixture.database.saveSyncState(state)
         fixture.api.state.withLock { $0.retweetCounts[own[149]] = 1 }
-        let outcome = try await ownedSyncer(fixture).poll()
+        let outcome = try await fixture.ownedRetweetsSyncer().poll()
         #expect(outcome.complete)
         #expect(fixture.api.state.withLock { $0.ownOriginalsCalls } == 2, "the empty page, then the newest originals; no deep check")
         #expect(try await fixture.database.memberIDs(.retweets).contains(own[149]))
@@ -64,7 +55,7 @@ struct EmptyPageWalkTests {
         // 2027-01-15, 17 days left: $2.55 a month leaves $0.15 a day, one page of 100
         // owned reads ($0.10) at its worst case, not two.
         let gate = BillingGateTests.gate(fixture.database, clock: fixture.clock, budget: MicroUSD(micros: 2_550_000), readers: [.retweets])
-        let outcome = try await ownedSyncer(fixture, gate: gate).poll()
+        let outcome = try await fixture.ownedRetweetsSyncer(gate: gate).poll()
         #expect(outcome.hold?.reason == .budget)
         #expect(fixture.api.state.withLock { $0.ownOriginalsCalls } == 2, "the empty page, then one page of originals")
         let owned = try await fixture.database.spend(since: "2000-01-01").first { $0.source == .retweets && $0.kind == .ownedRead }

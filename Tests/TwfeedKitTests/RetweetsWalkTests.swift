@@ -140,16 +140,6 @@ struct RetweetsWalkTests {
         #expect(try await fixture.database.memberIDs(.retweets) == [own[0]])
     }
 
-    /// The retweets feed as the daemon builds it with `api.ownsApp` in v2 (no since_id on
-    /// the feed's endpoint), the deep check weekly.
-    func ownedSyncer(_ fixture: SyncFixture, gate: BillingGate? = nil) -> FeedSyncer {
-        FeedSyncer(
-            feed: .retweets, api: fixture.api,
-            account: AccountResolver(api: fixture.api, database: fixture.database, accessToken: "token", logger: fixture.logger),
-            database: fixture.database, clock: fixture.clock, interval: 600, fullWalkHours: 168, retweetsCheck: .ownOriginals,
-            logger: fixture.logger, gate: gate)
-    }
-
     /// A post among my newest 100 reposted on a day the deep check does not run is in the
     /// feed at the next poll, from the newest page of own originals (one page, owned
     /// reads, charged once that day), though the feed's own list (by id, as v1.1 lists)
@@ -158,7 +148,7 @@ struct RetweetsWalkTests {
         let fixture = try SyncFixture(sinceIDSupported: false)
         fixture.api.add(150, to: .retweets)
         let own = fixture.api.addOwnOriginals(300)  // oldest first: own[200...] are the newest 100
-        let syncer = ownedSyncer(fixture)
+        let syncer = fixture.ownedRetweetsSyncer()
         let start = fixture.clock.now()
         try await syncer.poll()
         #expect(fixture.sink.events("poll.full_walk").count == 1, "never checked: every page at first")
@@ -198,7 +188,7 @@ struct RetweetsWalkTests {
         fixture.api.addOwnOriginals(30)
         // About $0.06 a day left: less than a page of 100 owned reads ($0.10).
         let gate = BillingGateTests.gate(fixture.database, clock: fixture.clock, budget: MicroUSD(micros: 1_000_000), readers: [.retweets])
-        let outcome = try await ownedSyncer(fixture, gate: gate).poll()
+        let outcome = try await fixture.ownedRetweetsSyncer(gate: gate).poll()
         #expect(outcome.hold?.reason == .budget)
         #expect(fixture.api.state.withLock { $0.ownOriginalsCalls } == 0)
         #expect(fixture.api.requestCount == 0)

@@ -5,6 +5,7 @@ import TwfeedEmulator
 import TwfeedCore
 import TwfeedReader
 import TwfeedSandbox
+import Testing
 import TwfeedTesting
 
 /// A temporary folder with a config and credentials pointing at a fresh emulator on
@@ -203,5 +204,20 @@ extension Sequence {
     func allSatisfy(_ condition: (Element) async throws -> Bool) async rethrows -> Bool {
         for element in self where try await !condition(element) { return false }
         return true
+    }
+}
+
+extension TestWorld {
+    /// Polls `syncer`'s feed, the clock (and the server with it) 15 s on before each poll,
+    /// until the post `id` is among the feed's members, at most `polls` times; each poll
+    /// must complete. Whether it is a member at the end.
+    func pollUntilMember(_ id: String, _ syncer: FeedSyncer, database: AppDatabase, clock: ManualClock, polls: Int) async throws -> Bool {
+        for _ in 0..<polls {
+            if try await database.memberIDs(syncer.feed).map(\.description).contains(id) { return true }
+            clock.advance(by: 15)
+            serverFollows(clock)
+            #expect(try await syncer.poll().complete)
+        }
+        return try await database.memberIDs(syncer.feed).map(\.description).contains(id)
     }
 }

@@ -27,6 +27,16 @@ struct SyncFixture {
             database: database, clock: clock, interval: interval, retweetsCheck: retweetsCheck, logger: logger)
     }
 
+    /// The retweets feed as the daemon builds it with `api.ownsApp` in v2: the repost counts
+    /// of my own originals (no since_id on the feed's endpoint), the deep check weekly.
+    func ownedRetweetsSyncer(gate: BillingGate? = nil) -> FeedSyncer {
+        FeedSyncer(
+            feed: .retweets, api: api,
+            account: AccountResolver(api: api, database: database, accessToken: "token", logger: logger),
+            database: database, clock: clock, interval: 600, fullWalkHours: 168, retweetsCheck: .ownOriginals,
+            logger: logger, gate: gate)
+    }
+
     /// An outbox flusher over this fixture (the account stored first, so a sent status is
     /// stored as ours): flushes every 60 s, expires after 24 h.
     func outboxFlusher(gate: BillingGate? = nil) async throws -> OutboxFlusher {
