@@ -57,7 +57,9 @@ extension OutboxFlusher {
     ///   "duplicate" answer then proves the earlier attempt went out (below); a post is a
     ///   post that had not. Only while the attempt is at most an hour old
     ///   (`resendWindow`), well inside the duplicate check's window; an older one fails
-    ///   and says why (`failUnsettled`). The budget's hold resends on the same terms.
+    ///   and says why (`failUnsettled`), unless the refusal is a billing one (a usage
+    ///   cap, an endpoint not enrolled), which it waits out. The budget's hold resends on
+    ///   the same terms.
     /// - A later attempt was called a duplicate (`duplicate`) and no post matched (or
     ///   none could be read): the duplicate check compares the account's own recent
     ///   posts, so a recent post of ours holds this text. Either it is the earlier
@@ -79,24 +81,22 @@ extension OutboxFlusher {
                 return try await resendToSettle(item, from: state, since: since, why: "the budget cannot pay for reading own posts")
             }
             if let duplicate { return try await settleAsDuplicate(item, from: state, duplicate: duplicate) }
-            // A billing state (or the budget, past the resend window) stops the read: it stays
-            // uncertain until a read is let through.
-            try await database.transitionOutbox(
-                item.id,
-                from: [state],
-                to: .uncertain,
-                changes: [
-                    .nextAttemptAt(hold.until), .uncertainSince(since), .lastError(OutboxFailure(kind: .settlingHeld, message: hold.description)),
-                ]
-            )
-            return .until(hold.until)
+            // A billing state (or the budget, past the resend window) stops the read.
+            return try await holdUnsettled(item, from: state, since: since, hold: hold)
         } catch let error as APIError {
             if let duplicate, error.kind != .rateLimited {
                 // The duplicate answer is proof enough; no need to wait for the read.
                 return try await settleAsDuplicate(item, from: state, duplicate: duplicate)
             }
             if duplicate == nil, Self.isRefusedRead(error) {
-                guard mayResend(since: since) else { return try await failUnsettled(item, from: state, error: error) }
+                if !mayResend(since: since) {
+                    // A billing refusal (a usage cap, an endpoint not enrolled) never fails a
+                    // status: it waits, uncertain, until the gate lets a read through.
+                    if let refusal = error.refusal, let gate {
+                        return try await holdUnsettled(item, from: state, since: since, hold: try await gate.refused(refusal, source: .settlement))
+                    }
+                    return try await failUnsettled(item, from: state, error: error)
+                }
                 return try await resendToSettle(item, from: state, since: since, why: "own posts refused (\(error.description))")
             }
             return try await settleLater(item, from: state, since: since, error: error)
@@ -167,6 +167,20 @@ extension OutboxFlusher {
     static let resendWindow: TimeInterval = 3_600
 
     func mayResend(since: Date) -> Bool { clock.now().timeIntervalSince(since) <= Self.resendWindow }
+
+    /// The read that would settle it is held back (a billing state, the budget): it stays
+    /// uncertain, and is looked at again when the hold ends.
+    private func holdUnsettled(_ item: OutboxItem, from state: OutboxState, since: Date, hold: BillingGate.Hold) async throws -> Pause {
+        try await database.transitionOutbox(
+            item.id,
+            from: [state],
+            to: .uncertain,
+            changes: [
+                .nextAttemptAt(hold.until), .uncertainSince(since), .lastError(OutboxFailure(kind: .settlingHeld, message: hold.description)),
+            ]
+        )
+        return .until(hold.until)
+    }
 
     /// The own posts are refused for good, and the attempt is too old for a resend to be
     /// safe: `failed`, with the read's answer, never sent blind. No longer marked

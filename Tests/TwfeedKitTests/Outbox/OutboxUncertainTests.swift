@@ -209,6 +209,29 @@ struct OutboxUncertainTests {
         #expect(try await item(id).state == .sent)
     }
 
+    /// The same old attempt whose own posts are refused for a usage cap: a billing refusal
+    /// never fails a status. It waits, uncertain, for the state's next probe, and nothing
+    /// is sent again meanwhile.
+    @Test func anOldAttemptWhoseOwnPostsAreRefusedForAUsageCapWaitsUncertain() async throws {
+        let gate = BillingGateTests.gate(fixture.database, clock: fixture.clock)
+        let held = try await fixture.outboxFlusher(gate: gate)
+        fixture.api.state.withLock { $0.loseNextAnswer = true; $0.duplicateCheck = false }
+        let body = Array(#"{"title":"UsageCapExceeded","period":"Monthly","scope":"Product","detail":"Usage cap exceeded: Monthly product cap","type":"https://api.twitter.com/2/problems/usage-capped"}"#.utf8)
+        let capped = APIError(kind: .rateLimited, status: 429, message: "Too Many Requests", refusal: BillingRefusal.classify(status: 429, body: body))
+        fixture.api.state.withLock { $0.ownTweetsFailures = [capped] }
+        let id = try await enqueue("said yesterday, capped today")
+        _ = try await held.flush()
+        #expect(try await item(id).state == .uncertain)
+        fixture.clock.advance(by: 26 * 3600)
+        guard case .until(let until) = try await held.flush() else { Issue.record("no hold"); return }
+        let waiting = try await item(id)
+        #expect(waiting.state == .uncertain)
+        #expect(waiting.lastError?.kind == .settlingHeld)
+        #expect(until.timeIntervalSince(fixture.clock.now()) > 3_600, "held until the next probe")
+        #expect(fixture.api.posted == ["said yesterday, capped today"], "not sent again")
+        #expect(fixture.sink.events("outbox.failed").isEmpty)
+    }
+
     /// The budget cannot pay for the settling read ($1.70 a month leaves $0.10 a day; a
     /// page of own posts is $0.50 at its worst). Within the hour of the attempt the status
     /// is sent again, and the API's duplicate answer proves it went out; past the hour a
