@@ -74,9 +74,15 @@ import TwfeedEmulator
                     sawQuote = true
                     #expect(full["is_quote_status"] as? Bool == true)
                 }
-                if full["in_reply_to_status_id_str"] is String {
+                if let parent = full["in_reply_to_status_id_str"] as? String {
                     sawReply = true
-                    #expect(full["in_reply_to_user_id_str"] is String)
+                    let user = try #require(full["in_reply_to_user_id_str"] as? String)
+                    // Whom it answers, by name too: the parent's author when the parent exists.
+                    let name = try #require(full["in_reply_to_screen_name"] as? String)
+                    #expect(!name.isEmpty)
+                    if let answered = emulator.tweet(parent) {
+                        #expect(answered.authorID == user && answered.authorUsername == name)
+                    }
                 }
                 // Entity indices count the escaped text.
                 let entities = try #require(full["entities"] as? [String: Any])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TwfeedBilling
+import TwfeedEmulator
 @testable import TwfeedCore
 @testable import TwfeedStore
 import TwfeedTesting
@@ -59,6 +60,32 @@ import TwfeedTesting
         #expect(try Binary.run(["show", "49", "--config", world.configPath]).status == 69)
         let bad = try Binary.run(["show", "x1", "--config", world.configPath])
         #expect(bad.status == 64 && bad.stderr.contains("x1 is not a tweet id"))
+    }
+
+    /// A reply whose parent the API no longer gives: `feed --json`, `show --json` and the
+    /// text say whom it answers, from what the reply's own answer said (v2: the mention of
+    /// `in_reply_to_user_id`; v1.1: `in_reply_to_screen_name`).
+    @Test(arguments: ["v2", "v1.1"])
+    func aReplyWhoseParentIsGoneNamesWhomItAnswers(dialect: String) async throws {
+        let world = try TestWorld(dialect: dialect, tweets: 20)
+        let chain = try #require(world.emulator.addReplyChain(to: .home, depth: 1))
+        let parent = try #require(chain.ancestors.first)
+        let whom = try #require(world.emulator.tweet(parent)?.authorUsername)
+        #expect(world.emulator.deleteTweet(parent))
+        let daemon = try world.daemon()
+        _ = try await daemon.syncers.first { $0.feed == .home }!.poll()
+
+        let expected = JSONValue.object(["id": .string(parent), "username": .string(whom)])
+        let feed = try Binary.run(["feed", "home", "--json", "--config", world.configPath])
+        #expect(feed.status == 0, "\(feed.stderr)")
+        let objects = try feed.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        let reply = try #require(objects.first { $0["id"] == .string(chain.id) }, "\(feed.stdout)")
+        #expect(reply["inReplyTo"] == expected, "\(dialect): \(reply)")
+        let show = try Binary.run(["show", chain.id, "--json", "--config", world.configPath])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(try JSONValue.parse(Data(show.stdout.utf8))["tweet"]?["inReplyTo"] == expected)
+        let text = try Binary.run(["feed", "home", "--config", world.configPath])
+        #expect(text.stdout.contains("    replying to @\(whom) (post \(parent), not fetched yet)"), "\(text.stdout)")
     }
 
     /// The post, its parent and a list's "replying to" line show each link as the reader

@@ -39,6 +39,7 @@ import TwfeedCore
         let reply = try #require(byID[1_700_000_000_000_000_003])
         #expect(reply.text == "@bob Agreed > disagreed")
         #expect(reply.inReplyToID == TweetID(1_690_000_000_000_000_009) && reply.conversationID == nil)
+        #expect(reply.repliedUser == RepliedUser(id: UserID(2_000_000_002), username: "bob"), "whom it answers, as the archive says")
 
         let long = try #require(byID[1_700_000_000_000_000_004])
         #expect(long.text.hasSuffix("a notebook <for the birds>, which is how most of my posts begin."))
@@ -48,6 +49,8 @@ import TwfeedCore
 
         let longReply = try #require(byID[1_700_000_000_000_000_006])
         #expect(longReply.text.hasPrefix("@bob @cy_2 Here is the long answer"), "the note lacks the mentions; the post keeps them")
+        #expect(longReply.repliedUser == RepliedUser(username: "bob"), "a screen name without its user id")
+        #expect(first.repliedUser == nil)
         #expect(longReply.text.hasSuffix("& stops in winter when the race is drained. More at https://t.co/WheEl00001"))
         #expect(longReply.links.contains(TweetLink(url: "https://t.co/WheEl00001", expandedURL: "https://example.org/wheel", displayURL: "example.org/wheel")))
 

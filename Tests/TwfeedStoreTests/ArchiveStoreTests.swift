@@ -57,6 +57,19 @@ import TwfeedTesting
         #expect(found.map(\.tweet.id) == [TweetID(10)])
     }
 
+    /// A reply to a post the archive does not hold names whom it answers, as the archive
+    /// said (`in_reply_to_screen_name`), in `feed posts --json`.
+    @Test func aReplyToAPostNotStoredNamesWhomTheArchiveSaysItAnswers() async throws {
+        let database = try await Self.database()
+        var reply = Self.post(12, text: "@bob agreed", replyTo: 5)
+        reply.repliedUser = RepliedUser(id: UserID(77), username: "bob")
+        #expect(try await database.storeArchived([reply], feed: .posts, account: Self.me, now: Self.now) == ArchiveCounts(new: 1))
+        let item = try #require(try await database.feedItems(.posts, limit: 10).first)
+        var json: [UInt8] = []
+        item.appendJSON(to: &json)
+        #expect(try JSONValue.parse(json)["inReplyTo"] == .object(["id": .string("5"), "username": .string("bob")]))
+    }
+
     /// An archive lists its newest posts first: a thread's replies arrive in batches
     /// before the posts they answer, and the whole thread still settles on its root.
     @Test func aThreadStoredNewestFirstSettlesOnItsRoot() async throws {

@@ -64,13 +64,9 @@ import Testing
     /// A database from before v16: the posts that reply to nothing and the v1.1 replies
     /// have no conversation; the migration fills them as the store would have.
     @Test func theMigrationFillsEveryNullConversation() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-conv-\(UUID().uuidString.prefix(8)).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let identifier = "v16: every post has a conversation"
-        let index = try #require(AppDatabase.migrations.firstIndex { $0.identifier == identifier })
-        let queue = try DatabaseQueue(path: path)
-        try AppDatabase.migrator.migrate(queue, upTo: AppDatabase.migrations[index - 1].identifier)
-        try await queue.write { db in
+        let older = try OlderDatabase(before: "v16: every post has a conversation")
+        defer { older.remove() }
+        try await older.queue.write { db in
             let insert = try db.makeStatement(
                 sql: "INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, conversationId, raw, fetchedAt) VALUES (?, 1, 0, 't', ?, ?, '{}', 0)")
             // 1 <- 2 <- 3 (v1.1), 5 replies to 4 (not stored), 7 replies to 6 with v2's conversation 6, 8 replies to 7.
@@ -78,8 +74,7 @@ import Testing
                 try insert.execute(arguments: [id, replyTo, conversation])
             }
         }
-        try queue.close()
-        let database = try AppDatabase.open(path: path)
+        let database = try older.openMigrated()
         #expect(try Self.conversations(database) == [1: 1, 2: 1, 3: 1, 5: 4, 7: 6, 8: 6])
     }
 

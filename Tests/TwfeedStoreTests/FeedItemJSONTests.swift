@@ -23,7 +23,24 @@ import TwfeedTesting
                  avatarPath: nil),
         Self.graphItem,
         Self.quoteItem,
+        Self.namedOrphanItem,
     ]
+
+    /// A reply whose parent is not stored, named by whom its answer said it answers,
+    /// quoting a post whose own parent is not stored either (no context is read for a
+    /// quote's parent: its answer's word alone).
+    static var namedOrphanItem: FeedItem {
+        var item = FeedItem(tweet: Tweet(id: TweetID(60), authorID: UserID(42), createdAt: Date(timeIntervalSince1970: 60), text: "@bob agreed",
+                                         inReplyToID: TweetID(55), repliedUser: RepliedUser(username: "bob"), quotedID: TweetID(56),
+                                         conversationID: TweetID(55)),
+                            feeds: [.mentions], author: Author(id: UserID(42), username: "ada", name: "Ada"), avatarPath: nil)
+        item.quoted = EmbeddedTweet(tweet: Tweet(id: TweetID(56), authorID: UserID(9), createdAt: Date(timeIntervalSince1970: 56),
+                                                 text: "@cy no", inReplyToID: TweetID(57), repliedUser: RepliedUser(id: UserID(3), mentioned: "cy"),
+                                                 conversationID: TweetID(57)),
+                                    author: nil, avatarPath: nil, media: [])
+        item.inReplyTo = ReplyContext(id: TweetID(55), stored: false, username: "bob", excerpt: nil)
+        return item
+    }
 
     /// A quote of a stored post (with a photo), with a GIF of its own, replying to a
     /// post not stored.
@@ -83,6 +100,14 @@ import TwfeedTesting
         #expect(object["inReplyTo"] == .null, "a repost itself replies to nothing")
         guard case .array(let own)? = object["media"], let first = own.first else { Issue.record("no media"); return }
         #expect(first["altText"] == .string("a \"quoted\" cat"))
+    }
+
+    /// A reply whose parent is not stored says whom it answers (INTERFACE.md: `inReplyTo`
+    /// is `{"id", "username"}`), and so does a quoted post's own parent.
+    @Test func aReplyWhoseParentIsNotStoredStillNamesWhomItAnswers() throws {
+        let object = try JSONValue.parse(Self.text(Self.namedOrphanItem))
+        #expect(object["inReplyTo"] == .object(["id": .string("55"), "username": .string("bob")]))
+        #expect(object["quoted"]?["inReplyTo"] == .object(["id": .string("57"), "username": .string("cy")]))
     }
 
     /// Every shape, one object a line, as `feed --json` prints them.

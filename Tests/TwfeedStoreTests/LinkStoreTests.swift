@@ -36,24 +36,19 @@ import TwfeedTesting
     /// answer, as the reader did on every view (any depth, the first of each `url`); a
     /// stored answer that is not JSON gets none, and the migration still runs.
     @Test func theMigrationFillsTheLinksOfPostsStoredBeforeIt() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-links-\(UUID().uuidString.prefix(8)).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let identifier = "v18: links stored at ingest"
-        let index = try #require(AppDatabase.migrations.firstIndex { $0.identifier == identifier })
-        let queue = try DatabaseQueue(path: path)
-        try AppDatabase.migrator.migrate(queue, upTo: AppDatabase.migrations[index - 1].identifier)
+        let older = try OlderDatabase(before: "v18: links stored at ingest")
+        defer { older.remove() }
         let v2 = #"{"id":"1","entities":{"urls":[{"url":"https://t.co/a1","expanded_url":"https://example.com/article","display_url":"example.com/article"},{"url":"https://t.co/b2","expanded_url":"https://example.net/"}]}}"#
         // v1.1: the retweet's own entities repeat the original's link, which is kept once.
         let v11 = #"{"id_str":"2","entities":{"urls":[{"url":"https://t.co/a1","expanded_url":"https://example.com/article","display_url":"example.com/article"}]},"retweeted_status":{"entities":{"urls":[{"url":"https://t.co/a1","expanded_url":"https://example.com/other","display_url":"x"},{"url":"https://t.co/c3","expanded_url":"https://example.org/","display_url":"example.org"}]}}}"#
-        try await queue.write { db in
+        try await older.queue.write { db in
             let insert = try db.makeStatement(
                 sql: "INSERT INTO tweet (id, authorId, createdAt, text, conversationId, raw, fetchedAt) VALUES (?, 1, 0, 't', ?, ?, 0)")
             for (id, raw) in [(1, v2), (2, v11), (3, #"{"expanded_url": not json"#), (4, "{}")] as [(Int64, String)] {
                 try insert.execute(arguments: [id, id, raw])
             }
         }
-        try queue.close()
-        let database = try AppDatabase.open(path: path)
+        let database = try older.openMigrated()
         let links = try await database.tweetLinks([1, 2, 3, 4].map(TweetID.init))
         #expect(links[TweetID(1)] == [Self.article, Self.other])
         #expect(links[TweetID(2)] == [Self.article, TweetLink(url: "https://t.co/c3", expandedURL: "https://example.org/", displayURL: "example.org")])

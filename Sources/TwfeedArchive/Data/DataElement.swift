@@ -35,10 +35,12 @@ struct DataElement {
         return DataElement(object: value, raw: range)
     }
 
-    /// What a post's object is read for: ids, time, text, replies and quotes, links, media.
+    /// What a post's object is read for: ids, time, text, replies (and whom they answer) and
+    /// quotes, links, media.
     static let postMembers: [String: SelectiveJSON.Wanted] = [
         "id_str": .whole, "id": .whole, "created_at": .whole, "full_text": .whole, "text": .whole,
-        "in_reply_to_status_id_str": .whole, "quoted_status_id_str": .whole,
+        "in_reply_to_status_id_str": .whole, "in_reply_to_user_id_str": .whole,
+        "in_reply_to_screen_name": .whole, "quoted_status_id_str": .whole,
         "entities": .members(["urls": .whole, "media": .whole]), "extended_entities": .whole,
     ]
 

@@ -40,6 +40,7 @@ enum PostDecoder {
             createdAt: created,
             text: text,
             inReplyToID: replyTo,
+            repliedUser: V11Status.repliedUser(post),
             // A repost is only its cut "RT @x: …" text: the archive names no original.
             retweetOfID: nil,
             quotedID: post.text("quoted_status_id_str").flatMap(TweetID.init),

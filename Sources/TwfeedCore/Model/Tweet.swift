@@ -9,6 +9,10 @@ package struct Tweet: Sendable, Equatable {
     /// one. For a retweet, "RT @user: " and the original's full text.
     package var text: String
     package var inReplyToID: TweetID?
+    /// Whom it answers, as its own answer says; nil when it replies to nothing or the
+    /// answer did not say. Read back from the store it holds the handle stored
+    /// (`username`) only.
+    package var repliedUser: RepliedUser?
     package var retweetOfID: TweetID?
     package var quotedID: TweetID?
     /// The first post of its thread: its own id when it replies to nothing (both
@@ -32,6 +36,7 @@ package struct Tweet: Sendable, Equatable {
         createdAt: Date,
         text: String,
         inReplyToID: TweetID? = nil,
+        repliedUser: RepliedUser? = nil,
         retweetOfID: TweetID? = nil,
         quotedID: TweetID? = nil,
         conversationID: TweetID? = nil,
@@ -45,6 +50,7 @@ package struct Tweet: Sendable, Equatable {
         self.createdAt = createdAt
         self.text = text
         self.inReplyToID = inReplyToID
+        self.repliedUser = repliedUser
         self.retweetOfID = retweetOfID
         self.quotedID = quotedID
         self.conversationID = conversationID

@@ -16,6 +16,17 @@ package enum V11Status {
         return TextCleaning.droppingTrailingLinks((media + ownPages).compactMap { $0["url"]?.string }, from: text)
     }
 
+    /// Whom a reply answers, as the status says it: `in_reply_to_user_id_str` and
+    /// `in_reply_to_screen_name` (the archive writes both as text too). Nil for a status
+    /// that replies to nothing (`in_reply_to_status_id_str` absent) or says neither.
+    package static func repliedUser(_ status: JSONValue) -> RepliedUser? {
+        guard status["in_reply_to_status_id_str"]?.string != nil else { return nil }
+        return RepliedUser(
+            id: status["in_reply_to_user_id_str"]?.string.flatMap(UserID.init),
+            username: status["in_reply_to_screen_name"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        )
+    }
+
     /// `extended_entities.media[]` (or `entities.media[]`, which holds only the first):
     /// the picture `media_url_https`, the size of the original (`original_info`, else
     /// `sizes.large`), `ext_alt_text`. Keys as v2 spells them: the type's prefix and

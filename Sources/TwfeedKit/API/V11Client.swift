@@ -222,6 +222,7 @@ struct V11Client: TwitterAPI {
             createdAt: created,
             text: text,
             inReplyToID: replyTo,
+            repliedUser: V11Status.repliedUser(status),
             retweetOfID: retweetOf,
             quotedID: quoted,
             // v1.1 has no conversation id: a post that replies to nothing is its own

@@ -229,6 +229,7 @@ struct V2Client: TwitterAPI {
             createdAt: created,
             text: text,
             inReplyToID: replyTo,
+            repliedUser: replyTo == nil ? nil : repliedUser(object, authors: authors),
             retweetOfID: retweetOf,
             quotedID: quoted,
             conversationID: object["conversation_id"]?.string.flatMap(TweetID.init) ?? (replyTo == nil ? id : nil),
@@ -249,8 +250,23 @@ struct V2Client: TwitterAPI {
             let name = text[text.index(text.startIndex, offsetBy: 4)..<colon.lowerBound]
             if !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) { return String(name) }
         }
-        for mention in object["entities"]?["mentions"]?.array ?? [] where mention["id"]?.string == originalAuthor?.description {
-            if let username = mention["username"]?.string { return username }
+        return originalAuthor.flatMap { mentionedUsername(object, id: $0) }
+    }
+
+    /// Whom a reply answers (`in_reply_to_user_id`): that user's handle from
+    /// `includes.users` when the page expanded them, and the post's own mention of that id
+    /// (`entities.mentions`: a reply's text, a long post's cut one too, starts with it).
+    /// The store trusts a stored user of that id before the mention
+    /// (`AppDatabase.repliedUsername`). Nil when the post does not say whom it answers.
+    static func repliedUser(_ object: JSONValue, authors: [UserID: Author]) -> RepliedUser? {
+        guard let id = object["in_reply_to_user_id"]?.string.flatMap(UserID.init) else { return nil }
+        return RepliedUser(id: id, username: authors[id]?.username, mentioned: mentionedUsername(object, id: id))
+    }
+
+    /// The username of the post's mention of user `id`, matched by id, never by name.
+    static func mentionedUsername(_ object: JSONValue, id: UserID) -> String? {
+        for mention in object["entities"]?["mentions"]?.array ?? [] where mention["id"]?.string == id.description {
+            if let username = mention["username"]?.string, !username.isEmpty { return username }
         }
         return nil
     }

@@ -92,7 +92,9 @@ struct TweetModel {
                 context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: reply.username.map { "@\($0)" } ?? "a post")
                 replyExcerpt = reply.deleted ? "deleted" : reply.excerpt
             } else {
-                context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: Self.fault(reply.id, item))
+                // Whom it answers, when the reply's answer said, and why the parent is not shown.
+                let fault = Self.fault(reply.id, item)
+                context = Context(label: "replying to", href: "/tweet/\(reply.id)", linkText: reply.username.map { "@\($0) (\(fault))" } ?? fault)
             }
         }
         // What a deleted post quoted went with it.

@@ -161,11 +161,11 @@ extension AppDatabase {
     static func insertArchived(_ tweets: [Tweet], conversations: [TweetID: TweetID], fetchedAt: Double, _ db: Database) throws {
         guard !tweets.isEmpty else { return }
         try db.execute(sql: archiveBatchTableSQL)
-        let fill = try db.makeStatement(sql: "INSERT INTO temp.archiveBatch VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let fill = try db.makeStatement(sql: "INSERT INTO temp.archiveBatch VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         for tweet in tweets {
             try fill.execute(arguments: [
                 tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
-                tweet.inReplyToID?.rawValue, tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
+                tweet.inReplyToID?.rawValue, try repliedUsername(tweet, db), tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
                 // A post that replies to nothing is its own conversation (as settling
                 // would say); a reply's is worked out before (`archiveConversations`).
                 (tweet.conversationID ?? (tweet.inReplyToID == nil ? tweet.id : conversations[tweet.id]))?.rawValue, tweet.rawJSON,
@@ -173,8 +173,9 @@ extension AppDatabase {
         }
         try db.execute(
             sql: """
-                INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, fetchedAt)
-                SELECT id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, ?
+                INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, inReplyToUsername, retweetOfId, quotedId, conversationId,
+                    raw, fetchedAt)
+                SELECT id, authorId, createdAt, text, inReplyToId, inReplyToUsername, retweetOfId, quotedId, conversationId, raw, ?
                 FROM temp.archiveBatch ORDER BY id
                 """,
             arguments: [fetchedAt]
@@ -187,7 +188,8 @@ extension AppDatabase {
     static let archiveBatchTableSQL = """
         CREATE TEMP TABLE archiveBatch (
             id INTEGER PRIMARY KEY, authorId INTEGER NOT NULL, createdAt DOUBLE NOT NULL, text TEXT NOT NULL,
-            inReplyToId INTEGER, retweetOfId INTEGER, quotedId INTEGER, conversationId INTEGER, raw TEXT NOT NULL)
+            inReplyToId INTEGER, inReplyToUsername TEXT, retweetOfId INTEGER, quotedId INTEGER, conversationId INTEGER,
+            raw TEXT NOT NULL)
         """
 
     /// A stored text that is a cut of one of your archived posts' text: once its trailing

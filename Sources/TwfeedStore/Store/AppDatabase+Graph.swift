@@ -40,7 +40,15 @@ extension AppDatabase {
             item.quoted = try embedded(row, at: original + tweetColumnCount, authors: &authors, avatarPath: avatarPath, db)
         }
         if let parent = item.shownInReplyToID {
-            item.inReplyTo = try replyContext(parent, row, at: original + 2 * tweetColumnCount, authors: &authors, avatarPath: avatarPath, db)
+            item.inReplyTo = try replyContext(
+                parent,
+                named: item.shownRepliedUsername,
+                row,
+                at: original + 2 * tweetColumnCount,
+                authors: &authors,
+                avatarPath: avatarPath,
+                db
+            )
         }
         if item.hasFaults { item.unavailable = try unavailableReasons(item.faults, db) }
     }
@@ -64,22 +72,25 @@ extension AppDatabase {
         return EmbeddedTweet(tweet: tweet, author: author.author, avatarPath: author.avatar, media: media)
     }
 
-    /// The parent `id` from its joined id, author, text and deletion at `start`.
+    /// The parent `id` from its joined id, author, text and deletion at `start`. Whom it
+    /// answers is the stored parent's author (a rename is then current), else `named`:
+    /// what the reply's own answer said (a parent not stored, or its author not stored).
     static func replyContext(
         _ id: TweetID,
+        named: String?,
         _ row: Row,
         at start: Int,
         authors: inout AuthorCache,
         avatarPath: (_ file: String) -> String?,
         _ db: Database
     ) throws -> ReplyContext {
-        guard !row.hasNull(atIndex: start) else { return ReplyContext(id: id, stored: false, username: nil, excerpt: nil) }
-        let author = try authors.entry(UserID(row[start + 1] as Int64), avatarPath: avatarPath)
+        guard !row.hasNull(atIndex: start) else { return ReplyContext(id: id, stored: false, username: named, excerpt: nil) }
+        let username = try authors.entry(UserID(row[start + 1] as Int64), avatarPath: avatarPath).author?.username ?? named
         // A parent the account deleted is named, its text not shown.
         if !row.hasNull(atIndex: start + 3) {
-            return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: nil, deleted: true)
+            return ReplyContext(id: id, stored: true, username: username, excerpt: nil, deleted: true)
         }
-        return ReplyContext(id: id, stored: true, username: author.author?.username, excerpt: excerpt(try shownText(id, row[start + 2], db)))
+        return ReplyContext(id: id, stored: true, username: username, excerpt: excerpt(try shownText(id, row[start + 2], db)))
     }
 
     /// A post's text with its links as the post shows them (`TweetLink.shownText`): the

@@ -54,6 +54,8 @@ package struct FeedItem: Sendable, Equatable {
     /// without copying the post.
     var shownQuotedID: TweetID? { retweetOf == nil ? tweet.quotedID : retweetOf?.tweet.quotedID }
     var shownInReplyToID: TweetID? { retweetOf == nil ? tweet.inReplyToID : retweetOf?.tweet.inReplyToID }
+    /// Whom the post shown answers, as its own answer named them.
+    var shownRepliedUsername: String? { (retweetOf?.tweet ?? tweet).repliedUser?.handle }
 }
 
 /// A photo, video or GIF with its cached picture.
@@ -88,10 +90,14 @@ package struct EmbeddedTweet: Sendable, Equatable {
     }
 }
 
-/// What a reply answers: the parent's id, and when it is stored, its author and a line.
+/// What a reply answers: the parent's id and whom it answers, and when the parent is
+/// stored, a line of it.
 package struct ReplyContext: Sendable, Equatable {
     package var id: TweetID
     package var stored: Bool
+    /// The stored parent's author (a rename is then current), else whom the reply's own
+    /// answer named (`Tweet.repliedUser`, docs/SCHEMA.md `inReplyToUsername`); nil when
+    /// neither is known.
     package var username: String?
     /// The parent's text, cut to `excerptLength` characters; nil once it is deleted.
     package var excerpt: String?
@@ -124,7 +130,7 @@ package struct FeedStats: Sendable, Equatable {
 
 extension AppDatabase {
 
-    /// A tweet's columns under `alias`, read by position by `tweet(_:at:)`, then whether
+    /// A tweet's columns under `alias`, read by position by `tweet(_:at:)`, with whether
     /// it has media rows (`hasMedia(_:at:)`): one probe of the media table's key inside
     /// SQLite, so that the media query runs only for the few tweets that have some (it
     /// was a sixth of a full dump's time when it ran for every tweet).
@@ -134,11 +140,11 @@ extension AppDatabase {
         let media = "EXISTS (SELECT 1 FROM media md WHERE md.tweetId = \(alias).id)"
         return """
             \(alias).id, \(alias).authorId, \(alias).createdAt, \(alias).text, \(alias).inReplyToId, \(alias).retweetOfId, \(alias).quotedId, \(alias).conversationId,
-                \(joined ? "CASE WHEN \(alias).id IS NULL THEN 0 ELSE \(media) END" : media), \(alias).deletedAt
+                \(joined ? "CASE WHEN \(alias).id IS NULL THEN 0 ELSE \(media) END" : media), \(alias).deletedAt, \(alias).inReplyToUsername
             """
     }
     /// How many columns `tweetColumns` selects.
-    static let tweetColumnCount = 10
+    static let tweetColumnCount = 11
     /// The columns of a feed's tweet rows.
     static let feedTweetColumns = tweetColumns("t")
 
@@ -151,6 +157,7 @@ extension AppDatabase {
             createdAt: Date(timeIntervalSince1970: row[start + 2]),
             text: row[start + 3],
             inReplyToID: id(4),
+            repliedUser: RepliedUser(username: row[start + 10]),
             retweetOfID: id(5),
             quotedID: id(6),
             conversationID: id(7),
@@ -158,7 +165,7 @@ extension AppDatabase {
         )
     }
 
-    /// The last of the `tweetColumns` that start at `start`.
+    /// The media probe of the `tweetColumns` that start at `start`.
     static func hasMedia(_ row: Row, at start: Int) -> Bool { row[start + 8] }
 
     /// The feeds each tweet of a feed is in: the feed itself, and the others' tags walked

@@ -152,6 +152,7 @@ extension AppDatabase {
         ("v17: one charge per resource a day", ledgerPerResource),
         ("v18: links stored at ingest", linkSchema),
         ("v19: outbox second floor", outboxSecondFloor),
+        ("v20: whom a reply answers", replySchema),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given

@@ -34,17 +34,21 @@ extension AppDatabase {
         }
         let tweetStatement = try db.cachedStatement(
             sql: """
-                INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, retweetOfId, quotedId, conversationId, raw, fetchedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO tweet (id, authorId, createdAt, text, inReplyToId, inReplyToUsername, retweetOfId, quotedId, conversationId,
+                    raw, fetchedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET authorId = excluded.authorId, createdAt = excluded.createdAt, text = excluded.text,
-                    inReplyToId = excluded.inReplyToId, retweetOfId = excluded.retweetOfId, quotedId = excluded.quotedId,
+                    inReplyToId = excluded.inReplyToId,
+                    inReplyToUsername = coalesce(excluded.inReplyToUsername,
+                        CASE WHEN excluded.inReplyToId = tweet.inReplyToId THEN tweet.inReplyToUsername END),
+                    retweetOfId = excluded.retweetOfId, quotedId = excluded.quotedId,
                     conversationId = coalesce(excluded.conversationId, tweet.conversationId), raw = excluded.raw, fetchedAt = excluded.fetchedAt
                 """
         )
         for tweet in page.referencedTweets + (try composeReposts(page, db)) {
             try tweetStatement.execute(arguments: [
                 tweet.id.rawValue, tweet.authorID.rawValue, tweet.createdAt.timeIntervalSince1970, tweet.text,
-                tweet.inReplyToID?.rawValue, tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
+                tweet.inReplyToID?.rawValue, try repliedUsername(tweet, db), tweet.retweetOfID?.rawValue, tweet.quotedID?.rawValue,
                 tweet.conversationID?.rawValue, tweet.rawJSON, fetchedAt,
             ])
         }
@@ -63,6 +67,23 @@ extension AppDatabase {
             added += db.changesCount
         }
         return added
+    }
+
+    /// The handle stored as whom `tweet` answers (`tweet.inReplyToUsername`, v20): what
+    /// the answer said of the user itself (v1.1's and the archive's
+    /// `in_reply_to_screen_name`, v2's `includes.users`), else the stored user of that id
+    /// (a page's users are stored before its posts), else the post's mention of that id.
+    /// Nil when it replies to nothing or its answer named nobody. Readers show the stored
+    /// parent's author before it.
+    static func repliedUsername(_ tweet: Tweet, _ db: Database) throws -> String? {
+        guard tweet.inReplyToID != nil, let replied = tweet.repliedUser else { return nil }
+        if let username = replied.username { return username }
+        if let id = replied.id,
+            let stored = try String.fetchOne(db.cachedStatement(sql: StoreQueries.authorByID.sql), arguments: [id.rawValue])
+        {
+            return stored
+        }
+        return replied.mentioned
     }
 
     /// The tweets' media, when the answer had them. A tweet read without them (an answer

@@ -72,7 +72,9 @@ extension FeedItem {
             raw(#"{"id":"#)
             id(parent)
             raw(#","username":"#)
-            string(inReplyTo?.id == parent ? inReplyTo?.username : nil)
+            // The context read with the post (its stored parent's author first); a quoted
+            // post's own parent has none: whom its answer named.
+            string((inReplyTo?.id == parent ? inReplyTo?.username : nil) ?? tweet.repliedUser?.handle)
             out.append(UInt8(ascii: "}"))
         } else {
             raw("null")

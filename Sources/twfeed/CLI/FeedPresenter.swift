@@ -39,7 +39,14 @@ enum FeedPresenter {
         }
         lines.append("\(when)  \(who)  [\(tags)]  \(item.tweet.id)")
         if let reply = item.inReplyTo, !parentAbove {
-            let whom = reply.stored ? (reply.username.map { "@\($0)" } ?? "post \(reply.id)") : "post \(reply.id), not fetched yet"
+            let whom: String
+            if reply.stored {
+                whom = reply.username.map { "@\($0)" } ?? "post \(reply.id)"
+            } else {
+                // Whom it answers, when the reply's answer said.
+                let missing = "post \(reply.id), not fetched yet"
+                whom = reply.username.map { "@\($0) (\(missing))" } ?? missing
+            }
             lines.append("    replying to \(whom)" + (reply.excerpt.map { ": \(oneLine($0))" } ?? ""))
         }
         if let deletedAt = item.tweet.deletedAt {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TwfeedCore
+@testable import TwfeedKit
 @testable import TwfeedReader
 @testable import TwfeedStore
 import TwfeedBilling
@@ -100,6 +101,33 @@ struct ReaderGraphTests {
             #expect(try await reader.request("/tweet/3000").status == 404)
             #expect(try await reader.request("/tweet/x").status == 400)
             #expect(try await reader.request("/tweet/3002", headers: ["Authorization": "Bearer no"]).status == 401)
+        }
+    }
+
+    /// A reply whose parent is gone (here v2 names it only in a partial error) still says
+    /// whom it answers, from the mention its answer gives for `in_reply_to_user_id`: on
+    /// the feed's page, its conversation, the Atom feed and the JSON API.
+    @Test func aReplyWhoseParentIsGoneSaysWhomItAnswers() async throws {
+        let world = try await ReaderHarness()
+        let body = #"""
+            {"data":[{"id":"3201","author_id":"3","created_at":"2026-09-21T14:00:00.000Z","text":"@dora agreed","conversation_id":"3200",
+                      "in_reply_to_user_id":"77","referenced_tweets":[{"type":"replied_to","id":"3200"}],
+                      "entities":{"mentions":[{"start":0,"end":5,"username":"dora","id":"77"}]}}],
+             "errors":[{"resource_id":"3200","parameter":"referenced_tweets.id","resource_type":"tweet","title":"Not Found Error",
+                        "detail":"Could not find tweet with referenced_tweets.id: [3200].","type":"https://api.twitter.com/2/problems/resource-not-found"}],
+             "meta":{"result_count":1}}
+            """#
+        var page = try PageParser.page(.v2, try JSONValue.parse(body), rateLimit: nil)
+        page.authors = [Self.carol]
+        _ = try await world.database.storePage(page, feed: .home, state: SyncState(feed: .home), now: Date())
+        let line = #"replying to <a href="/tweet/3200">@dora (post 3200, not fetched yet)</a>"#
+        try await world.withReader { reader in
+            #expect(Self.li(try await reader.request("/home").text, 3201)?.contains(line) == true)
+            #expect(try await reader.request("/tweet/3201").text.contains(line))
+            #expect(try await reader.request("/feeds/home.atom").text.contains("replying to &lt;a href=&quot;/tweet/3200&quot;&gt;@dora (post 3200"))
+            let api = try JSONValue.parse(try await reader.request("/api/feed/home").body)
+            let reply = api.array?.first { $0["id"] == .string("3201") }
+            #expect(reply?["inReplyTo"] == .object(["id": .string("3200"), "username": .string("dora")]), "\(api)")
         }
     }
 

@@ -66,7 +66,11 @@ import TwfeedTesting
         var gone = tweet(81, "the quoted text \(hostile)")
         gone.deletedAt = now
         answersDeleted.quoted = EmbeddedTweet(tweet: gone, author: ada, avatarPath: nil, media: [photo])
-        return [plain, repost, missingRepost, quote, quoteMissing, orphan, emptyExcerpt, deleted, answersDeleted]
+        // A reply whose parent is gone: whom it answers, as its answer said, and why the parent is not shown.
+        var namedOrphan = FeedItem(tweet: tweet(10, "named orphan", replyTo: 100), feeds: [.mentions], author: ada, avatarPath: nil)
+        namedOrphan.inReplyTo = ReplyContext(id: TweetID(100), stored: false, username: "b<o>b", excerpt: nil)
+        namedOrphan.unavailable = [TweetID(100): "Not Found Error"]
+        return [plain, repost, missingRepost, quote, quoteMissing, orphan, emptyExcerpt, deleted, answersDeleted, namedOrphan]
     }
 
     static let links: [TweetID: [TweetLink]] = [
