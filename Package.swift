@@ -174,8 +174,18 @@ let package = Package(
                 "TwfeedArchive",
                 "TwfeedCore",
                 "TwfeedStore",
-                "TwfeedReader",
                 "TwfeedKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        /// The reader's in-process client, apart from TwfeedTesting as HummingbirdTesting is
+        /// from Hummingbird: the daemon's and the store's tests do not wait for the web
+        /// stack (SwiftNIO, Hummingbird, the reader) to compile before their own compile.
+        .target(
+            name: "TwfeedReaderTesting",
+            dependencies: [
+                "TwfeedReader",
+                "TwfeedTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -244,11 +254,11 @@ let package = Package(
         .testTarget(
             name: "TwfeedReaderTests",
             dependencies: ["TwfeedArchive", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit", "TwfeedTesting",
-                           .product(name: "Mustache", package: "swift-mustache")]
+                           "TwfeedReaderTesting", .product(name: "Mustache", package: "swift-mustache")]
         ),
         .testTarget(
             name: "TwfeedKitTests",
-            dependencies: ["TwfeedArchive", "TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit",
+            dependencies: ["TwfeedArchive", "TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedKit",
                            "TwfeedTesting",
                            .product(name: "GRDB", package: "GRDB.swift")],
             // Answers shaped like real recorded X answers (made up), read by the parsing tests.
@@ -272,7 +282,7 @@ let package = Package(
             /// build compiles every module the test command needs, side by side on both
             /// cores (the binaries' own builds are then only links; scripts/release-build).
             dependencies: ["TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedReader", "TwfeedKit", "TwfeedEmulator",
-                           "TwfeedSandbox", "TwfeedTesting", "TwfeedArchive", "TwfeedBase", "twfeed", "twfeed-emulator",
+                           "TwfeedSandbox", "TwfeedTesting", "TwfeedReaderTesting", "TwfeedArchive", "TwfeedBase", "twfeed", "twfeed-emulator",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]

@@ -12,6 +12,12 @@ package enum RawHTTP {
         package var headers: [String: String]
         package var body: [UInt8]
         package var text: String { String(decoding: body, as: UTF8.self) }
+
+        package init(status: Int, headers: [String: String], body: [UInt8]) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
     }
 
     package struct Failure: Error, CustomStringConvertible {

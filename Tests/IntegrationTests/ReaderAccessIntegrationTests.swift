@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TwfeedEmulator
 @testable import TwfeedKit
+import TwfeedReaderTesting
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedReader

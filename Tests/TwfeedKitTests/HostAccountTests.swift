@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import TwfeedCore
 @testable import TwfeedKit
-@testable import TwfeedReader
 @testable import TwfeedStatus
 
 /// `--account NAME`: which names are accounts, which config file one means, and where a

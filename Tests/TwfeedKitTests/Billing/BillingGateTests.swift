@@ -5,7 +5,6 @@ import TwfeedBilling
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedKit
-@testable import TwfeedReader
 @testable import TwfeedStore
 
 /// The gate every billable request passes: the budget with its priorities, the probes,
@@ -142,16 +141,5 @@ struct BillingGateTests {
         try await gate.answered(.mentions)
         #expect(try await gate.current().state == .ok)
         #expect(sink.events("billing.state").count == 2, "one line on entering, one on leaving")
-    }
-
-    @Test func aStoppedAccountOrARefusedFeedMakesStatusExitOne() {
-        let stopped = StatusReport.Health(
-            running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false, billingStopped: true)
-        let refused = StatusReport.Health(
-            running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false, notPermitted: true)
-        let fine = StatusReport.Health(running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false)
-        #expect(stopped.exitCode == 1)
-        #expect(refused.exitCode == 1)
-        #expect(fine.exitCode == 0)
     }
 }

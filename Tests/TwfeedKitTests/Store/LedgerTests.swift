@@ -5,31 +5,13 @@ import TwfeedBilling
 @testable import TwfeedKit
 @testable import TwfeedCore
 @testable import TwfeedStore
-import TwfeedReader
 @testable import TwfeedStatus
 import TwfeedTesting
 
 /// The ledger (v11, v17): what the API charged per UTC day, source and kind, deduplicated
 /// as the API does (a post or user once per UTC day, whichever endpoint returns it, at the
 /// price of the day's first read), recorded in the same transaction as the page it paid for.
-struct LedgerTests {
-    static let noon = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 11:06:40 UTC
-    static let author = Author(id: UserID(7), username: "someone", name: "Some One")
-    static let other = Author(id: UserID(8), username: "other", name: "Other")
-
-    func page(_ ids: [Int64], referenced: [Int64] = [], authors: [Author] = [author]) -> TimelinePage {
-        func tweet(_ id: Int64) -> Tweet {
-            Tweet(id: TweetID(id), authorID: UserID(7), createdAt: Date(timeIntervalSince1970: 1_700_000_000), text: "t\(id)")
-        }
-        return TimelinePage(tweets: ids.map(tweet), referencedTweets: referenced.map(tweet), authors: authors, nextPageToken: nil)
-    }
-
-    func store(_ database: AppDatabase, _ page: TimelinePage, _ feed: Feed = .home, now: Date = noon,
-               terms: BillingTerms = BillingTerms()) async throws {
-        try await database.storePage(page, feed: feed, state: SyncState(feed: feed), now: now,
-                                     bill: terms.bill(page, feed: feed), prices: terms.prices)
-    }
-
+struct LedgerTests: LedgerFixture {
     func rows(_ database: AppDatabase) async throws -> [String: SpendRow] {
         Dictionary(uniqueKeysWithValues: try await database.spend(since: "2000-01-01").map { ("\($0.day) \($0.source.rawValue) \($0.kind.rawValue)", $0) })
     }
@@ -135,20 +117,6 @@ struct LedgerTests {
         #expect(rows["2026-11-19 account user_read"]?.repeats == 1)
     }
 
-    /// `usage --json` shows what the dedup saved: `repeatsFree` per source and day.
-    @Test func usageShowsTheRepeatsThatWereFree() async throws {
-        let database = try AppDatabase.inMemory()
-        try await store(database, page([30, 31]))
-        try await store(database, page([31, 32]), .mentions, now: Self.noon.addingTimeInterval(60))
-        let config = TwfeedConfig(environment: ["HOME": "/nonexistent"])
-        let report = try await UsageReport.read(config: config, database: database, now: Self.noon.addingTimeInterval(120), days: 1)
-        let sources = report.json["days"]?.array?.first?["sources"]
-        #expect(sources?["home"]?["repeatsFree"] == .number("0"))
-        #expect(sources?["mentions"]?["repeatsFree"] == .number("2"), "post 31 and the author came back")
-        #expect(sources?["mentions"]?["ownedReads"] == .number("1"))
-        #expect(sources?["retweets"]?["repeatsFree"] == .number("0"))
-    }
-
     /// v17 carries today's charged resources over under their resource: a post charged
     /// under both kinds by v11 stays one row, still free today; the spend rows keep their
     /// counts and gain no repeats.
@@ -240,37 +208,5 @@ struct LedgerTests {
         #expect(try await terms.postPricing(text: "thanks", replyTo: TweetID(11), database: database).kind == .postCreateSummoned)
         #expect(try await terms.postPricing(text: "thanks", replyTo: TweetID(12), database: database).kind == .postCreate)
         #expect(try await terms.postPricing(text: "see example.com", replyTo: TweetID(11), database: database).kind == .postCreateWithURL)
-    }
-}
-
-/// The spend metrics are read from the ledger at scrape time; the budget gauge is there
-/// only with a budget.
-struct SpendMetricsTests {
-    @Test func theBudgetGaugeFollowsTheConfigAndTheTotalsTheLedger() async throws {
-        let database = try AppDatabase.inMemory()
-        var bill = BillableAnswer(source: .home)
-        bill.read(.postRead, [1, 2, 3])
-        try await database.recordSpend(bill, prices: .published, now: LedgerTests.noon)
-        var config = TwfeedConfig(environment: ["HOME": "/home/ada"])
-        config.api.budget.monthlyUSD = MicroUSD(micros: 10_000_000)
-        let spend = try await SpendCounts.read(config: config, database: database, now: LedgerTests.noon)
-        #expect(spend.cycleStart == "2026-11-01" && spend.cycleEnd == "2026-12-01")
-        #expect(spend.today == MicroUSD(micros: 15_000) && spend.cycle == MicroUSD(micros: 15_000))
-        var stored = TwfeedMetrics.StoredCounts()
-        stored.spend = spend
-        let metrics = try PrometheusText(parsing: String(decoding: TwfeedMetrics().exposition(stored: stored), as: UTF8.self))
-        #expect(metrics.value("twfeed_api_spend_usd_total", ["source": "home"]) == 0.015)
-        #expect(metrics.value("twfeed_api_spend_usd_total", ["source": "outbox"]) == 0)
-        #expect(metrics.value("twfeed_api_resources_total", ["kind": "post_read"]) == 3)
-        #expect(metrics.value("twfeed_api_cycle_spend_usd") == 0.015)
-        #expect(metrics.value("twfeed_api_budget_usd") == 10)
-        #expect(spend.billingJSON["budgetUSD"] == .number("10"))
-        #expect(spend.billingJSON["todayUSD"] == .number("0.015"))
-
-        let usage = try await UsageReport.read(config: config, database: database, now: LedgerTests.noon, days: 3)
-        #expect(usage.days.map(\.day) == ["2026-11-18", "2026-11-17", "2026-11-16"])
-        #expect(usage.json["cycle"]?["leftUSD"] == .number("9.985"))
-        #expect(usage.json["days"]?.array?.first?["sources"]?["home"]?["postReads"] == .number("3"))
-        #expect(usage.table.contains("home"))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TwfeedCore
 @testable import TwfeedReader
+import TwfeedReaderTesting
 import TwfeedTesting
 
 /// Who gets in (INTERFACE.md, "The reader as the app"): without a session every page,

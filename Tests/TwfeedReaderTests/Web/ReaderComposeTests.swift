@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TwfeedCore
 @testable import TwfeedReader
+import TwfeedReaderTesting
 import TwfeedTesting
 
 /// Posting from the reader: the compose page checks and queues as `twfeed post` does,

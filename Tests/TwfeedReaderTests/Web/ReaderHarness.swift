@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 @testable import TwfeedKit
+import TwfeedReaderTesting
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedStore

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TwfeedBilling
+import TwfeedReaderTesting
 import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedReader

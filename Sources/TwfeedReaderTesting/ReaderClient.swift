@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import TwfeedReader
+import TwfeedTesting
 
 /// Asks the web reader's router in process, as HummingbirdTesting's `.router` framework
 /// does: the request goes to the responder with a context made from a testing channel,

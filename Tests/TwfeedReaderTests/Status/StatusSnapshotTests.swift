@@ -97,4 +97,16 @@ final class StatusSnapshotTests {
         #expect(StatusReport.Health.allCases.map(\.name) == ["healthy", "degraded", "not-running"])
         #expect(StatusReport.Health.allCases.map(\.label) == ["healthy", "degraded", "not running"])
     }
+
+    /// A stopped account (billing) or a feed the API refuses makes `status` exit 1.
+    @Test func aStoppedAccountOrARefusedFeedMakesStatusExitOne() {
+        let stopped = StatusReport.Health(
+            running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false, billingStopped: true)
+        let refused = StatusReport.Health(
+            running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false, notPermitted: true)
+        let fine = StatusReport.Health(running: true, heartbeatAge: 1, signedOut: false, anEnabledFeedFailed: false)
+        #expect(stopped.exitCode == 1)
+        #expect(refused.exitCode == 1)
+        #expect(fine.exitCode == 0)
+    }
 }
