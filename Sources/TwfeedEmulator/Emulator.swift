@@ -117,6 +117,17 @@ public final class Emulator: Sendable {
 
     // MARK: What a tweet points at
 
+    /// From now on (`leaveOut` true) or no longer, v2 lookups by id (`GET /2/tweets?ids=`,
+    /// `GET /2/tweets/:id`) leave the user out of `includes.users`, though its posts are
+    /// in the answer and `author_id` is expanded: an answer that omits a user, which a
+    /// client must look up (`GET /2/users?ids=` still answers it). Not billed, as nothing
+    /// left out is. v1.1 embeds the user in each status: unchanged. False for an unknown user.
+    @discardableResult
+    public func leaveUserOutOfLookups(_ userID: String, _ leaveOut: Bool = true) -> Bool {
+        guard let id = UInt64(userID) else { return false }
+        return core.state.withLock { $0.leaveOutOfLookups(id, leaveOut) }
+    }
+
     /// A conversation of `depth` ancestors (1-50) between accounts the user does not
     /// follow, none of them in any timeline, answered by a new post at the top of `feed`:
     /// in home a followed account's reply, in mentions a reply that also mentions the

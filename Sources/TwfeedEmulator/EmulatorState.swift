@@ -15,6 +15,8 @@ struct EmulatorState {
     var uploads = MediaUploads()
     /// Posts deleted through the API (`DELETE /2/tweets/:id`, `statuses/destroy`), in order.
     var deletions: [PostDeletion] = []
+    /// Users v2 lookups by id leave out of `includes.users` (`Emulator.leaveUserOutOfLookups`).
+    var usersLeftOutOfLookups: Set<UInt64> = []
     /// `EmulatorConfiguration.goneDeletion`.
     var goneDeletion: EmulatorGoneDeletion = .notDeleted
     /// `host:port` used in OAuth base strings when a request has no Host header.
@@ -35,6 +37,14 @@ struct EmulatorState {
     var keepAliveDropAfter = 1
     /// The pay-per-use account: prices, credits, caps, refusals, and what was charged.
     var billing = BillingLedger(EmulatorBillingConfiguration())
+
+    /// Leaves the user out of v2 lookups' `includes.users` (`leaveOut`), or no longer.
+    /// False for an unknown user.
+    mutating func leaveOutOfLookups(_ id: UInt64, _ leaveOut: Bool) -> Bool {
+        guard store.user(id) != nil else { return false }
+        if leaveOut { usersLeftOutOfLookups.insert(id) } else { usersLeftOutOfLookups.remove(id) }
+        return true
+    }
 
     /// The emulator's clock: what the server believes the time is.
     var now: Date { clock().addingTimeInterval(clockSkewSeconds) }

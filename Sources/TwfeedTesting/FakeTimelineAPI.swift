@@ -41,6 +41,13 @@ package final class FakeTimelineAPI: TwitterAPI {
         package var userLookups: [[UserID]] = []
         /// Users `users(ids:)` knows (besides the account).
         package var users: [UserID: Author] = [:]
+        /// Failures for the next `users(ids:)` calls, in order.
+        package var userLookupFailures: [APIError] = []
+        /// Whether answers may leave authors out (`authorsOnRequest`, as v2 for twfeed).
+        package var authorsOnRequest = false
+        /// Users `tweets(ids:)` leaves out of its answer though their posts are in it (an
+        /// answer that omits a user); `users(ids:)` still knows them.
+        package var lookupLeavesOut: Set<UserID> = []
         /// Posts `tweets(ids:)` finds, by id (their authors come from `users`).
         package var lookupTweets: [TweetID: Tweet] = [:]
         /// Ids `tweets(ids:)` reports gone, with the API's reason.
@@ -149,20 +156,22 @@ package final class FakeTimelineAPI: TwitterAPI {
         return TimelinePage(tweets: tweets, authors: tweets.isEmpty ? [] : [Self.me], nextPageToken: nil)
     }
 
-    /// Leaves authors out of pages (as v2 does for twfeed) when set.
-    package var authorsOnRequest: Bool { false }
+    /// Whether answers may leave authors out, so the caller looks them up (`State.authorsOnRequest`).
+    package var authorsOnRequest: Bool { state.withLock { $0.authorsOnRequest } }
 
     package func users(ids: [UserID]) async throws -> (authors: [Author], rateLimit: RateLimit?) {
-        state.withLock { state in
+        try state.withLock { state in
             state.userLookups.append(ids)
+            if !state.userLookupFailures.isEmpty { throw state.userLookupFailures.removeFirst() }
             return (ids.compactMap { $0 == state.account.id ? state.account : state.users[$0] }, nil)
         }
     }
 
     /// Posts by id, as a lookup finds them: those in `lookupTweets` (newest first, with
-    /// the posts they point at that are known too, and their authors from `users`), those
-    /// in `unavailable` with their reason; unknown ids are in neither, as the API leaves
-    /// out what it says nothing about. Each call is recorded in `lookups`.
+    /// the posts they point at that are known too, and their authors from `users` but
+    /// those in `lookupLeavesOut`), those in `unavailable` with their reason; unknown ids
+    /// are in neither, as the API leaves out what it says nothing about. Each call is
+    /// recorded in `lookups`.
     package func tweets(ids: [TweetID]) async throws -> LookupResult {
         try state.withLock { state in
             state.lookups.append(ids)
@@ -171,7 +180,7 @@ package final class FakeTimelineAPI: TwitterAPI {
             let foundIDs = Set(found.map(\.id))
             let pointedAt = Set(found.flatMap { [$0.inReplyToID, $0.quotedID, $0.retweetOfID].compactMap { $0 } })
             let referenced = pointedAt.subtracting(foundIDs).compactMap { state.lookupTweets[$0] }.sorted { $0.id > $1.id }
-            let authorIDs = Set((found + referenced).map(\.authorID))
+            let authorIDs = Set((found + referenced).map(\.authorID)).subtracting(state.lookupLeavesOut)
             let authors = authorIDs.compactMap { $0 == state.account.id ? state.account : state.users[$0] }
             var unavailable: [TweetID: String] = [:]
             for id in ids { if let reason = state.unavailable[id] { unavailable[id] = reason } }

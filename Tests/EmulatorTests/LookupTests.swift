@@ -39,6 +39,40 @@ import TwfeedEmulator
         }
     }
 
+    /// A user left out of lookups: the answer holds their post with `author_id` and no
+    /// user for it (nor bills one), `GET /2/users?ids=` still answers them, v1.1 embeds
+    /// them as always, and once no longer left out they come back.
+    @Test func aUserLeftOutOfLookupsIsInTheirPostsButNotInIncludesUsers() throws {
+        try withBillingEmulator { emulator, client in
+            let home = emulator.groundTruth(.home, dialect: .v2)
+            let author = try #require(emulator.tweet(home[0])?.authorID)
+            #expect(emulator.leaveUserOutOfLookups(author))
+            #expect(!emulator.leaveUserOutOfLookups("12"), "an unknown user")
+            for path in ["/2/tweets", "/2/tweets/\(home[0])"] {
+                let page = try client.get(path, (path == "/2/tweets" ? [("ids", home[0])] : []) + clientFields)
+                #expect(page.status == 200)
+                let data = page.object["data"] as? [String: Any] ?? (page.object["data"] as? [[String: Any]])?.first
+                #expect(data?["author_id"] as? String == author)
+                #expect(!V2Resources(page).users.contains(author), "\(path): the user is left out")
+                #expect(page.object["errors"] == nil)
+            }
+            #expect(emulator.bill().endpoint(.lookup).count(.userRead) == 0, "nothing left out is billed")
+            let users = try client.get("/2/users", [("ids", author), clientFields[2]])
+            #expect((users.object["data"] as? [[String: Any]])?.first?["id"] as? String == author)
+            let status = try client.get("/1.1/statuses/lookup.json", [("id", home[0])])
+            #expect(V11Resources(status).users.contains(author), "v1.1 embeds the user")
+
+            let control = TestClient(emulator: emulator, signer: nil)
+            let back = try control.send("POST", "/_emulator/lookups-leave-out", json: #"{"user":"\#(author)","leaveOut":false}"#)
+            #expect(back.status == 200 && back.object["leaveOut"] as? Bool == false)
+            #expect(V2Resources(try client.get("/2/tweets", [("ids", home[0])] + clientFields)).users.contains(author))
+            #expect(try control.send("POST", "/_emulator/lookups-leave-out", json: #"{"user":"\#(author)"}"#).status == 200)
+            #expect(!V2Resources(try client.get("/2/tweets", [("ids", home[0])] + clientFields)).users.contains(author))
+            #expect(try control.send("POST", "/_emulator/lookups-leave-out", json: #"{"user":"12"}"#).status == 404)
+            #expect(try control.send("POST", "/_emulator/lookups-leave-out", json: #"{"user":"\#(author)","leaveOut":"yes"}"#).status == 400)
+        }
+    }
+
     @Test func v11LookupsLeaveMissingOnesOutAndShowAnswers144() throws {
         try withBillingEmulator { emulator, client in
             let home = emulator.groundTruth(.home, dialect: .v1_1)

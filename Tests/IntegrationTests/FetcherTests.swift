@@ -22,6 +22,18 @@ struct FetcherTests {
         }
     }
 
+    /// The daemon on a fresh emulator with the prefetch off (the server's clock its own),
+    /// after a poll of home whose newest post answers a conversation of `depth` posts.
+    func polledChain(dialect: String, depth: Int) async throws -> (TestWorld, ManualClock, Daemon, EmulatedReplyChain) {
+        let world = try TestWorld(dialect: dialect, tweets: 20, extraConfig: ["graph": .object(["prefetchDepth": .number("0")])])
+        let clock = ManualClock(now: Date())
+        world.serverFollows(clock)
+        let daemon = try world.daemon(clock: clock)
+        let chain = try #require(world.emulator.addReplyChain(to: .home, depth: depth))
+        _ = try await daemon.syncers.first { $0.feed == .home }!.poll()
+        return (world, clock, daemon, chain)
+    }
+
     @Test(arguments: ["v2", "v1.1"])
     func aLookedAtReplyChainIsFetchedWholeAndEachPostPaidOnce(dialect: String) async throws {
         let world = try TestWorld(dialect: dialect, tweets: 20, extraConfig: ["graph": .object(["prefetchDepth": .number("0")])])
@@ -97,17 +109,45 @@ struct FetcherTests {
         #expect(try await daemon.database.requestFetch([TweetID(chain.ancestors[1])!], reason: .asked, now: clock.now()) == 1)
     }
 
+    /// v2: posts read by id whose authors the answer left out are shown with their
+    /// authors, looked up (`GET /2/users?ids=`) and charged to `lookups` as user reads,
+    /// each once; the ledger is the bill.
+    @Test func fetchedPostsWhoseAuthorsTheAnswerLeftOutAreShownWithTheirAuthors() async throws {
+        let (world, clock, daemon, chain) = try await polledChain(dialect: "v2", depth: 4)
+        let fetcher = try #require(daemon.fetcher)
+        let authors = Set(chain.ancestors.compactMap { world.emulator.tweet($0)?.authorID })
+        for author in authors { #expect(world.emulator.leaveUserOutOfLookups(author)) }
+        // The parent came with the page and its author was looked up with it; the others not.
+        let stored = try await daemon.database.freshUsers(authors.compactMap(UserID.init), since: clock.now().addingTimeInterval(-60))
+        let unstored = authors.filter { !stored.contains(UserID($0)!) }
+        #expect(!unstored.isEmpty)
+
+        world.emulator.resetBill()
+        let dayStart = BillingCycle.utcDay(of: clock.now())
+        let before = try await daemon.database.spend(since: dayStart)
+        try await daemon.database.requestFetch([TweetID(chain.ancestors[1])!], reason: .asked, now: clock.now())
+        #expect(try await fetcher.cycle() == nil)
+        let conversation = try #require(try await daemon.database.conversation(TweetID(chain.id)!))
+        #expect(ids(conversation) == chain.ancestors)
+        for case .stored(let item) in conversation.ancestors {
+            #expect(item.author?.username == world.emulator.tweet(item.tweet.id.description)?.authorUsername, "\(item.tweet.id)")
+        }
+
+        let bill = world.emulator.bill()
+        #expect(bill.endpoint(.users).count(.userRead) == unstored.count, "each author left out and not stored, once")
+        let rows = try await daemon.database.spend(since: dayStart)
+        func userReads(_ rows: [SpendRow]) -> Int { rows.filter { $0.source == .lookups && $0.kind == .userRead }.map(\.resources).reduce(0, +) }
+        #expect(userReads(rows) - userReads(before) == unstored.count)
+        let spent = rows.reduce(MicroUSD.zero) { $0 + $1.cost }.micros - before.reduce(MicroUSD.zero) { $0 + $1.cost }.micros
+        #expect(Int(spent) == bill.total.micros, "the ledger is the bill")
+    }
+
     /// A billing refusal on a lookup: the fetcher holds until the refusal's time, sends
     /// nothing meanwhile however often it is rung, and keeps what was asked for.
     @Test(arguments: ["v2", "v1.1"])
     func aRefusedLookupHoldsTheFetcherAndKeepsTheQueue(dialect: String) async throws {
-        let world = try TestWorld(dialect: dialect, tweets: 20, extraConfig: ["graph": .object(["prefetchDepth": .number("0")])])
-        let clock = ManualClock(now: Date())
-        world.serverFollows(clock)
-        let daemon = try world.daemon(clock: clock)
+        let (world, clock, daemon, chain) = try await polledChain(dialect: dialect, depth: 2)
         let fetcher = try #require(daemon.fetcher)
-        let chain = try #require(world.emulator.addReplyChain(to: .home, depth: 2))
-        _ = try await daemon.syncers.first { $0.feed == .home }!.poll()
         let wanted = TweetID(chain.ancestors[1])!
         world.emulator.inject(.creditsDepleted(), times: 100, pathContains: dialect == "v2" ? "/2/tweets" : "statuses/lookup", method: "GET")
         try await daemon.database.requestFetch([wanted], reason: .asked, now: clock.now())

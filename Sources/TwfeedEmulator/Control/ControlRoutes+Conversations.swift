@@ -1,8 +1,9 @@
 import Foundation
 import TwfeedBase
 
-/// `/_emulator/reply-chain`, `/_emulator/delete` and `/_emulator/tweets/:id`: what a
-/// tweet points at, for tests that run the daemon as a subprocess.
+/// `/_emulator/reply-chain`, `/_emulator/delete`, `/_emulator/tweets/:id` and
+/// `/_emulator/lookups-leave-out`: what a tweet points at, for tests that run the daemon
+/// as a subprocess.
 extension ControlRoutes {
     /// `POST /_emulator/reply-chain {"feed":"home|mentions","depth":N}` (1-50).
     static func replyChain(_ request: EmulatorRequest, core: EmulatorCore) -> EmulatorResponse {
@@ -30,6 +31,19 @@ extension ControlRoutes {
         }
         guard core.state.withLock({ $0.store.makeUnavailable(id, reason: reason) }) else { return error(404, "no tweet \(text)") }
         return .json(200, .object([("ok", .bool(true)), ("id", .string(text)), ("reason", .string(reason.rawValue))]))
+    }
+
+    /// `POST /_emulator/lookups-leave-out {"user":"...","leaveOut":true}` (`leaveOut` false:
+    /// no longer; absent: true).
+    static func leaveOutOfLookups(_ request: EmulatorRequest, core: EmulatorCore) -> EmulatorResponse {
+        let usage = "expected {\"user\":\"<user id>\",\"leaveOut\":true|false}"
+        guard let body = JSONBody.object(request.body), let text = body["user"] as? String, let id = UInt64(text) else {
+            return error(400, usage)
+        }
+        let leaveOut = body["leaveOut"].map { ($0 as? NSNumber)?.boolValue } ?? true
+        guard let leaveOut else { return error(400, usage) }
+        guard core.state.withLock({ $0.leaveOutOfLookups(id, leaveOut) }) else { return error(404, "no user \(text)") }
+        return .json(200, .object([("ok", .bool(true)), ("user", .string(text)), ("leaveOut", .bool(leaveOut))]))
     }
 
     /// `GET /_emulator/tweets/:id`: the stored post as `PublicTweet` has it.

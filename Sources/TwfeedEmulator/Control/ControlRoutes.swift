@@ -50,6 +50,8 @@ import TwfeedBase
 ///   post is gone; lookups report it so (`Emulator.deleteTweet`).
 /// - `GET  /_emulator/tweets/:id` → the stored post (`Emulator.tweet`): text, long text,
 ///   references, media (`path` on this host, size, alt text), why it is gone.
+/// - `POST /_emulator/lookups-leave-out` `{"user":"<id>","leaveOut":true}`: v2 lookups by id
+///   leave the user out of `includes.users` (`Emulator.leaveUserOutOfLookups`).
 /// - `GET  /_emulator/billing` → the billing settings; `POST /_emulator/billing` with any of
 ///   `{"creditsUSD":5|null,"spendCapUSD":…,"usageCapPostReads":…,"cycleStartDay":1-28,
 ///   "notEnrolled":{"home":"client-not-enrolled"|null,…},"repliesRequireSummons":true,
@@ -80,6 +82,7 @@ enum ControlRoutes {
                                 "GET /_emulator/bill",
                                 "DELETE /_emulator/bill", "GET /_emulator/billing", "POST /_emulator/billing",
                                 "POST /_emulator/reply-chain", "POST /_emulator/delete", "GET /_emulator/tweets/:id",
+                                "POST /_emulator/lookups-leave-out",
                                 "GET /_emulator/posted", "GET /_emulator/media", "POST /_emulator/media",
                             ].map(EmulatorJSON.string)
                         )
@@ -217,6 +220,8 @@ enum ControlRoutes {
             return replyChain(request, core: core)
         case ("POST", ["delete"]):
             return delete(request, core: core)
+        case ("POST", ["lookups-leave-out"]):
+            return leaveOutOfLookups(request, core: core)
         case ("GET", let path) where path.count == 2 && path[0] == "tweets":
             return tweet(path[1], core: core)
         case ("GET", ["posted"]):

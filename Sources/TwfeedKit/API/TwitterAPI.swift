@@ -47,10 +47,11 @@ package protocol TwitterAPI: Sendable {
     /// the app: a fifth of what reposts_of_me costs per post.
     func ownOriginals(userID: UserID, query: TimelineQuery) async throws -> TimelinePage
 
-    /// Whether timeline pages leave the authors out (v2 asks for no `author_id`
-    /// expansion: every user in `includes.users` is billed, and most are already stored),
-    /// so the caller looks up the ones it lacks with `users(ids:)`. v1.1 embeds the user
-    /// in every status and cannot leave it out usefully.
+    /// Whether answers may leave the authors out (v2 timelines ask for no `author_id`
+    /// expansion: every user in `includes.users` is billed, and most are already stored;
+    /// and an answer that expands them may still omit one), so the caller looks up the
+    /// ones it lacks with `users(ids:)` (`AuthorLookup`). v1.1 embeds the user in every
+    /// status and cannot leave it out usefully.
     var authorsOnRequest: Bool { get }
 
     /// Users by id (v2 `GET /2/users?ids=`, 1-100 ids, at the user read price); unknown

@@ -210,6 +210,13 @@ package actor BillingGate {
         return Hold(until: until, reason: .billing(status.state), detail: refusal.detail)
     }
 
+    /// What `source`'s request in flight was admitted at (its worst case), until its
+    /// answer is in the ledger: all that the reads stored with that answer (the authors
+    /// it left out, `AuthorLookup`) may spend with it. Nil when no budget bounds it.
+    package func admitted(_ source: BillingSource) -> MicroUSD? {
+        reserved[source]
+    }
+
     /// The source's last request is recorded in the ledger (or never went out).
     package func release(_ source: BillingSource) {
         reserved[source] = nil

@@ -78,6 +78,15 @@ extension Daemon {
             terms: BillingTerms(config.api),
             gate: gate
         )
+        // The authors answers leave out, bought by one rule for the feeds and the fetcher.
+        let authors = AuthorLookup(
+            api: api,
+            database: database,
+            clock: dependencies.clock,
+            prices: config.api.prices,
+            gate: gate,
+            freshFor: config.images.revalidateDays * 86_400
+        )
         let board = board ?? StatusBoard(config: config, database: database, startedAt: dependencies.clock.now())
         board.reconfigure(config: config, database: database, signedOut: false)
         let watchdog = Watchdog(clock: dependencies.clock, hangAfter: Watchdog.hangAfter(config: config))
@@ -91,7 +100,7 @@ extension Daemon {
                 interval: config.feeds[feed]!.intervalSeconds,
                 fullWalkHours: config.feeds[feed]!.fullWalkHours,
                 retweetsCheck: config.api.ownsApp ? .ownOriginals : .repostsOfMe,
-                authorsFreshDays: config.images.revalidateDays,
+                authors: authors,
                 logger: logger,
                 terms: BillingTerms(config.api),
                 gate: gate
@@ -139,6 +148,7 @@ extension Daemon {
             gate: gate,
             feeds: config.enabledFeeds,
             prefetchDepth: config.graph.prefetchDepth,
+            authors: authors,
             doorbell: fetcherDoorbell
         )
         services.append(fetcher)

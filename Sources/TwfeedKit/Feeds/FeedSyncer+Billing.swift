@@ -48,18 +48,17 @@ extension FeedSyncer {
         }
     }
 
-    /// Any other billable read of this feed (its own originals, the authors it lacks)
-    /// through the gate: admitted at `posts` × `perPost` when `admit` (nothing more to
-    /// admit when the page that needs it already reserved its worst case), and a refusal
-    /// for money or entitlement turned into the gate's state.
+    /// Any other billable read of this feed (its own originals) through the gate:
+    /// admitted at `posts` × `perPost`, and a refusal for money or entitlement turned
+    /// into the gate's state. (The authors a page lacks are paid within the page's own
+    /// admission: `AuthorLookup`.)
     func gated<T>(
-        admit: Bool = true,
         perPost: MicroUSD,
         posts: ClosedRange<Int>,
         _ request: () async throws -> T
     ) async throws -> T {
         guard let gate else { return try await request() }
-        if admit, case .hold(let hold) = try await gate.admit(source, perPost: perPost, posts: posts) { throw hold }
+        if case .hold(let hold) = try await gate.admit(source, perPost: perPost, posts: posts) { throw hold }
         do {
             let value = try await request()
             try await gate.answered(source)
@@ -163,11 +162,7 @@ extension FeedSyncer {
     ) async throws -> (added: Int, cost: MicroUSD) {
         var page = page
         var bill = bill
-        if api.authorsOnRequest {
-            let found = try await lookUpAuthors(of: page)
-            page.authors += found
-            bill.read(.userRead, found.map { $0.id.rawValue })
-        }
+        try await completeAuthors(&page, bill: &bill)
         return try await database.storeGapPage(
             page,
             feed: feed,

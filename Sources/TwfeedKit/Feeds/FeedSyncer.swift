@@ -22,9 +22,9 @@ package struct FeedSyncer: Sendable {
     let fullWalkInterval: Double
     /// Retweets only: what the full walk reads (see `RetweetsCheck`).
     let retweetsCheck: RetweetsCheck
-    /// How long a stored author counts as fresh (`images.revalidateDays`): a page whose
-    /// authors are all fresh buys none (when the dialect leaves authors out of pages).
-    let authorsFreshFor: Double
+    /// Buys the authors a page left out (v2), charged to the feed, before it is stored;
+    /// nil: none is bought (tests of the sync alone).
+    let authors: AuthorLookup?
     let logger: Logger
     /// What the API charges; each page's cost is recorded with the page.
     let terms: BillingTerms
@@ -43,13 +43,13 @@ package struct FeedSyncer: Sendable {
         interval: Double,
         fullWalkHours: Int = 24,
         retweetsCheck: RetweetsCheck = .repostsOfMe,
-        authorsFreshDays: Double = 7,
+        authors: AuthorLookup? = nil,
         logger: Logger,
         terms: BillingTerms = BillingTerms(),
         gate: BillingGate? = nil
     ) {
         self.retweetsCheck = retweetsCheck
-        authorsFreshFor = authorsFreshDays * 86_400
+        self.authors = authors
         self.feed = feed
         self.gate = gate
         self.terms = terms
@@ -65,43 +65,30 @@ package struct FeedSyncer: Sendable {
     /// Stores a page and what the API charged for it, in one transaction: `bill` when
     /// given (a page read from another endpoint than the feed's), else the feed's page.
     /// Authors the page left out and the store lacks, or has not refreshed within
-    /// `authorsFreshFor`, are looked up first and stored and charged with it.
+    /// `images.revalidateDays`, are looked up first and stored and charged with it.
     func storePage(_ page: TimelinePage, state: SyncState, bill: BillableAnswer? = nil) async throws -> Int {
         var page = page
         var bill = bill ?? terms.bill(page, feed: feed)
-        if api.authorsOnRequest {
-            let found = try await lookUpAuthors(of: page)
-            page.authors += found
-            bill.read(.userRead, found.map { $0.id.rawValue })
-        }
+        try await completeAuthors(&page, bill: &bill)
         return try await database.storePage(page, feed: feed, state: state, now: clock.now(), bill: bill, prices: terms.prices)
     }
 
-    /// The authors of the page's posts (and of what they reference) that are neither in
-    /// the page nor stored fresh, looked up 100 at a time. Each costs a user read (once
-    /// per UTC day), as an expanded author would: the saving is every author already
-    /// stored, which the expansion would have bought again every day it appears.
-    func lookUpAuthors(of page: TimelinePage) async throws -> [Author] {
-        var wanted: [UserID] = []
-        var seen = Set(page.authors.map(\.id))
-        for tweet in page.tweets + page.referencedTweets where seen.insert(tweet.authorID).inserted {
-            wanted.append(tweet.authorID)
+    /// The authors the page left out, added to it and to its bill (`AuthorLookup`). A
+    /// billing refusal of their lookup holds the poll before the page is stored: it is
+    /// read again once the hold ends, and its authors with it.
+    func completeAuthors(_ page: inout TimelinePage, bill: inout BillableAnswer) async throws {
+        guard let authors else { return }
+        let outcome = try await authors.complete(&page, bill: &bill, for: source)
+        if outcome.lookedUp + outcome.skipped > 0 {
+            logger.debug(
+                "poll.authors",
+                metadata: [
+                    "feed": "\(feed.rawValue)", "wanted": "\(outcome.wanted)", "looked_up": "\(outcome.lookedUp)",
+                    "skipped": "\(outcome.skipped)",
+                ]
+            )
         }
-        guard !wanted.isEmpty else { return [] }
-        let fresh = try await database.freshUsers(wanted, since: clock.now().addingTimeInterval(-authorsFreshFor))
-        let missing = wanted.filter { !fresh.contains($0) }
-        var found: [Author] = []
-        for start in stride(from: 0, to: missing.count, by: 100) {
-            let chunk = Array(missing[start..<min(start + 100, missing.count)])
-            // Within the page's worst case, which counted two users a post.
-            found += try await gated(admit: false, perPost: terms.prices.userRead, posts: chunk.count...chunk.count) {
-                try await api.users(ids: chunk).authors
-            }
-        }
-        if !missing.isEmpty {
-            logger.debug("poll.authors", metadata: ["feed": "\(feed.rawValue)", "wanted": "\(wanted.count)", "looked_up": "\(missing.count)"])
-        }
-        return found
+        if let hold = outcome.hold { throw hold }
     }
 
     /// Polls once and records the outcome, including when to poll next.

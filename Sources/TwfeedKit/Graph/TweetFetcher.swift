@@ -10,7 +10,9 @@ import TwfeedStore
 /// point at (the prefetch: quoted posts, reposted originals, the parents of replies up
 /// to `graph.prefetchDepth`). Up to 100 ids a request, through the billing gate as
 /// `lookups`, the source the budget serves last; what it finds is stored with its cost
-/// in one transaction, and what the API calls gone is remembered for a day.
+/// in one transaction, with the authors the answer left out (`AuthorLookup`, as a poll's
+/// page: when their lookup is refused for money, the posts are stored without them and
+/// the fetcher waits), and what the API calls gone is remembered for a day.
 package struct TweetFetcher: Service {
     let api: any TwitterAPI
     let database: AppDatabase
@@ -20,6 +22,9 @@ package struct TweetFetcher: Service {
     let gate: BillingGate?
     let feeds: [Feed]
     let prefetchDepth: Int
+    /// Buys the authors a lookup's answer left out, charged to `lookups`, before it is
+    /// stored; nil: none is bought (tests of the fetch alone).
+    let authors: AuthorLookup?
     /// Rung by a look (`FetchRequester`, the wake socket) and after each poll.
     package let doorbell: Doorbell
 
@@ -39,6 +44,7 @@ package struct TweetFetcher: Service {
         gate: BillingGate?,
         feeds: [Feed],
         prefetchDepth: Int,
+        authors: AuthorLookup? = nil,
         doorbell: Doorbell = Doorbell()
     ) {
         self.api = api
@@ -50,6 +56,7 @@ package struct TweetFetcher: Service {
         self.feeds = feeds
         self.prefetchDepth = prefetchDepth
         self.doorbell = doorbell
+        self.authors = authors
     }
 
     package func run() async throws {
@@ -120,10 +127,14 @@ package struct TweetFetcher: Service {
                     batch = Array(batch.prefix(maxPosts ?? batch.count))
                 }
             }
-            let result: LookupResult
+            var result: LookupResult
+            var bill: BillableAnswer
+            var bought = AuthorLookup.Outcome()
             do {
                 result = try await api.tweets(ids: batch)
                 try await gate?.answered(.lookups)
+                bill = terms.bill(lookup: result)
+                if let authors { bought = try await authors.complete(&result.page, bill: &bill, for: .lookups) }
             } catch let error as APIError {
                 await gate?.release(.lookups)
                 if let refusal = error.refusal, let gate {
@@ -145,10 +156,16 @@ package struct TweetFetcher: Service {
                 unavailable: unavailable,
                 asked: batch,
                 now: clock.now(),
-                bill: terms.bill(lookup: result),
+                bill: bill,
                 prices: terms.prices
             )
             await gate?.release(.lookups)
+            if bought.lookedUp + bought.skipped > 0 {
+                logger.debug(
+                    "fetch.authors",
+                    metadata: ["wanted": "\(bought.wanted)", "looked_up": "\(bought.lookedUp)", "skipped": "\(bought.skipped)"]
+                )
+            }
             // Someone looked at these: a reply's whole way up is theirs to see, one step a round.
             let looked = Set(pending.filter { $0.reason == .asked }.map(\.id)).intersection(batch)
             // (v2 sends a post's parent along: the first post missing may lie further up.)
@@ -166,6 +183,11 @@ package struct TweetFetcher: Service {
                 "fetch.done",
                 metadata: ["asked": "\(batch.count)", "found": "\(found.intersection(batch).count)", "unavailable": "\(unavailable.count)"]
             )
+            if let hold = bought.hold {
+                // The posts are stored; the lookup of their authors was refused: wait.
+                logger.debug("fetch.held", metadata: ["posts": "\(batch.count)", "until": "\(hold.until)", "reason": "\(hold)"])
+                return hold.until
+            }
         }
         return nil
     }

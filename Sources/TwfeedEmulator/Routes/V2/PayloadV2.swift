@@ -231,11 +231,13 @@ enum PayloadV2 {
     /// expansions asked) and partial `errors`: `errors` given first (a lookup's missing
     /// ids), then one per referenced tweet that no longer exists. Records in `served`
     /// what went out. `tweets` empty: only the errors (no `data`), as the API answers.
+    /// The users in `leavingOut` are in no `includes.users` (an answer that omits a user).
     static func body(
         _ tweets: [StoredTweet],
         single: Bool,
         errors given: [EmulatorJSON] = [],
         fields: V2Fields,
+        leavingOut: Set<UInt64> = [],
         store: TweetStore,
         imageBase: String,
         served: inout ServedResources
@@ -246,7 +248,7 @@ enum PayloadV2 {
         var seenTweets: Set<UInt64> = []
         var errors = given
         func addUser(_ id: UInt64) {
-            if store.user(id) != nil, seenUsers.insert(id).inserted { userIDs.append(id) }
+            if store.user(id) != nil, !leavingOut.contains(id), seenUsers.insert(id).inserted { userIDs.append(id) }
         }
         let expansions = fields.expansions
         for tweet in tweets {

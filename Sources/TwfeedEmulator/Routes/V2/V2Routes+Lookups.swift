@@ -6,8 +6,9 @@ extension V2Routes {
     /// `GET /2/tweets?ids=ID,...` (1-100 ids) and `GET /2/tweets/:id`: the posts found,
     /// in the order asked, with the usual fields and expansions; a missing or deleted one
     /// is a partial `errors` entry, and when none is found the answer is a 200 with only
-    /// `errors`, as on the real API.
-    static func lookup(_ context: RequestContext, pathID: String?, store: TweetStore) -> EmulatorResponse {
+    /// `errors`, as on the real API. The users in `leavingOut` are left out of
+    /// `includes.users` (`Emulator.leaveUserOutOfLookups`).
+    static func lookup(_ context: RequestContext, pathID: String?, store: TweetStore, leavingOut: Set<UInt64> = []) -> EmulatorResponse {
         let query = context.request.queryItems
         var errors = unknownParameterErrors(query, allowed: pathID == nil ? fieldParameters.union(["ids"]) : fieldParameters)
         let fields = V2Fields(query: query, errors: &errors)
@@ -46,6 +47,7 @@ extension V2Routes {
             single: pathID != nil,
             errors: missing,
             fields: fields,
+            leavingOut: leavingOut,
             store: store,
             imageBase: context.imageBase,
             served: &served
