@@ -54,7 +54,15 @@ package struct ImagePolicy: Sendable, Equatable {
         case malformed = "bad_url"
         case insecure = "not_https"
         case hostNotAllowed = "host_not_allowed"
+        /// The host resolved to an address the `AddressWall` keeps image fetches from
+        /// (private, loopback, link-local, …). Found by the transport as it connects,
+        /// not by `check`, which sees only the URL.
+        case addressNotAllowed = "address_not_allowed"
     }
+
+    /// The addresses a fetch under this policy may not connect to: loopback opens with
+    /// `allowInsecureLoopback`, as plain http to loopback does.
+    package var addressWall: AddressWall { AddressWall(allowsLoopback: allowInsecureLoopback) }
 
     /// A URL that passed the policy, rebuilt from its parts.
     package struct Checked: Sendable, Equatable {
