@@ -10,12 +10,15 @@ package final class LoopbackHTTPServer: Sendable {
     private let fd: Int32
     private let accepted = Count()
 
-    /// Listens at once; every answer is status 200 with `body` as `contentType`.
-    package init(body: [UInt8] = Array("ok".utf8), contentType: String = "text/plain") throws {
+    /// Listens at once; every answer is `status` with `body` as `contentType`, and `location`
+    /// when given (a redirect).
+    package init(status: Int = 200, location: String? = nil, body: [UInt8] = Array("ok".utf8), contentType: String = "text/plain") throws {
         let socket = try LoopbackSocket(listening: true)
         fd = socket.fd
         port = socket.port
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let redirect = location.map { "Location: \($0)\r\n" } ?? ""
+        let head =
+            "HTTP/1.1 \(status) Answer\r\n\(redirect)Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         let answer = Array(head.utf8) + body
         let (fd, accepted) = (fd, accepted)
         let thread = Thread {

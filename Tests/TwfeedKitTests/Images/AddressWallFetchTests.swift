@@ -3,6 +3,7 @@ import Testing
 @testable import TwfeedKit
 import TwfeedTesting
 @testable import TwfeedCore
+@testable import TwfeedStore
 
 /// The address wall on the wire: an image fetch never connects to a walled address,
 /// whatever DNS said about an allowed host, while the API's requests go where the
@@ -44,6 +45,39 @@ struct AddressWallFetchTests {
         #expect(try await fetcher.fetchDue().requests == 0)
         #expect(fixture.sink.events("image.rejected").count == 1)
         #expect(server.connections == 0)
+    }
+
+    /// A redirect hop is walled like the first: `0.0.0.0` (which reaches the host itself
+    /// on Linux) stays walled when `allowInsecureLoopback` opens loopback.
+    @Test func aRedirectToAWalledAddressIsRefusedWithoutAConnection() async throws {
+        let hop = try LoopbackHTTPServer(status: 302, location: "https://0.0.0.0:\(server.port)/a.png")
+        defer { fixture.remove(); server.stop(); hop.stop() }
+        try await fixture.storeAuthors([(1, "\(hop.url)/profile_images/1/a_normal.png")])
+        let fetcher = fetcher { $0.allowedHosts = ["127.0.0.1", "0.0.0.0"]; $0.allowInsecureLoopback = true; $0.timeoutSeconds = 5 }
+        #expect(try await fetcher.fetchDue().rejected == 1)
+        #expect(hop.connections == 1 && server.connections == 0)
+        #expect(try await fixture.database.profileImage(UserID(1))?.rejectedReason == "address_not_allowed")
+        let logged = try #require(fixture.sink.events("image.rejected").first)
+        #expect(logged.contains("0.0.0.0 is in 0.0.0.0/8"), "\(logged)")
+    }
+
+    /// Photos go through the same door.
+    @Test func aPhotoOnAWalledAddressIsRefusedWithoutAConnection() async throws {
+        defer { fixture.remove(); server.stop() }
+        let url = "https://localhost:\(server.port)/media/p.png"
+        let ada = Author(id: UserID(1), username: "ada", name: "Ada", profileImageURL: nil)
+        let post = Tweet(id: TweetID(10), authorID: ada.id, createdAt: Date(timeIntervalSince1970: 10), text: "x",
+                         media: [Media(key: "3_1", kind: .photo, imageURL: url)])
+        _ = try await fixture.database.storePage(TimelinePage(tweets: [post], authors: [ada], nextPageToken: nil),
+                                                 feed: .home, state: SyncState(feed: .home), now: fixture.clock.now())
+        let config = fixture.config { $0.allowedHosts = ["localhost"]; $0.timeoutSeconds = 5 }
+        let photos = PhotoFetcher(ImageFetchCore(config: config, database: fixture.database, store: fixture.store, clock: fixture.clock,
+                                                 transport: CurlTransport(connectTimeoutSeconds: 2), logger: fixture.logger))
+        #expect(try await photos.fetchDue().rejected == 1)
+        #expect(server.connections == 0)
+        #expect(try await fixture.database.photo(url)?.rejectedReason == "address_not_allowed")
+        #expect(fixture.sink.events("photo.rejected").first?.contains("reason=address_not_allowed") == true)
+        #expect(try await photos.fetchDue() == PhotoFetcher.Cycle(), "not tried again")
     }
 
     /// With `allowInsecureLoopback` (tests, the demo) the same loopback host serves.
