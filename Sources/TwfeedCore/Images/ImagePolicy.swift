@@ -7,7 +7,8 @@ import Foundation
 /// hosts from the allow-list only, no user info, no odd characters. A URL that passes is
 /// rebuilt from its parsed parts before it reaches libcurl, so libcurl never sees a
 /// spelling this parser read differently (`https://a.com\@b.com/`, `#@`, spaces).
-/// Redirect targets go through the same check.
+/// Redirect targets go through the same check. What a URL's host resolves to is the
+/// `AddressWall`'s to judge (`addressWall`), as the transport connects.
 package struct ImagePolicy: Sendable, Equatable {
     /// `images.size`: the variant wanted, named by the host's file-name suffix.
     package enum Size: String, Sendable, CaseIterable {
