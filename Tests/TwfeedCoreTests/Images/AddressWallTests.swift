@@ -11,7 +11,8 @@ struct AddressWallTests {
     }
 
     @Test(arguments: [
-        // (just before, first, last, just after) and the range that walls the inside.
+        // The first and the last address of each range, and the range (the addresses just
+        // outside each are in justOutsideTheRangesIsReachable).
         ("0.0.0.0", "0.255.255.255", "0.0.0.0/8"),
         ("10.0.0.0", "10.255.255.255", "10.0.0.0/8"),
         ("100.64.0.0", "100.127.255.255", "100.64.0.0/10"),
