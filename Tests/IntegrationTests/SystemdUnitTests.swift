@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TwfeedCore
 
 /// `systemd/twfeed.service`, checked with systemd's own tools. There is no systemd as
 /// PID 1 here, so the unit is verified and scored offline; the daemon's side of
@@ -71,21 +72,36 @@ struct SystemdUnitTests {
             #expect(settings[key] == ["twfeed"], "\(key)")
         }
         #expect(settings["LoadCredential"] == ["credentials.json:/etc/twfeed/credentials.json"])
-        let denied = (settings["IPAddressDeny"] ?? []).joined(separator: " ").split(separator: " ").map(String.init)
-        for range in ["127.0.0.0/8", "::1/128", "169.254.0.0/16", "fe80::/10", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"] {
-            #expect(denied.contains(range), "IPAddressDeny lacks \(range)")
-        }
-        // An allow list would take precedence over the SSRF wall.
+        // An allow list would take precedence over what the unit denies.
         #expect(settings["IPAddressAllow"] == nil)
     }
 
-    /// The reader's drop-in opens the SSRF wall for the reader's two loopback addresses
-    /// and nothing else, and lets the daemon bind the one port of `http.listen`'s example.
-    @Test func theReaderDropInOpensLoopbackAndOnePortOnly() throws {
+    /// The SSRF wall for image URLs is the daemon's (`AddressWall`); the units deny only
+    /// what twfeed never reaches, link-local (cloud metadata) first, and none of the
+    /// ranges where DNS resolvers live, so the service resolves names after
+    /// `apt install` on a LAN, in a VPC or behind systemd-resolved's stub.
+    @Test(arguments: ["twfeed.service", "twfeed@.service"])
+    func theUnitsDenyLinkLocalButNotWhereResolversLive(unit: String) throws {
+        let path = URL(fileURLWithPath: Self.unitPath).deletingLastPathComponent().appendingPathComponent(unit).path
+        let settings = try Self.settings(of: path)
+        let denied = (settings["IPAddressDeny"] ?? []).joined(separator: " ").split(separator: " ").map(String.init)
+        #expect(Set(denied) == ["0.0.0.0/8", "169.254.0.0/16", "224.0.0.0/4", "240.0.0.0/4", "::/128", "::ffff:0:0/96", "fe80::/10", "ff00::/8"])
+        for range in ["127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"] {
+            #expect(!denied.contains(range), "\(unit) denies \(range), where resolvers live")
+        }
+        // The daemon walls every range the unit still denies, and more.
+        let walled = Set(AddressWall.ranges.map(\.description))
+        #expect(Set(denied).isSubset(of: walled), "\(Set(denied).subtracting(walled))")
+        #expect(settings["IPAddressAllow"] == nil)
+    }
+
+    /// The reader's drop-in lets the daemon bind the one port of `http.listen`'s example
+    /// and nothing else. It opens no address: loopback is no longer denied, so the
+    /// reader's clients need no `IPAddressAllow=` (which would also open the addresses
+    /// to the daemon's own connections).
+    @Test func theReaderDropInAllowsOnePortOnly() throws {
         let settings = try Self.settings(of: Self.readerDropInPath)
-        #expect(Set(settings.keys) == ["IPAddressAllow", "SocketBindAllow", "SocketBindDeny"])
-        let allowed = (settings["IPAddressAllow"] ?? []).joined(separator: " ").split(separator: " ").map(String.init)
-        #expect(Set(allowed) == ["127.0.0.1", "::1"])
+        #expect(Set(settings.keys) == ["SocketBindAllow", "SocketBindDeny"])
         #expect(settings["SocketBindAllow"] == ["tcp:8765"])
         #expect(settings["SocketBindDeny"] == ["any"])
     }
@@ -116,5 +132,19 @@ struct SystemdUnitTests {
         #expect(result.status == 0, "\(result.output)")
         #expect(score.map { String($0.1) } == name, "\(result.output)")
         #expect(try #require(score.flatMap { Double($0.2) }, "\(result.output)") <= 1.5)
+    }
+
+    static func score(readerDropIn: Bool) throws -> String? {
+        let (folder, path) = try unitForVerify(readerDropIn: readerDropIn)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try run(["security", "--offline=true", "--no-pager", path])
+        return result.output.firstMatch(of: #/Overall exposure level for \S+: (\d+\.\d)/#).map { String($0.1) }
+    }
+
+    /// The reader's drop-in narrows the unit and loosens nothing: the score is the unit's.
+    @Test(.enabled(if: SystemdUnitTests.analyze != nil, "systemd-analyze is not installed: the unit was not scored"))
+    func theReaderDropInKeepsTheUnitsScore() throws {
+        let alone = try #require(try Self.score(readerDropIn: false))
+        #expect(try Self.score(readerDropIn: true) == alone)
     }
 }

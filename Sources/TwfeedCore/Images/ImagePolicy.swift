@@ -7,7 +7,8 @@ import Foundation
 /// hosts from the allow-list only, no user info, no odd characters. A URL that passes is
 /// rebuilt from its parsed parts before it reaches libcurl, so libcurl never sees a
 /// spelling this parser read differently (`https://a.com\@b.com/`, `#@`, spaces).
-/// Redirect targets go through the same check.
+/// Redirect targets go through the same check. What a URL's host resolves to is the
+/// `AddressWall`'s to judge (`addressWall`), as the transport connects.
 package struct ImagePolicy: Sendable, Equatable {
     /// `images.size`: the variant wanted, named by the host's file-name suffix.
     package enum Size: String, Sendable, CaseIterable {
@@ -54,7 +55,15 @@ package struct ImagePolicy: Sendable, Equatable {
         case malformed = "bad_url"
         case insecure = "not_https"
         case hostNotAllowed = "host_not_allowed"
+        /// The host resolved to an address the `AddressWall` keeps image fetches from
+        /// (private, loopback, link-local, …). Found by the transport as it connects,
+        /// not by `check`, which sees only the URL.
+        case addressNotAllowed = "address_not_allowed"
     }
+
+    /// The addresses a fetch under this policy may not connect to: loopback opens with
+    /// `allowInsecureLoopback`, as plain http to loopback does.
+    package var addressWall: AddressWall { AddressWall(allowsLoopback: allowInsecureLoopback) }
 
     /// A URL that passed the policy, rebuilt from its parts.
     package struct Checked: Sendable, Equatable {

@@ -123,7 +123,7 @@ package struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
             kind: .transient,
             status: 0,
             message: error.description,
-            mayHaveArrived: error.kind != .connectionFailed && error.kind != .invalidURL
+            mayHaveArrived: ![.connectionFailed, .invalidURL, .addressNotAllowed].contains(error.kind)
         )
     }
 

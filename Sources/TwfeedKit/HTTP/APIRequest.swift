@@ -1,4 +1,5 @@
 import Foundation
+import TwfeedCore
 
 /// One request to the API or an image host, as a transport sends it. Named for what
 /// twfeed sends, not `APIRequest`, so it never shadows HTTPTypes' type of that name.
@@ -22,6 +23,11 @@ package struct APIRequest: Sendable {
     /// Send it on a new connection, not a kept-alive one (a read sent again after its
     /// reused connection died; posts always go on a connection of their own).
     package var freshConnection = false
+    /// The addresses this request may not connect to, checked on each address libcurl
+    /// is about to connect to (after DNS): set by the image fetchers, whose URLs come
+    /// from remote data; nil for the API, whose base URL is the admin's. A walled
+    /// address fails the request with `TransportError.Kind.addressNotAllowed`.
+    package var addressWall: AddressWall?
 
     package init(
         method: Method = .get,

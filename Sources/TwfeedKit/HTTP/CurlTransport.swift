@@ -60,8 +60,12 @@ package final class CurlTransport: APITransport {
     }
 
     private func perform(_ transfer: Transfer, on handle: Handle) -> Result<APIResponse, any Error> {
-        guard let curl = handle.curl else { return .failure(TransportError(.other, "curl_easy_init failed")) }
         let request = transfer.request
+        // A handle's connection cache keeps connections made under the wall of the
+        // requests it served; one under another wall (or none) must not be reused.
+        if handle.served, handle.wall != request.addressWall { handle.renew() }
+        handle.wall = request.addressWall
+        guard let curl = handle.curl else { return .failure(TransportError(.other, "curl_easy_init failed")) }
         curl_easy_reset(curl)
         ccurl_setopt_string(curl, CURLOPT_URL, request.url)
         ccurl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
@@ -116,6 +120,10 @@ package final class CurlTransport: APITransport {
             ccurl_setopt_long(curl, CURLOPT_NOPROGRESS, 0)
             ccurl_setopt_xferinfo_function(curl, curlProgress)
             ccurl_setopt_pointer(curl, CURLOPT_XFERINFODATA, pointer)
+            if request.addressWall != nil {
+                ccurl_setopt_opensocket_function(curl, curlOpenSocket)
+                ccurl_setopt_pointer(curl, CURLOPT_OPENSOCKETDATA, pointer)
+            }
 
             // Whether this handle's connection cache may hold a kept-alive connection:
             // only a handle that finished a transfer before.
@@ -145,11 +153,21 @@ package final class CurlTransport: APITransport {
         /// Whether it finished a transfer (its connection cache may hold a connection).
         var served = false
 
+        /// The wall of the requests it served, under which its cached connections were made.
+        var wall: AddressWall?
+
         init() { curl = curl_easy_init() }
 
         func close() {
             if let curl { curl_easy_cleanup(curl) }
             curl = nil
+        }
+
+        /// A new easy handle in its place: an empty connection cache.
+        func renew() {
+            close()
+            curl = curl_easy_init()
+            served = false
         }
 
         deinit { close() }
@@ -167,6 +185,8 @@ final class Transfer: @unchecked Sendable {
     /// Whether any of an answer came (a status line or a header): a connection that dies
     /// after that did not die "before any answer", and is not resent.
     var answered = false
+    /// The last address the request's `AddressWall` refused a connection to, and why.
+    var refused: (address: [UInt8], range: AddressWall.Range)?
 
     init(request: APIRequest) { self.request = request }
 
@@ -174,6 +194,13 @@ final class Transfer: @unchecked Sendable {
         if cancelled.load(ordering: .relaxed) { return TransportError(.cancelled, "request cancelled") }
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
             return TransportError(.responseTooLarge, "response over \(request.maxResponseBytes) bytes")
+        }
+        if let refused, code == CURLE_COULDNT_CONNECT {
+            let range = refused.range
+            return TransportError(
+                .addressNotAllowed,
+                "\(AddressWall.text(of: refused.address)) is in \(range) (\(range.name)), which image fetches may not reach"
+            )
         }
         let text = String(cString: curl_easy_strerror(code))
         switch code {
@@ -243,4 +270,24 @@ private func curlProgress(
     guard let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     return transfer.cancelled.load(ordering: .relaxed) ? 1 : 0
+}
+
+/// libcurl's opensocket callback (`CURLOPT_OPENSOCKETFUNCTION`), set for a request with an
+/// `AddressWall`: called with each address libcurl is about to connect to, after DNS, so
+/// a rebound name is caught too. A walled address gets no socket (`CURL_SOCKET_BAD`), so
+/// no packet goes to it; libcurl tries the host's next address, or fails with
+/// `CURLE_COULDNT_CONNECT`.
+private let curlOpenSocket: curl_opensocket_callback = { context, purpose, address in
+    guard let context, let address else { return CURL_SOCKET_BAD }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    // Over http(s) libcurl only opens connections (CURLSOCKTYPE_IPCXN); refuse anything else.
+    guard purpose == CURLSOCKTYPE_IPCXN, let wall = transfer.request.addressWall else { return CURL_SOCKET_BAD }
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let length = Int(ccurl_sockaddr_ip(address, &bytes))
+    let ip = Array(bytes.prefix(length))
+    if let range = wall.range(walling: ip) {
+        transfer.refused = (ip, range)
+        return CURL_SOCKET_BAD
+    }
+    return ccurl_open_socket(address)
 }

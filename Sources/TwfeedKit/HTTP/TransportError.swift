@@ -3,6 +3,9 @@
 package struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Kind: String, Sendable {
         case timeout, connectionFailed, connectionReset, responseTooLarge, cancelled, invalidURL, other
+        /// Every address the host resolved to is behind the request's `AddressWall`:
+        /// nothing was sent.
+        case addressNotAllowed
     }
 
     package var kind: Kind

@@ -3,8 +3,9 @@ import TwfeedCore
 
 /// One picture over HTTP, as the image fetchers (avatars, photos) want it: every URL
 /// and redirect target (at most 3 hops, followed here, not by curl) passes the
-/// `ImagePolicy`; the transfer is cut off past 5 MB; the body must be the image its
-/// Content-Type claims (`ImageValidator`).
+/// `ImagePolicy`, and every address it connects to the policy's `AddressWall` (checked
+/// by the transport after DNS); the transfer is cut off past 5 MB; the body must be the
+/// image its Content-Type claims (`ImageValidator`).
 package struct ImageDownloader: Sendable {
     /// A larger answer is cut off mid-transfer, not read and dropped.
     package static let maxImageBytes = 5 << 20
@@ -32,12 +33,13 @@ package struct ImageDownloader: Sendable {
             var headers: [(name: String, value: String)] = [("Accept", "image/jpeg, image/png, image/gif, image/webp")]
             if let etag = validators?.etag { headers.append(("If-None-Match", etag)) }
             if let lastModified = validators?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
-            let request = APIRequest(
+            var request = APIRequest(
                 url: current.url,
                 headers: headers,
                 timeoutSeconds: timeoutSeconds,
                 maxResponseBytes: Self.maxImageBytes
             )
+            request.addressWall = policy.addressWall
             requests += 1
             let response: APIResponse
             do {
@@ -47,6 +49,8 @@ package struct ImageDownloader: Sendable {
                 case .cancelled: throw CancellationError()
                 case .responseTooLarge: return (.rejected("too_large", "over \(Self.maxImageBytes) bytes: transfer cut off"), requests)
                 case .invalidURL: return (.rejected("bad_url", error.detail), requests)
+                // DNS gave a walled address: refused like a disallowed host, not retried.
+                case .addressNotAllowed: return (.rejected(ImagePolicy.Violation.addressNotAllowed.rawValue, error.detail), requests)
                 default: return (.failed(error.kind.rawValue, error.detail), requests)
                 }
             }
