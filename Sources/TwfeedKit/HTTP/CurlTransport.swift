@@ -14,15 +14,22 @@ package final class CurlTransport: APITransport {
     private let idleHandles = Mutex<[Handle]>([])
     private let connectTimeoutSeconds: Double
     private let userAgent: String
+    /// Where the proxy variables are read (`ProxyRoute`): the process's, or a test's.
+    private let environment: [String: String]
 
     private static let globalInit: Void = {
         curl_global_init(Int(CURL_GLOBAL_ALL))
     }()
 
-    package init(connectTimeoutSeconds: Double = 10, userAgent: String = "twfeed/1.0") {
+    package init(
+        connectTimeoutSeconds: Double = 10,
+        userAgent: String = "twfeed/1.0",
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         _ = Self.globalInit
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.userAgent = userAgent
+        self.environment = environment
     }
 
     package func send(_ request: APIRequest) async throws -> APIResponse {
@@ -60,7 +67,10 @@ package final class CurlTransport: APITransport {
     }
 
     private func perform(_ transfer: Transfer, on handle: Handle) -> Result<APIResponse, any Error> {
-        let request = transfer.request
+        var request = transfer.request
+        // Through a proxy twfeed connects only to the proxy, which reaches the host itself.
+        let proxy = ProxyRoute.proxy(for: request.url, environment: environment)
+        if proxy != nil { request.addressWall = nil }
         // A handle's connection cache keeps connections made under the wall of the
         // requests it served; one under another wall (or none) must not be reused.
         if handle.served, handle.wall != request.addressWall { handle.renew() }
@@ -69,6 +79,8 @@ package final class CurlTransport: APITransport {
         curl_easy_reset(curl)
         ccurl_setopt_string(curl, CURLOPT_URL, request.url)
         ccurl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+        // The proxy ProxyRoute read (empty: none), never libcurl's own reading of the environment.
+        ccurl_setopt_string(curl, CURLOPT_PROXY, proxy ?? "")
         ccurl_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(request.timeoutSeconds * 1000))
         ccurl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(min(connectTimeoutSeconds, request.timeoutSeconds) * 1000))

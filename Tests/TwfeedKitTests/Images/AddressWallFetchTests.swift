@@ -19,7 +19,7 @@ struct AddressWallFetchTests {
 
     func fetcher(_ edit: (inout TwfeedConfig.Images) -> Void) -> ImageFetcher {
         ImageFetcher(ImageFetchCore(config: fixture.config(edit), database: fixture.database, store: fixture.store, clock: fixture.clock,
-                                    transport: CurlTransport(connectTimeoutSeconds: 2), logger: fixture.logger))
+                                    transport: CurlTransport(connectTimeoutSeconds: 2, environment: [:]), logger: fixture.logger))
     }
 
     /// `localhost` is an allowed https host, but it resolves to loopback, which
@@ -72,7 +72,7 @@ struct AddressWallFetchTests {
                                                  feed: .home, state: SyncState(feed: .home), now: fixture.clock.now())
         let config = fixture.config { $0.allowedHosts = ["localhost"]; $0.timeoutSeconds = 5 }
         let photos = PhotoFetcher(ImageFetchCore(config: config, database: fixture.database, store: fixture.store, clock: fixture.clock,
-                                                 transport: CurlTransport(connectTimeoutSeconds: 2), logger: fixture.logger))
+                                                 transport: CurlTransport(connectTimeoutSeconds: 2, environment: [:]), logger: fixture.logger))
         #expect(try await photos.fetchDue().rejected == 1)
         #expect(server.connections == 0)
         #expect(try await fixture.database.photo(url)?.rejectedReason == "address_not_allowed")
@@ -93,7 +93,7 @@ struct AddressWallFetchTests {
     /// the same transport still walls the next image request.
     @Test func anAPIRequestToALoopbackBaseURLIsUnaffected() async throws {
         defer { fixture.remove(); server.stop() }
-        let transport = CurlTransport(connectTimeoutSeconds: 2)
+        let transport = CurlTransport(connectTimeoutSeconds: 2, environment: [:])
         let answer = try await transport.send(APIRequest(url: "\(server.url)/2/users/me", timeoutSeconds: 5))
         #expect(answer.status == 200 && server.connections == 1)
 
@@ -108,5 +108,28 @@ struct AddressWallFetchTests {
         #expect(try await transport.send(image).status == 200)
         #expect(try await transport.send(APIRequest(url: "\(server.url)/2/users/me", timeoutSeconds: 5)).status == 200)
         #expect(server.connections == 3)
+    }
+
+    /// Through a proxy (`http_proxy`) twfeed connects only to the proxy, which reaches the
+    /// host itself: the wall, which would judge the proxy's own loopback address, is not
+    /// applied; with no proxy the same request is walled before any connection.
+    @Test func throughAProxyTheWallLeavesTheConnectionToTheProxy() async throws {
+        defer { fixture.remove(); server.stop() }
+        var image = APIRequest(url: "http://10.255.255.1/profile_images/1/a_normal.png", timeoutSeconds: 5)
+        image.addressWall = AddressWall()
+        let direct = CurlTransport(connectTimeoutSeconds: 2, environment: [:])
+        await #expect(throws: TransportError(.addressNotAllowed, "10.255.255.1 is in 10.0.0.0/8 (private), which image fetches may not reach")) {
+            try await direct.send(image)
+        }
+        #expect(server.connections == 0)
+
+        let proxied = CurlTransport(connectTimeoutSeconds: 2, environment: ["http_proxy": server.url])
+        #expect(try await proxied.send(image).status == 200)
+        #expect(server.connections == 1, "the proxy, on loopback, was asked")
+
+        // A host the proxy does not serve (`no_proxy`) is connected to directly, and walled.
+        let exempt = CurlTransport(connectTimeoutSeconds: 2, environment: ["http_proxy": server.url, "no_proxy": "10.255.255.1"])
+        await #expect(throws: TransportError.self) { try await exempt.send(image) }
+        #expect(server.connections == 1)
     }
 }
