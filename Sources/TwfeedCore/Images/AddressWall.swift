@@ -94,8 +94,19 @@ package struct AddressWall: Sendable, Equatable {
     /// connect to it. An address of any other length is walled: it is not an IP address.
     package func range(walling address: [UInt8]) -> Range? {
         guard address.count == 4 || address.count == 16 else { return Range("0.0.0.0/0", "not an IP address") }
+        if Self.nat64.contains(address) {
+            // Another host's loopback (the gateway's) is never ours to open.
+            let embedded = Array(address.suffix(4))
+            return Self.ranges.first { $0.contains(embedded) }.map { Range("64:ff9b::/96", "NAT64 of \($0), \($0.name)") }
+        }
         return Self.ranges.first { $0.contains(address) && !($0.isLoopback && allowsLoopback) }
     }
+
+    /// NAT64's well-known prefix (RFC 6052): on an IPv6-only host, DNS64 answers a name
+    /// whose only address is IPv4 with that address inside 64:ff9b::/96, and the gateway
+    /// connects to it. So a name that resolves to 10.0.0.1 reaches 10.0.0.1 through
+    /// 64:ff9b::a00:1: the embedded address (the last 32 bits) is judged as IPv4 is.
+    static let nat64 = Range("64:ff9b::/96", "NAT64")
 
     /// The range that walls off the address spelled `text` (`10.1.2.3`, `::1`); an
     /// unreadable spelling is walled.

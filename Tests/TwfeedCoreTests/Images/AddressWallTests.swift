@@ -82,4 +82,16 @@ struct AddressWallTests {
         #expect(AddressWall.text(of: [10, 0, 0, 2]) == "10.0.0.2")
         #expect(AddressWall.ranges.count == 15)
     }
+
+    /// On an IPv6-only host DNS64 puts an IPv4-only name's address inside 64:ff9b::/96
+    /// and the NAT64 gateway connects to it: the embedded address is judged as IPv4,
+    /// and a gateway's loopback stays walled even where ours is open.
+    @Test func anAddressBehindNAT64IsJudgedByTheIPv4AddressItCarries() {
+        #expect(walled("64:ff9b::10.0.0.1") == "64:ff9b::/96")
+        #expect(wall.range(walling: "64:ff9b::a9fe:a9fe")?.name == "NAT64 of 169.254.0.0/16, link-local")
+        #expect(walled("64:ff9b::127.0.0.1", AddressWall(allowsLoopback: true)) == "64:ff9b::/96")
+        #expect(walled("64:ff9b::8.8.8.8") == nil)
+        #expect(walled("64:ff9b::151.101.0.84") == nil)
+        #expect(walled("64:ff9b:0:0:1::a00:1") == nil, "outside the /96: not an embedding")
+    }
 }
