@@ -29,6 +29,26 @@ struct StoreTests {
         #expect(try await reopened.memberIDs(.home) == [TweetID(5)])
     }
 
+    /// `inMemory()` copies a schema migrated once per process: each copy must be the
+    /// whole schema a file gets, and a database of its own.
+    @Test func inMemoryDatabasesHaveTheWholeSchemaAndShareNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-store-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try AppDatabase.open(path: folder.appendingPathComponent("twfeed.sqlite").path)
+        let schema = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
+        let expected = try file.inspect { try Row.fetchAll($0, sql: schema) }
+        let first = try AppDatabase.inMemory()
+        let second = try AppDatabase.inMemory()
+        for database in [first, second] {
+            #expect(try database.inspect { try Row.fetchAll($0, sql: schema) } == expected)
+            #expect(try database.inspect { try AppDatabase.migrator.hasCompletedMigrations($0) })
+        }
+        try await first.storePage(page([7]), feed: .home, state: SyncState(feed: .home), now: Date())
+        #expect(try await first.memberIDs(.home) == [TweetID(7)])
+        #expect(try await second.memberIDs(.home).isEmpty)
+        #expect(try await AppDatabase.inMemory().memberIDs(.home).isEmpty)
+    }
+
     @Test func idsAboveTwoToTheFiftyThirdSurviveExactly() async throws {
         let database = try AppDatabase.inMemory()
         let big: Int64 = 1_850_000_000_000_000_123
