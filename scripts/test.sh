@@ -80,9 +80,8 @@ lane() {
   lanes+=("$name:$!")
 }
 
-# The bundle itself, as `swift test` runs it for Swift Testing, so that no SwiftPM call
-# holds the lock on .build while the suite runs: the package lane builds generate-manual
-# beside it.
+# The bundle itself, as `swift test` runs it for Swift Testing: no SwiftPM call plans
+# a build that is already made.
 lane suite stage "swift test" .build/release/twfeedPackageTests.xctest --testing-library swift-testing
 
 # The web reader in a real browser against the release demo (docs/PROOF.md), then the
@@ -97,8 +96,9 @@ browser_lane() {
 }
 lane browser browser_lane
 
-# The shell completions and the man page as scripts/install-extras installs them (into
-# a scratch root): the page, generated from the commands, renders without an error.
+# The shell completions and the man pages as scripts/install-extras installs them (into
+# a scratch root): the page (docs/man/, which the suite holds to the commands) renders
+# without an error.
 # (Chained with &&: inside a lane a failed command does not end the function by itself.)
 extras() {
   local root status=0
@@ -113,8 +113,8 @@ extras() {
 # The Debian package from that release build: its control, files, binaries without the
 # toolchain, lintian and both units (scripts/package-test says what it checks); --quick
 # compresses it with gzip -1, not xz -6 (the content is checked, not the size). The
-# static link and generate-manual (for the man pages) are here, not in the build stage:
-# only this lane needs them, and here they overlap the suite's waits.
+# static link is here, not in the build stage: only this lane needs it, and here it
+# overlaps the suite's waits.
 package_lane() {
   stage static-link bash scripts/release-build --static-only || return 1
   # docs/OPERATIONS.md's install by hand, followed as written in a scratch root, but for
@@ -122,8 +122,7 @@ package_lane() {
   # it comes after their link. A failure here does not stop the package's checks.
   local status=0
   stage install-guide-test bash scripts/install-guide-test --skip-build || status=1
-  stage generate-manual bash scripts/release-build --manual-only &&
-    stage extras extras &&
+  stage extras extras &&
     stage package bash scripts/package --skip-build --quick &&
     stage package-test bash scripts/package-test || status=1
   return "$status"
