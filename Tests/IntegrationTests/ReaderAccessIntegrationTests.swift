@@ -114,14 +114,17 @@ struct ReaderAccessIntegrationTests {
         chmod(world.folder, 0o755)
         try await withDaemon(world) { port, _ in
             let secretPath = ReaderSecret.path(config: try world.config)
-            func asNobody(_ command: [String]) throws -> Binary.Result { try Binary.runAs(uid: 65534, command: command) }
+            // Off the cooperative pool: the daemon's reader, in this process, answers the curl.
+            func asNobody(_ command: [String]) async throws -> Binary.Result {
+                try await Binary.offThePool { try Binary.runAs(uid: 65534, command: command) }
+            }
             for path in ["/mentions", "/home", "/api/feed/mentions", "/outbox", "/compose"] {
-                let answer = try asNobody(["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)\(path)"])
+                let answer = try await asNobody(["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)\(path)"])
                 #expect(answer.stdout == "401", "\(path) as nobody: \(answer.stdout) \(answer.stderr)")
             }
-            let read = try asNobody(["/bin/cat", secretPath])
+            let read = try await asNobody(["/bin/cat", secretPath])
             #expect(read.status != 0 && read.stdout.isEmpty, "nobody read the secret")
-            let open = try asNobody([Binary.twfeed, "open", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"])
+            let open = try await asNobody([Binary.twfeed, "open", "--config", world.configPath, "--listen", "127.0.0.1:\(port)"])
             #expect(open.status != 0 && !open.stdout.contains("token="), "nobody got a link: \(open.stdout)")
         }
     }

@@ -39,12 +39,9 @@ struct ShellCompletionTests {
         environment["HOME"] = home.path
         environment["TERM"] = "xterm"
         process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let pipes = try ChildPipes.run(process, error: .asGiven)
+        let data = pipes.output.readDataToEndOfFile()
         process.waitUntilExit()
         withExtendedLifetime(home) {}
         return String(decoding: data, as: UTF8.self)

@@ -21,11 +21,8 @@ struct SystemdUnitTests {
         process.executableURL = URL(fileURLWithPath: analyze!)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["SYSTEMD_PAGER": "", "SYSTEMD_COLORS": "0"]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let pipes = try ChildPipes.run(process, error: .sameAsOutput)
+        let data = pipes.output.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

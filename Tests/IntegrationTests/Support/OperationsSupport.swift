@@ -60,26 +60,18 @@ final class NotifyListener: @unchecked Sendable {
 /// Runs `twfeed` interactively: reads its output as it comes and answers prompts.
 final class Interactive: @unchecked Sendable {
     let process: Process
-    private let input = Pipe()
-    private let output = Pipe()
-    private let errors = Pipe()
+    private let pipes: ChildPipes
     private var buffer = Data()
-    private let errorsPiped: Bool
 
     /// - Parameter errorLog: a file for standard error instead of a pipe, for a process
     ///   that logs more than a pipe holds while nobody reads it (`twfeed demo`).
     init(_ arguments: [String], environment: [String: String] = [:], errorLog: String? = nil) throws {
         process = Binary.makeProcess(arguments, environment: environment)
-        process.standardInput = input
-        process.standardOutput = output
-        errorsPiped = errorLog == nil
         if let errorLog {
             try Data().write(to: URL(fileURLWithPath: errorLog))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorLog))
-        } else {
-            process.standardError = errors
         }
-        try process.run()
+        pipes = try ChildPipes.run(process, input: true, error: errorLog == nil ? .pipe : .asGiven)
     }
 
     /// The next line of standard output (blocking; nil at its end).
@@ -90,21 +82,21 @@ final class Interactive: @unchecked Sendable {
                 buffer = Data(buffer[buffer.index(after: newline)...])
                 return line
             }
-            let data = output.fileHandleForReading.availableData
+            let data = pipes.output.availableData
             if data.isEmpty { return nil }
             buffer.append(data)
         }
     }
 
     func write(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
+        pipes.input?.write(Data(text.utf8))
     }
 
     /// Closes standard input and waits; returns the status, the rest of stdout, stderr.
     func finish() throws -> Binary.Result {
-        try input.fileHandleForWriting.close()
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errorsPiped ? errors.fileHandleForReading.readDataToEndOfFile() : Data()
+        try pipes.input?.close()
+        let rest = pipes.output.readDataToEndOfFile()
+        let stderr = pipes.error?.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
         return Binary.Result(status: process.terminationStatus,
                              stdout: String(decoding: buffer + rest, as: UTF8.self),
@@ -156,18 +148,13 @@ extension Binary {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
         var env = ProcessInfo.processInfo.environment
         env["JOURNAL_STREAM"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let pipes = try ChildPipes.run(process)
+        let stdout = pipes.output.readDataToEndOfFile()
+        let stderr = pipes.error?.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))

@@ -108,20 +108,24 @@ enum Binary {
     /// Runs to completion, feeding `input` to standard input.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = makeProcess(arguments, environment: environment)
-        let out = Pipe()
-        let err = Pipe()
-        let inPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inPipe
-        try process.run()
-        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-        try inPipe.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let pipes = try ChildPipes.run(process, input: true)
+        if let input { pipes.input?.write(Data(input.utf8)) }
+        try pipes.input?.close()
+        let stdout = pipes.output.readDataToEndOfFile()
+        let stderr = pipes.error?.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Runs `body` (a command run to its end) on a thread of its own and awaits it: for a
+    /// child that talks back to this process (the reader of a daemon run in process). Its
+    /// answer needs a thread of the cooperative pool, one per core, which a blocking wait
+    /// for the child must not hold.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try body() }) }.start()
+        }
     }
 
     /// Starts a long-running command (`twfeed run`) with its output going to a file.
