@@ -5,7 +5,8 @@ import TwfeedEmulator
 
 /// `twfeed-emulator --write-archive PATH`: the archive X would send the emulator's
 /// signed-in user, in today's format (`ArchiveWriter`): its own posts (a long post's
-/// whole text as a note, a repost as its cut "RT @x: …" text), the photos of its posts
+/// whole text as a note, a repost as its cut "RT @x: …" text, a reply with whom it
+/// answers), the photos of its posts
 /// with the image host's bytes, and likes: the world keeps none, so the newest home
 /// posts stand in. PATH ending in `.zip` is a zip,
 /// anything else a folder.
@@ -37,6 +38,10 @@ package enum ArchiveExport {
                 createdAt: tweet.createdAt,
                 text: text,
                 inReplyToID: tweet.inReplyToID.flatMap(TweetID.init),
+                // As X's archive does: the parent's author by id and handle.
+                repliedUser: tweet.inReplyToID.flatMap { emulator.tweet($0) }.flatMap { parent in
+                    RepliedUser(id: UserID(parent.authorID), username: parent.authorUsername)
+                },
                 quotedID: tweet.quotedID.flatMap(TweetID.init),
                 photos: pictures
             )

@@ -39,6 +39,12 @@ import TwfeedCore
         #expect(likes.count == 20 && likes.allSatisfy { $0.text != nil })
         #expect(posts.allSatisfy { $0.authorID == zipped.account.id && !$0.text.contains("&amp;") })
         #expect(zip(posts, posts.dropFirst()).allSatisfy { $0.createdAt <= $1.createdAt }, "oldest first, as X writes them")
+        // Each reply names whom it answers, by id and handle, as X's archive does.
+        let replies = posts.filter { $0.inReplyToID != nil }
+        #expect(!replies.isEmpty)
+        for reply in replies {
+            #expect(reply.repliedUser?.id != nil && reply.repliedUser?.username?.isEmpty == false, "\(reply.id) names no user")
+        }
 
         let folder = try ArchiveOpener.openArchive(path: scratch + "/folder")
         let fromFolder = try await ArchiveFixture.read(folder)

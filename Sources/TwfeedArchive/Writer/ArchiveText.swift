@@ -103,6 +103,11 @@ enum ArchiveText {
         if let reply = post.inReplyToID {
             object["in_reply_to_status_id_str"] = .string(reply.description)
             object["in_reply_to_status_id"] = .string(reply.description)
+            if let id = post.repliedUser?.id {
+                object["in_reply_to_user_id"] = .string(id.description)
+                object["in_reply_to_user_id_str"] = .string(id.description)
+            }
+            if let username = post.repliedUser?.username { object["in_reply_to_screen_name"] = .string(username) }
         }
         if let quoted = post.quotedID { object["quoted_status_id_str"] = .string(quoted.description) }
         if !older {

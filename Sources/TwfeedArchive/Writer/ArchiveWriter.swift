@@ -47,6 +47,9 @@ package struct ArchiveWriter: Sendable {
         /// The whole text, unescaped.
         package var text: String
         package var inReplyToID: TweetID?
+        /// Whom it answers (`in_reply_to_user_id_str`, `in_reply_to_screen_name`), as X's
+        /// archive names the author of every reply's parent.
+        package var repliedUser: RepliedUser?
         package var quotedID: TweetID?
         /// The links its text holds (`url` is the `t.co` form in `text`).
         package var links: [TweetLink]
@@ -57,6 +60,7 @@ package struct ArchiveWriter: Sendable {
             createdAt: Date,
             text: String,
             inReplyToID: TweetID? = nil,
+            repliedUser: RepliedUser? = nil,
             quotedID: TweetID? = nil,
             links: [TweetLink] = [],
             photos: [Photo] = []
@@ -65,6 +69,7 @@ package struct ArchiveWriter: Sendable {
             self.createdAt = createdAt
             self.text = text
             self.inReplyToID = inReplyToID
+            self.repliedUser = repliedUser
             self.quotedID = quotedID
             self.links = links
             self.photos = photos
