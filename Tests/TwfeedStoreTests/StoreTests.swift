@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TwfeedTesting
 @testable import TwfeedCore
 @testable import TwfeedStore
 
@@ -47,6 +48,30 @@ struct StoreTests {
         #expect(try await first.memberIDs(.home) == [TweetID(7)])
         #expect(try await second.memberIDs(.home).isEmpty)
         #expect(try await AppDatabase.inMemory().memberIDs(.home).isEmpty)
+    }
+
+    /// The tests' migrated file (`MigratedDatabase`) must be what a fresh open makes:
+    /// the same schema, WAL, incremental auto-vacuum, private, and a database of its own.
+    @Test func aMigratedCopyIsTheDatabaseAFreshOpenMakes() async throws {
+        let folder = try ScratchFolder(prefix: "twfeed-store")
+        let fresh = try AppDatabase.open(path: "\(folder.path)/fresh.sqlite")
+        let copies = try (1 ... 2).map { try MigratedDatabase.open(path: "\(folder.path)/copy\($0).sqlite") }
+        let facts = """
+            SELECT (SELECT group_concat(type || name || ifnull(sql, ''), '|') FROM
+                      (SELECT * FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name)),
+                   (SELECT journal_mode FROM pragma_journal_mode), (SELECT auto_vacuum FROM pragma_auto_vacuum)
+            """
+        let expected = try fresh.inspect { try Row.fetchOne($0, sql: facts) }
+        #expect(expected?[1] == "wal" && expected?[2] == 2)
+        for (index, copy) in copies.enumerated() {
+            #expect(try copy.inspect { try Row.fetchOne($0, sql: facts) } == expected)
+            #expect(try copy.inspect { try AppDatabase.migrator.hasCompletedMigrations($0) })
+            let mode = try FileManager.default.attributesOfItem(atPath: "\(folder.path)/copy\(index + 1).sqlite")[.posixPermissions] as? Int
+            #expect(mode.map { $0 & 0o077 } == 0)
+        }
+        try await copies[0].storePage(page([9]), feed: .home, state: SyncState(feed: .home), now: Date())
+        #expect(try await copies[0].memberIDs(.home) == [TweetID(9)])
+        #expect(try await copies[1].memberIDs(.home).isEmpty)
     }
 
     @Test func idsAboveTwoToTheFiftyThirdSurviveExactly() async throws {

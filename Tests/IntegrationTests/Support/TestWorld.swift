@@ -67,7 +67,7 @@ final class TestWorld: @unchecked Sendable {
         let config = try self.config
         return try Daemon.build(
             config: config, credentials: try Credentials.load(from: config.credentials),
-            database: try database ?? AppDatabase.open(path: config.storage.database),
+            database: try database ?? MigratedDatabase.open(path: config.storage.database),
             dependencies: .init(transport: transport, clock: clock, reader: ReaderServer.inDaemon()), logger: logger)
     }
 
