@@ -17,12 +17,17 @@ package enum MigratedDatabase {
     }
 
     /// Opens the database at `path`, first writing the migrated file there when none
-    /// exists (private, as `AppDatabase.open` creates one).
+    /// exists.
     package static func open(path: String) throws -> AppDatabase {
-        if !FileManager.default.fileExists(atPath: path) {
-            let created = FileManager.default.createFile(atPath: path, contents: try bytes.get(), attributes: [.posixPermissions: 0o600])
-            guard created else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-        }
+        try write(to: path)
         return try AppDatabase.open(path: path)
+    }
+
+    /// Writes the migrated file at `path` unless a file is there; private, as
+    /// `AppDatabase.open` creates one.
+    package static func write(to path: String) throws {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        let created = FileManager.default.createFile(atPath: path, contents: try bytes.get(), attributes: [.posixPermissions: 0o600])
+        guard created else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
     }
 }

@@ -55,6 +55,11 @@ struct StoreTests {
     @Test func aMigratedCopyIsTheDatabaseAFreshOpenMakes() async throws {
         let folder = try ScratchFolder(prefix: "twfeed-store")
         let fresh = try AppDatabase.open(path: "\(folder.path)/fresh.sqlite")
+        // The file itself carries every migration, before twfeed opens it.
+        try MigratedDatabase.write(to: "\(folder.path)/copy1.sqlite")
+        let written = try DatabaseQueue(path: "\(folder.path)/copy1.sqlite", configuration: { var c = Configuration(); c.readonly = true; return c }())
+        #expect(try await written.read { try AppDatabase.migrator.hasCompletedMigrations($0) })
+        try written.close()
         let copies = try (1 ... 2).map { try MigratedDatabase.open(path: "\(folder.path)/copy\($0).sqlite") }
         let facts = """
             SELECT (SELECT group_concat(type || name || ifnull(sql, ''), '|') FROM
