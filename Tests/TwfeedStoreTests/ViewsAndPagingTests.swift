@@ -27,10 +27,27 @@ struct ViewsAndPagingTests {
         #expect(row["quoted_id"] == "1000002")
         #expect((row["retweet_of_id"] as String?) == nil)
         #expect(row["url"] == "https://x.com/user7/status/1850000000000000123")
+        // Its parent is stored: whom it answers is the parent's author, as the reader says.
+        #expect(row["in_reply_to_username"] == "user1")
         let newest = try database.inspect { db in
             try String.fetchAll(db, sql: "SELECT id FROM timeline WHERE feed = 'home' ORDER BY tweet_id DESC LIMIT 2")
         }
         #expect(newest == ["1850000000000000123", "1000100"])
+    }
+
+    /// A reply whose parent is not stored is named by its own answer; a post that
+    /// answers nobody names nobody.
+    @Test func theTimelineViewNamesWhomAReplyAnswersWhenItsParentIsNotStored() async throws {
+        let database = try await PopulatedStore.make(tweets: 10)
+        let orphan = Tweet(id: TweetID(2_000_001), authorID: UserID(7), createdAt: Date(timeIntervalSince1970: 1_800_000_000),
+                           text: "@gone_parent yes", inReplyToID: TweetID(999), repliedUser: RepliedUser(id: UserID(99), username: "gone_parent"))
+        try await database.storePage(TimelinePage(tweets: [orphan], authors: [PopulatedStore.author(7)], nextPageToken: nil),
+                                     feed: .home, state: SyncState(feed: .home), now: Date())
+        let names = try database.inspect { db in
+            try Row.fetchAll(db, sql: "SELECT id, in_reply_to_username FROM timeline WHERE feed = 'home' AND id IN ('2000001', '1000001')")
+        }
+        #expect(Dictionary(uniqueKeysWithValues: names.map { ($0["id"] as String, $0["in_reply_to_username"] as String?) })
+            == ["2000001": "gone_parent", "1000001": nil])
     }
 
     @Test func feedCountsAndPostsViews() async throws {

@@ -27,4 +27,27 @@ extension AppDatabase {
                 AND NOT EXISTS (SELECT 1 FROM tweet p JOIN user a ON a.id = p.authorId WHERE p.id = tweet.inReplyToId)
                 AND json_valid(raw);
         """
+
+    /// v21: the `timeline` view says whom a reply answers (`in_reply_to_username`, after
+    /// the columns it had, so that a query naming columns by position still reads them),
+    /// as the readers do: the stored parent's author, else the reply's own
+    /// `inReplyToUsername` (v20); NULL for a post that answers nobody. Two primary-key
+    /// probes per reply row. Frozen SQL: a shipped migration is never edited.
+    static let replyView = """
+        DROP VIEW timeline;
+        CREATE VIEW timeline AS
+        SELECT m.feed AS feed, CAST(t.id AS TEXT) AS id, m.tweetId AS tweet_id,
+            strftime('%Y-%m-%dT%H:%M:%SZ', t.createdAt, 'unixepoch') AS created_at,
+            u.username AS username, u.name AS name, t.text AS text,
+            CAST(t.inReplyToId AS TEXT) AS in_reply_to_id, CAST(t.retweetOfId AS TEXT) AS retweet_of_id,
+            CAST(t.quotedId AS TEXT) AS quoted_id,
+            'https://x.com/' || coalesce(u.username, 'i/web') || '/status/' || t.id AS url,
+            CASE WHEN t.inReplyToId IS NOT NULL THEN coalesce(
+                (SELECT a.username FROM tweet p JOIN user a ON a.id = p.authorId WHERE p.id = t.inReplyToId),
+                t.inReplyToUsername) END AS in_reply_to_username
+        FROM feedMembership m
+        JOIN tweet t ON t.id = m.tweetId
+        LEFT JOIN user u ON u.id = t.authorId
+        WHERE m.account = \(currentAccountSQL);
+        """
 }

@@ -153,6 +153,7 @@ extension AppDatabase {
         ("v18: links stored at ingest", linkSchema),
         ("v19: outbox second floor", outboxSecondFloor),
         ("v20: whom a reply answers", replySchema),
+        ("v21: whom a reply answers, in the timeline view", replyView),
     ]
 
     /// Migrations that run Swift code after their SQL, with the logger `open` was given
