@@ -30,18 +30,20 @@ struct StoreTests {
         #expect(try await reopened.memberIDs(.home) == [TweetID(5)])
     }
 
+    /// Every table, index, view and trigger, with its SQL.
+    static func schema(of database: AppDatabase) throws -> [Row] {
+        try database.inspect { try Row.fetchAll($0, sql: "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name") }
+    }
+
     /// `inMemory()` copies a schema migrated once per process: each copy must be the
     /// whole schema a file gets, and a database of its own.
     @Test func inMemoryDatabasesHaveTheWholeSchemaAndShareNothing() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("twfeed-store-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = try AppDatabase.open(path: folder.appendingPathComponent("twfeed.sqlite").path)
-        let schema = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
-        let expected = try file.inspect { try Row.fetchAll($0, sql: schema) }
+        let folder = try ScratchFolder(prefix: "twfeed-store")
+        let expected = try Self.schema(of: AppDatabase.open(path: "\(folder.path)/twfeed.sqlite"))
         let first = try AppDatabase.inMemory()
         let second = try AppDatabase.inMemory()
         for database in [first, second] {
-            #expect(try database.inspect { try Row.fetchAll($0, sql: schema) } == expected)
+            #expect(try Self.schema(of: database) == expected)
             #expect(try database.inspect { try AppDatabase.migrator.hasCompletedMigrations($0) })
         }
         try await first.storePage(page([7]), feed: .home, state: SyncState(feed: .home), now: Date())
@@ -61,15 +63,12 @@ struct StoreTests {
         #expect(try await written.read { try AppDatabase.migrator.hasCompletedMigrations($0) })
         try written.close()
         let copies = try (1 ... 2).map { try MigratedDatabase.open(path: "\(folder.path)/copy\($0).sqlite") }
-        let facts = """
-            SELECT (SELECT group_concat(type || name || ifnull(sql, ''), '|') FROM
-                      (SELECT * FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name)),
-                   (SELECT journal_mode FROM pragma_journal_mode), (SELECT auto_vacuum FROM pragma_auto_vacuum)
-            """
-        let expected = try fresh.inspect { try Row.fetchOne($0, sql: facts) }
-        #expect(expected?[1] == "wal" && expected?[2] == 2)
+        let modes = "SELECT (SELECT journal_mode FROM pragma_journal_mode), (SELECT auto_vacuum FROM pragma_auto_vacuum)"
+        let expected = try fresh.inspect { try Row.fetchOne($0, sql: modes) }
+        #expect(expected?[0] == "wal" && expected?[1] == 2)
         for (index, copy) in copies.enumerated() {
-            #expect(try copy.inspect { try Row.fetchOne($0, sql: facts) } == expected)
+            #expect(try Self.schema(of: copy) == Self.schema(of: fresh))
+            #expect(try copy.inspect { try Row.fetchOne($0, sql: modes) } == expected)
             #expect(try copy.inspect { try AppDatabase.migrator.hasCompletedMigrations($0) })
             let mode = try FileManager.default.attributesOfItem(atPath: "\(folder.path)/copy\(index + 1).sqlite")[.posixPermissions] as? Int
             #expect(mode.map { $0 & 0o077 } == 0)

@@ -16,10 +16,10 @@ import TwfeedStore
 /// - At most `images.concurrency` downloads run at once, on the fetcher's own libcurl
 ///   transport (its own handles and threads), so images never delay a feed poll.
 /// - Every URL, and every redirect target (at most 3 hops, followed here, not by curl),
-///   passes `ImagePolicy`, and every address connected to its `AddressWall`; the transfer is cut off past 5 MB; the body must be the
-///   image its Content-Type claims (`ImageValidator`). A refused image is logged once
-///   with its reason and not tried again until the author's URL (or the policy in the
-///   config) changes.
+///   passes `ImagePolicy`, and every address connected to its `AddressWall`; the
+///   transfer is cut off past 5 MB; the body must be the image its Content-Type claims
+///   (`ImageValidator`). A refused image is logged once with its reason and not tried
+///   again until the author's URL (or the policy in the config) changes.
 package struct ImageFetcher: Service {
     /// Revalidations and retries never run closer together than this, whatever the
     /// config says (`revalidateDays: 0` revalidates at most once a minute).

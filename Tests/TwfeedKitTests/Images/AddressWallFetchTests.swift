@@ -129,7 +129,8 @@ struct AddressWallFetchTests {
 
         // A host the proxy does not serve (`no_proxy`) is connected to directly, and walled.
         let exempt = CurlTransport(connectTimeoutSeconds: 2, environment: ["http_proxy": server.url, "no_proxy": "10.255.255.1"])
-        await #expect(throws: TransportError.self) { try await exempt.send(image) }
+        let refused = await #expect(throws: TransportError.self) { try await exempt.send(image) }
+        #expect(refused?.kind == .addressNotAllowed, "walled, not merely unreachable: \(String(describing: refused))")
         #expect(server.connections == 1)
     }
 }
