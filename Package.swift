@@ -247,7 +247,7 @@ let package = Package(
         /// The status snapshot, the ledger's summary and the metrics, without the daemon or the reader.
         .testTarget(
             name: "TwfeedStatusTests",
-            dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus"]
+            dependencies: ["TwfeedBase", "TwfeedBilling", "TwfeedCore", "TwfeedStore", "TwfeedStatus", "TwfeedTesting"]
         ),
         /// The reader's pages are asked in process (TwfeedTesting's `ReaderClient`) through
         /// the doors the daemon gives it (TwfeedKit's durable outbox and fetch requester).

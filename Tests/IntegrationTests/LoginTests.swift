@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TwfeedTesting
 import TwfeedEmulator
 @testable import TwfeedKit
 @testable import TwfeedCore
