@@ -16,8 +16,12 @@ cd "$(dirname "$0")/.."
 TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/twfeed-test.XXXXXX")
 chmod 755 "$TMPDIR"
 export TMPDIR
+# A fresh clone builds in a folder that clones on this machine share, and compiles only
+# twfeed there, not its dependencies again; scripts/shared-build says how and why.
+source scripts/shared-build
+shared_build_take
 # A stage that fails stops the run; whatever still runs beside it stops too.
-trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$TMPDIR"' EXIT
+trap 'jobs -p | xargs -r kill 2>/dev/null; shared_build_release; rm -rf "$TMPDIR"' EXIT
 
 # Each stage's wall time, so a slow run says where its minutes went.
 stage() {
@@ -34,7 +38,8 @@ if [ "${1:-}" = "--fast" ]; then
   # The test bundle only: a bare `swift build` also compiles every product of every
   # dependency package (scripts/release-build says which), which the tests never link.
   # Through scripts/swiftpm, as every SwiftPM call here, for its shared manifest cache.
-  bash scripts/swiftpm build --product twfeedPackageTests
+  bash scripts/swiftpm build --product twfeedPackageTests ||
+    shared_build_retry bash scripts/swiftpm build --product twfeedPackageTests
   # Every test target but the integration suite, whatever the unit targets are called:
   # the bundle itself, as `swift test --skip-build` runs it for Swift Testing, with this
   # run's TMPDIR (scripts/swiftpm gives SwiftPM its own).
@@ -65,7 +70,8 @@ stage resolve resolved
 # and the crash loop run, and (linked again with the static runtime, in the package's
 # lane) the package's binaries; scripts/release-build says why (some Swift 6 concurrency
 # errors only show in release builds, too).
-stage build bash scripts/release-build --with-tests
+release_build() { bash scripts/release-build --with-tests || shared_build_retry bash scripts/release-build --with-tests; }
+stage build release_build
 
 # After the build, three lanes run side by side, those in the background each writing its
 # own log, shown whole when it ends: the test suite (much of its time is spent waiting on
