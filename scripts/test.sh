@@ -6,6 +6,8 @@
 # --fast: the tier to run while working (about two minutes after its build): the format
 # check, one debug build and every unit suite; not the integration suite (the fault
 # matrix is in it), the package, the browser test or the crash loop.
+# Both build, in a fresh clone, in a folder that the clones on this machine share
+# (scripts/shared-build), so that only the first compiles the dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every temporary file of the run goes in one folder, removed at the end: SwiftPM leaves
