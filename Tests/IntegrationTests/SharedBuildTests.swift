@@ -178,6 +178,26 @@ struct SharedBuildTests {
         holder.0.waitUntilExit()
     }
 
+    /// A clone's own C modules land in the slot's clang module cache under the clone's
+    /// path, once per clone: a slot keeps, of each module, only the newest.
+    @Test func aSlotKeepsOnlyTheNewestOfEachClangModule() throws {
+        let machine = try Machine()
+        #expect(try machine.run("shared_build_take; shared_build_release").status == 0)
+        let cache = "\(machine.slots)/\(try #require(machine.key))/1/x86_64-unknown-linux-gnu/release/ModuleCache/3W0TM4NULR27S"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let files = [
+            "COAuth-OLDER.pcm": 300.0, "COAuth-NEWEST.pcm": 100, "COAuth-OLD.pcm": 200, "CNIOLinux-ONLY.pcm": 400, "Glibc-ABC.swiftmodule": 500,
+        ]
+        for (name, age) in files {
+            let path = "\(cache)/\(name)"
+            try #require(FileManager.default.createFile(atPath: path, contents: Data(name.utf8)))
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: path)
+        }
+        #expect(try machine.run("shared_build_take; shared_build_release").status == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: cache).sorted()
+        #expect(left == ["CNIOLinux-ONLY.pcm", "COAuth-NEWEST.pcm", "Glibc-ABC.swiftmodule"])
+    }
+
     /// scripts/swiftpm gives SwiftPM the slot's real path, the same from every clone; a
     /// private `.build` gets no flag.
     @Test func swiftPMIsGivenTheSlotsRealPath() throws {
