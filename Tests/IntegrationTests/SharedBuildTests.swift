@@ -135,12 +135,30 @@ struct SharedBuildTests {
         #expect(!FileManager.default.fileExists(atPath: machine.slots))
     }
 
-    @Test func aLinkLeftByAKilledRunIsTakenAgain() throws {
+    @Test func aLinkLeftByAKilledRunIsTakenAgainAndTheUsersOwnIsKept() throws {
         let machine = try Machine()
-        try FileManager.default.createSymbolicLink(atPath: "\(machine.clone.path)/.build", withDestinationPath: "/nonexistent/slot")
+        let link = "\(machine.clone.path)/.build"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "\(machine.slots)/left/2")
         let result = try machine.run("shared_build_take; readlink .build")
         #expect(result.status == 0)
         #expect(result.output.hasSuffix("/twfeed/build/\(try #require(machine.key))/1\n"))
+
+        // A link of the user's own, to a folder elsewhere, is their build folder.
+        let elsewhere = try ScratchFolder(prefix: "twfeed-elsewhere")
+        let clone = try Machine(sharing: machine)
+        try FileManager.default.createSymbolicLink(atPath: "\(clone.clone.path)/.build", withDestinationPath: elsewhere.path)
+        #expect(try clone.run("shared_build_take").status == 0)
+        #expect(clone.build == elsewhere.path)
+    }
+
+    /// A module cache folder without a clang module in it is no error.
+    @Test func aSlotWithNoClangModuleIsTaken() throws {
+        let machine = try Machine()
+        #expect(try machine.run("shared_build_take; shared_build_release").status == 0)
+        let cache = "\(machine.slots)/\(try #require(machine.key))/1/x86_64-unknown-linux-gnu/debug/ModuleCache/EMPTY"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let result = try machine.run("shared_build_take; echo taken")
+        #expect(result.output.hasSuffix("taken\n"))
     }
 
     @Test func aFailedSharedBuildIsMadeAgainPrivatelyOnceAndTheSlotEmptied() throws {
