@@ -226,6 +226,11 @@ struct SharedBuildTests {
         let shared = try machine.run("shared_build_take; bash \"\(swiftpm)\" build --product twfeed; shared_build_release")
         let slot = "\(machine.slots)/\(try #require(machine.key))/1"
         #expect(shared.output.hasSuffix("build\n--product\ntwfeed\n--scratch-path\n\(slot)\n"))
+
+        // A link of the user's own to a folder elsewhere: SwiftPM takes it as before.
+        let elsewhere = try ScratchFolder(prefix: "twfeed-elsewhere")
+        try FileManager.default.createSymbolicLink(atPath: "\(machine.clone.path)/.build", withDestinationPath: elsewhere.path)
+        #expect(try machine.run("bash \"\(swiftpm)\" build --product twfeed").output == "build\n--product\ntwfeed\n")
     }
 }
 
