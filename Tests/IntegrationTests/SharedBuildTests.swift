@@ -135,6 +135,15 @@ struct SharedBuildTests {
         #expect(!FileManager.default.fileExists(atPath: machine.slots))
     }
 
+    @Test func aCacheThatCannotBeWrittenLeavesTheBuildInTheClone() throws {
+        let machine = try Machine()
+        let file = "\(machine.cache.path)/not-a-folder"
+        try #require(FileManager.default.createFile(atPath: file, contents: Data()))
+        let result = try machine.run("shared_build_take; echo went on", environment: ["XDG_CACHE_HOME": file])
+        #expect(result.output.hasSuffix("building in a private .build\nwent on\n"))
+        #expect(machine.build == "none")
+    }
+
     @Test func aLinkLeftByAKilledRunIsTakenAgainAndTheUsersOwnIsKept() throws {
         let machine = try Machine()
         let link = "\(machine.clone.path)/.build"
