@@ -61,24 +61,23 @@ struct SharedBuildTests {
             return (process.terminationStatus, String(decoding: data, as: UTF8.self))
         }
 
-        /// A run that takes a slot and holds it until `release` is called, as a test run
-        /// holds it while it builds and tests.
-        func hold() throws -> Holder {
-            let (process, pipes) = try start("shared_build_take; echo taken; read -r _ || true; shared_build_release")
-            #expect(Self.read(pipes.output, until: "taken").contains("taken"))
-            return Holder(process: process, pipes: pipes)
-        }
-
-        /// What `output` gives until `marker` appears in it, or until it ends.
-        static func read(_ output: FileHandle, until marker: String) -> String {
+        /// A run that holds what `script` takes (by default a slot, as a test run holds it
+        /// while it builds and tests) until `release` is called: `script` says "taken",
+        /// then waits for its standard input to close.
+        func hold(_ script: String = "shared_build_take; echo taken; read -r _ || true; shared_build_release") throws -> Holder {
+            let (process, pipes) = try start(script)
             var seen = Data()
-            while !String(decoding: seen, as: UTF8.self).contains(marker) {
-                let chunk = output.availableData
+            while !String(decoding: seen, as: UTF8.self).contains("taken") {
+                let chunk = pipes.output.availableData
                 if chunk.isEmpty { break }
                 seen.append(chunk)
             }
-            return String(decoding: seen, as: UTF8.self)
+            #expect(String(decoding: seen, as: UTF8.self).contains("taken"))
+            return Holder(process: process, pipes: pipes)
         }
+
+        /// Slot `number` of this toolchain's folder (named by the stand-in's version).
+        func slot(_ number: Int) throws -> String { "\(slots)/\(try #require(key))/\(number)" }
     }
 
     struct Holder {
@@ -150,7 +149,7 @@ struct SharedBuildTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "\(machine.slots)/left/2")
         let result = try machine.run("shared_build_take; readlink .build")
         #expect(result.status == 0)
-        #expect(result.output.hasSuffix("/twfeed/build/\(try #require(machine.key))/1\n"))
+        #expect(result.output.hasSuffix("\(try machine.slot(1))\n"))
 
         // A link of the user's own, to a folder elsewhere, is their build folder.
         let elsewhere = try ScratchFolder(prefix: "twfeed-elsewhere")
@@ -164,7 +163,7 @@ struct SharedBuildTests {
     @Test func aSlotWithNoClangModuleIsTaken() throws {
         let machine = try Machine()
         #expect(try machine.run("shared_build_take; shared_build_release").status == 0)
-        let cache = "\(machine.slots)/\(try #require(machine.key))/1/x86_64-unknown-linux-gnu/debug/ModuleCache/EMPTY"
+        let cache = "\(try machine.slot(1))/x86_64-unknown-linux-gnu/debug/ModuleCache/EMPTY"
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let result = try machine.run("shared_build_take; echo taken")
         #expect(result.output.hasSuffix("taken\n"))
@@ -196,13 +195,11 @@ struct SharedBuildTests {
 
         // Held by a run of that other toolchain: kept.
         try FileManager.default.createDirectory(atPath: "\(stale)/1", withIntermediateDirectories: true)
-        let holder = try machine.start("exec 9>\"\(stale)/1.lock\"; flock 9; echo taken; read -r _ || true")
-        #expect(Machine.read(holder.1.output, until: "taken").contains("taken"))
+        let holder = try machine.hold("exec 9>\"\(stale)/1.lock\"; flock 9; echo taken; read -r _ || true")
         let clone = try Machine(sharing: machine)
         #expect(try clone.run("shared_build_take").status == 0)
         #expect(FileManager.default.fileExists(atPath: stale))
-        try holder.1.input?.close()
-        holder.0.waitUntilExit()
+        try holder.release()
     }
 
     /// A clone's own C modules land in the slot's clang module cache under the clone's
@@ -210,7 +207,7 @@ struct SharedBuildTests {
     @Test func aSlotKeepsOnlyTheNewestOfEachClangModule() throws {
         let machine = try Machine()
         #expect(try machine.run("shared_build_take; shared_build_release").status == 0)
-        let cache = "\(machine.slots)/\(try #require(machine.key))/1/x86_64-unknown-linux-gnu/release/ModuleCache/3W0TM4NULR27S"
+        let cache = "\(try machine.slot(1))/x86_64-unknown-linux-gnu/release/ModuleCache/3W0TM4NULR27S"
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         let files = [
             "COAuth-OLDER.pcm": 300.0, "COAuth-NEWEST.pcm": 100, "COAuth-OLD.pcm": 200, "CNIOLinux-ONLY.pcm": 400, "Glibc-ABC.swiftmodule": 500,
@@ -233,7 +230,7 @@ struct SharedBuildTests {
         let alone = try machine.run("bash \"\(swiftpm)\" build --product twfeed")
         #expect(alone.output == "build\n--product\ntwfeed\n")
         let shared = try machine.run("shared_build_take; bash \"\(swiftpm)\" build --product twfeed; shared_build_release")
-        let slot = "\(machine.slots)/\(try #require(machine.key))/1"
+        let slot = try machine.slot(1)
         #expect(shared.output.hasSuffix("build\n--product\ntwfeed\n--scratch-path\n\(slot)\n"))
 
         // A link of the user's own to a folder elsewhere: SwiftPM takes it as before.
